@@ -1,0 +1,120 @@
+import Crypto
+import Foundation
+
+/// What a token is checked against, besides its signature.
+public struct TokenExpectations: Sendable {
+    /// The required `iss`.
+    public var issuer: String
+    /// The accepted `aud` values (client ids: bundle id, Services ID).
+    public var audiences: Set<String>
+    /// The current time.
+    public var now: Date
+    /// Allowed clock difference for `exp`, `iat` and `nbf`.
+    public var clockSkew: TimeInterval
+    /// The nonce the request carried, if any.
+    public var nonce: String?
+    /// The authorization code delivered with the token, if any (checked against `c_hash`).
+    public var authorizationCode: String?
+}
+
+/// One rule a token's claims must satisfy; each refusal is a precise ``TokenVerificationError``.
+protocol TokenPolicy: Sendable {
+    func check(_ claims: [String: JSONValue], against expected: TokenExpectations) throws(TokenVerificationError)
+}
+
+/// `iss` must equal the expected issuer exactly.
+struct IssuerPolicy: TokenPolicy {
+    func check(_ claims: [String: JSONValue], against expected: TokenExpectations) throws(TokenVerificationError) {
+        guard let issuer = claims["iss"]?.stringValue else { throw .malformed("the token has no \"iss\" claim") }
+        guard issuer == expected.issuer else {
+            throw TokenVerificationError(.wrongIssuer, "the token was issued by \"\(issuer.prefix(200))\", not \"\(expected.issuer)\"")
+        }
+    }
+}
+
+/// `aud` must be one of the configured client ids (every entry, when it is an array).
+struct AudiencePolicy: TokenPolicy {
+    func check(_ claims: [String: JSONValue], against expected: TokenExpectations) throws(TokenVerificationError) {
+        guard let audiences = IdentityToken.audiences(in: claims["aud"]) else {
+            throw .malformed("the token has no \"aud\" claim (a string or an array of strings)")
+        }
+        for audience in audiences where !expected.audiences.contains(audience) {
+            throw TokenVerificationError(
+                .wrongAudience,
+                "the token is for \"\(audience.prefix(200))\", which is not one of the accepted client ids \(expected.audiences.sorted())"
+            )
+        }
+    }
+}
+
+/// `exp` must be in the future and `iat`/`nbf` not in the future, each within the clock skew.
+struct LifetimePolicy: TokenPolicy {
+    func check(_ claims: [String: JSONValue], against expected: TokenExpectations) throws(TokenVerificationError) {
+        guard let exp = claims["exp"]?.doubleValue else { throw .malformed("the token has no numeric \"exp\" claim") }
+        guard let iat = claims["iat"]?.doubleValue else { throw .malformed("the token has no numeric \"iat\" claim") }
+        let now = expected.now.timeIntervalSince1970
+        guard now <= exp + expected.clockSkew else {
+            throw TokenVerificationError(.expired, "the token expired at \(Self.format(exp)) (now \(Self.format(now)))")
+        }
+        guard iat <= now + expected.clockSkew else {
+            throw TokenVerificationError(.notYetValid, "the token is issued at \(Self.format(iat)), in the future (now \(Self.format(now)))")
+        }
+        if let notBefore = claims["nbf"] {
+            guard let nbf = notBefore.doubleValue else { throw .malformed("the \"nbf\" claim is not a number") }
+            guard nbf <= now + expected.clockSkew else {
+                throw TokenVerificationError(.notYetValid, "the token is not valid before \(Self.format(nbf)) (now \(Self.format(now)))")
+            }
+        }
+    }
+
+    static func format(_ seconds: Double) -> String {
+        Date(timeIntervalSince1970: seconds).formatted(.iso8601)
+    }
+}
+
+/// The token's `nonce` must equal the expected nonce; a token that supports nonces must carry one.
+struct NoncePolicy: TokenPolicy {
+    func check(_ claims: [String: JSONValue], against expected: TokenExpectations) throws(TokenVerificationError) {
+        guard let expectedNonce = expected.nonce else { return }
+        guard let nonceClaim = claims["nonce"] else {
+            // Only a platform that says it cannot carry a nonce is excused from carrying one.
+            if claims["nonce_supported"]?.lenientBool == false { return }
+            throw TokenVerificationError(.missingNonce, "a nonce was expected but the token carries none")
+        }
+        guard let nonce = nonceClaim.stringValue else { throw .malformed("the \"nonce\" claim is not a string") }
+        guard constantTimeEqual(nonce, expectedNonce) else {
+            throw TokenVerificationError(.nonceMismatch, "the token's nonce is not the one this request was started with")
+        }
+    }
+}
+
+/// `c_hash` must be base64url(left half of SHA-256(code)) when the code is at hand.
+struct CodeHashPolicy: TokenPolicy {
+    func check(_ claims: [String: JSONValue], against expected: TokenExpectations) throws(TokenVerificationError) {
+        guard let code = expected.authorizationCode else { return }
+        guard let codeHash = claims["c_hash"]?.stringValue else {
+            throw TokenVerificationError(.codeHashMismatch, "an authorization code came with the token but the token has no \"c_hash\"")
+        }
+        guard constantTimeEqual(codeHash, Self.hash(of: code)) else {
+            throw TokenVerificationError(.codeHashMismatch, "the token's c_hash does not match the authorization code it came with")
+        }
+    }
+
+    /// base64url of the left 16 bytes of SHA-256 of `value` (the OpenID Connect `c_hash`/`at_hash`).
+    static func hash(of value: String) -> String {
+        let digest = SHA256.hash(data: Array(value.utf8))
+        return Base64URL.encode(digest.prefix(16))
+    }
+}
+
+/// Compares two strings without an early exit on the first differing byte.
+func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+    let left = Array(lhs.utf8)
+    let right = Array(rhs.utf8)
+    guard left.count == right.count else { return false }
+    var difference: UInt8 = 0
+    for index in left.indices {
+        difference |= left[index] ^ right[index]
+    }
+    return difference == 0
+}

@@ -1,0 +1,68 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Fetches `{apple_base_url}/auth/keys` over HTTP(S).
+public struct HTTPAppleKeySource: AppleKeySource {
+    /// The JWKS URL, e.g. `https://appleid.apple.com/auth/keys`.
+    public let url: String
+    private let httpClient: HTTPClient
+    private let timeout: TimeAmount
+    private let logger: Logger
+
+    /// The largest JWKS document accepted.
+    static let maximumBodySize = 256 * 1024
+
+    /// Creates a source for `url`.
+    /// - Parameters:
+    ///   - url: The JWKS URL.
+    ///   - httpClient: The HTTP client to use (one per process).
+    ///   - timeout: Deadline for the whole request.
+    ///   - logger: Receives debug messages.
+    public init(url: String, httpClient: HTTPClient = .shared, timeout: Duration = .seconds(10), logger: Logger = AppleSignInLogging.disabled) {
+        self.url = url
+        self.httpClient = httpClient
+        self.timeout = TimeAmount(timeout)
+        self.logger = logger
+    }
+
+    /// Creates a source for `{baseURL}/auth/keys`.
+    public init(appleBaseURL: URL, httpClient: HTTPClient = .shared, logger: Logger = AppleSignInLogging.disabled) {
+        self.init(url: appleBaseURL.appendingPathComponent("auth/keys").absoluteString, httpClient: httpClient, logger: logger)
+    }
+
+    public func fetchKeys() async throws -> FetchedKeys {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Accept", value: "application/json")
+        logger.debug("fetching Apple signing keys", metadata: ["url": "\(url)"])
+        let response = try await httpClient.execute(request, timeout: timeout, logger: logger)
+        guard response.status == .ok else {
+            throw KeySetError("\(url) answered HTTP \(response.status.code)")
+        }
+        let body = try await response.body.collect(upTo: Self.maximumBodySize)
+        let keySet = try JSONWebKeySet(jwks: body.readableBytesView)
+        let maxAge = response.headers["Cache-Control"].lazy.compactMap(Self.maxAge(fromCacheControl:)).first
+        return FetchedKeys(keySet: keySet, maxAge: maxAge)
+    }
+
+    /// Reads `max-age=N` from a `Cache-Control` header value; `no-store`/`no-cache` mean zero.
+    static func maxAge(fromCacheControl value: String) -> Duration? {
+        for directive in value.split(separator: ",") {
+            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            if parts[0] == "no-store" || parts[0] == "no-cache" { return .zero }
+            if parts[0] == "max-age", parts.count == 2, let seconds = Int64(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))), seconds >= 0 {
+                return .seconds(seconds)
+            }
+        }
+        return nil
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Verifies the server-to-server notifications Apple POSTs as `{"payload": "<JWT>"}`.
+///
+/// The JWT is checked like an identity token (RS256 by an Apple key, `iss`, `aud` among your client
+/// ids, `exp`/`iat`); `events` may be a JSON string (as Apple sends it) or an object, `event_time`
+/// milliseconds or seconds, and unknown event types are returned as ``ServerNotification/EventType/unknown(_:)``.
+///
+/// ```swift
+/// let notifications = ServerNotificationVerifier(keys: keys, audiences: configuration.clientIDs)
+/// let notification = try await notifications.verify(body: requestBody)
+/// if try await seen.insert(notification.id) { apply(notification) }
+/// ```
+public struct ServerNotificationVerifier: Sendable {
+    private let signature: RS256SignatureCheck
+    private let issuer: String
+    private let audiences: Set<String>
+    private let clockSkew: TimeInterval
+    private let time: TimeSource
+    private let policies: [any TokenPolicy] = [IssuerPolicy(), AudiencePolicy(), LifetimePolicy()]
+
+    /// The largest request body accepted.
+    public static let maximumBodySize = 64 * 1024
+
+    /// Creates a verifier.
+    public init(
+        keys: AppleKeySet,
+        issuer: String = AppleSignInConfiguration.appleIssuer,
+        audiences: some Sequence<String>,
+        clockSkew: TimeInterval = 60,
+        time: TimeSource = .system
+    ) {
+        self.signature = RS256SignatureCheck(keys: keys)
+        self.issuer = issuer
+        self.audiences = Set(audiences)
+        self.clockSkew = min(max(clockSkew, 0), 60)
+        self.time = time
+    }
+
+    /// Verifies a request body `{"payload": "<JWT>"}`.
+    public func verify(body: some Collection<UInt8>) async throws(TokenVerificationError) -> ServerNotification {
+        guard body.count <= Self.maximumBodySize else { throw .malformed("the body is larger than \(Self.maximumBodySize) bytes") }
+        guard let document = try? JSONParser.parse(Array(body)), let payload = document["payload"]?.stringValue else {
+            throw .malformed("the body is not a JSON object with a \"payload\" string")
+        }
+        return try await verify(payload: payload)
+    }
+
+    /// Verifies the notification JWT itself.
+    public func verify(payload token: String) async throws(TokenVerificationError) -> ServerNotification {
+        let jws = try await signature.verify(token)
+        let expectations = TokenExpectations(issuer: issuer, audiences: audiences, now: time.now, clockSkew: clockSkew)
+        for policy in policies {
+            try policy.check(jws.claims, against: expectations)
+        }
+        return try Self.notification(from: jws.claims)
+    }
+
+    static func notification(from claims: [String: JSONValue]) throws(TokenVerificationError) -> ServerNotification {
+        guard let id = claims["jti"]?.stringValue, !id.isEmpty else { throw .malformed("the notification has no \"jti\"") }
+        let event: [String: JSONValue]
+        switch claims["events"] {
+        case .string(let text)?:
+            guard case .object(let object)? = try? JSONParser.parse(text) else { throw .malformed("\"events\" is a string but not a JSON object") }
+            event = object
+        case .object(let object)?:
+            event = object
+        default:
+            throw .malformed("the notification has no \"events\" object")
+        }
+        guard let type = event["type"]?.stringValue, !type.isEmpty else { throw .malformed("the event has no \"type\"") }
+        guard let subject = event["sub"]?.stringValue, !subject.isEmpty else { throw .malformed("the event has no \"sub\"") }
+        guard let rawTime = event["event_time"]?.doubleValue ?? event["event_time"]?.stringValue.flatMap(Double.init) else {
+            throw .malformed("the event has no numeric \"event_time\"")
+        }
+        // Apple sends milliseconds; anything below 10^11 must be seconds (10^11 ms is 1973).
+        let eventTime = rawTime >= 1e11 ? rawTime / 1000 : rawTime
+        return ServerNotification(
+            id: id,
+            audience: IdentityToken.audiences(in: claims["aud"])?.first ?? "",
+            issuedAt: Date(timeIntervalSince1970: claims["iat"]?.doubleValue ?? 0),
+            type: ServerNotification.EventType(rawValue: type),
+            subject: subject,
+            eventTime: Date(timeIntervalSince1970: eventTime),
+            email: event["email"]?.stringValue,
+            isPrivateEmail: event["is_private_email"]?.lenientBool,
+            rawEvent: event
+        )
+    }
+}

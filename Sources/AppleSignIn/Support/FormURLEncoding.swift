@@ -1,0 +1,32 @@
+import Foundation
+
+/// `application/x-www-form-urlencoded`, as browsers post it and as Apple's token endpoint expects it.
+public enum FormURLEncoding {
+    /// The characters left unescaped: RFC 3986 unreserved.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// Encodes fields in order.
+    public static func encode(_ fields: [(String, String)]) -> String {
+        fields.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
+    }
+
+    /// Percent-escapes one name or value.
+    public static func escape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    /// Decodes a body into fields in order; `nil` when a percent escape is broken or the bytes are not UTF-8.
+    public static func decode(_ body: String) -> [(String, String)]? {
+        var fields: [(String, String)] = []
+        for pair in body.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = unescape(parts[0]), let value = unescape(parts.count > 1 ? parts[1] : "") else { return nil }
+            fields.append((name, value))
+        }
+        return fields
+    }
+
+    private static func unescape(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}

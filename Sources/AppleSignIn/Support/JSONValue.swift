@@ -1,0 +1,110 @@
+import Foundation
+
+/// A JSON value, used for the raw claims of a verified token.
+///
+/// Numbers keep their textual form's meaning: integers that fit in `Int64` are `.integer`,
+/// everything else is `.number`.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// The string, if this is a string.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The value as a whole number, if it is one (a float with no fractional part counts).
+    public var integerValue: Int64? {
+        switch self {
+        case .integer(let value): return value
+        case .number(let value) where value.rounded() == value && abs(value) < 9.2e18: return Int64(value)
+        default: return nil
+        }
+    }
+
+    /// The value as a number of seconds or milliseconds, if it is numeric.
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let value): return Double(value)
+        case .number(let value): return value
+        default: return nil
+        }
+    }
+
+    /// The object's members, if this is an object.
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// A boolean that Apple may send as a JSON boolean or as the string `"true"`/`"false"`.
+    public var lenientBool: Bool? {
+        switch self {
+        case .bool(let value): return value
+        case .string(let text):
+            switch text.lowercased() {
+            case "true": return true
+            case "false": return false
+            default: return nil
+            }
+        case .integer(1): return true
+        case .integer(0): return false
+        default: return nil
+        }
+    }
+
+    /// Subscript into an object; `nil` for other values or a missing member.
+    public subscript(key: String) -> JSONValue? {
+        objectValue?[key]
+    }
+}
+
+extension JSONValue: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}
+
+extension JSONValue {
+    /// Serializes the value as compact JSON with sorted keys.
+    public func jsonString() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

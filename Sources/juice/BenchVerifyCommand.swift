@@ -1,0 +1,118 @@
+import AppleSignIn
+import ArgumentParser
+import Crypto
+import CryptoExtras
+import Foundation
+
+/// `juice bench verify`: identity-token verification throughput on one thread, next to the bare RSA check.
+struct BenchVerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Verify an Apple-shaped identity token N times on one thread; print rates as JSON."
+    )
+
+    @Option(help: "Verifications per measurement.")
+    var count: Int = 20_000
+
+    func validate() throws {
+        guard count > 0 else { throw ValidationError("--count must be positive") }
+    }
+
+    func run() async throws {
+        let count = self.count
+        // Measure off the main actor: top-level code would add executor hops to every iteration.
+        let result = try await Task.detached { try await BenchVerify(count: count).run() }.value
+        print(result.jsonString())
+    }
+}
+
+/// The measurement behind `juice bench verify`.
+struct BenchVerify {
+    let count: Int
+
+    func run() async throws -> JSONValue {
+        let fixture = try BenchTokenFixture()
+        let verifier = try fixture.verifier()
+        let code = fixture.code
+        // Warm up both paths (key fetch, caches), then measure each.
+        for _ in 0..<min(count, 200) {
+            _ = try await verifier.verify(fixture.token, nonce: fixture.nonce, authorizationCode: code)
+            precondition(fixture.bareVerify())
+        }
+        let bareStart = ContinuousClock.now
+        for _ in 0..<count where !fixture.bareVerify() {
+            throw CLIError("the bare RSA check failed")
+        }
+        let bareElapsed = ContinuousClock.now - bareStart
+        let fullStart = ContinuousClock.now
+        for _ in 0..<count {
+            _ = try await verifier.verify(fixture.token, nonce: fixture.nonce, authorizationCode: code)
+        }
+        let fullElapsed = ContinuousClock.now - fullStart
+        let full = Double(count) / fullElapsed.inSeconds
+        let bare = Double(count) / bareElapsed.inSeconds
+        return .object([
+            "count": .integer(Int64(count)),
+            "full_verify_per_s": .number((full).rounded()),
+            "bare_rsa_verify_per_s": .number((bare).rounded()),
+            "ratio": .number((full / bare * 1000).rounded() / 1000),
+        ])
+    }
+}
+
+/// An RSA-2048 key, its JWKS, and an identity token shaped like Apple's (same claims, same sizes).
+struct BenchTokenFixture {
+    let key: _RSA.Signing.PrivateKey
+    let token: String
+    let nonce = "a1c3d5e7f9b2d4f6a8c0e2a4c6e8a0b2d4f6a8c0e2a4c6e8a0b2d4f6a8c0e2a4"
+    let code = "c1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d.0.nrsz.KqsrMl3Fz1eVUmaWsN2nCw"
+    let now = Date()
+    private let signingInput: [UInt8]
+    private let signature: _RSA.Signing.RSASignature
+
+    init() throws {
+        key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let iat = Int64(now.timeIntervalSince1970)
+        let header = #"{"kid":"W6WcOKB","alg":"RS256"}"#
+        let codeHash = Data(SHA256.hash(data: Data(code.utf8)).prefix(16)).base64URL
+        let payload = """
+            {"iss":"https://appleid.apple.com","aud":"com.example.apple-samplecode.juice","exp":\(iat + 86_400),"iat":\(iat),\
+            "sub":"001872.a22fc8cc2d0a4d0bacaf109007e19351.0650","nonce":"\(nonce)","c_hash":"\(codeHash)",\
+            "email":"x7k2m9q4pd@privaterelay.appleid.com","email_verified":"true","is_private_email":"true",\
+            "auth_time":\(iat),"nonce_supported":true,"real_user_status":2}
+            """
+        let input = Data(header.utf8).base64URL + "." + Data(payload.utf8).base64URL
+        signingInput = Array(input.utf8)
+        signature = try key.signature(for: SHA256.hash(data: signingInput), padding: .insecurePKCS1v1_5)
+        token = input + "." + signature.rawRepresentation.base64URL
+    }
+
+    func jwks() throws -> Data {
+        let primitives = try key.publicKey.getKeyPrimitives()
+        let json = #"{"keys":[{"kty":"RSA","kid":"W6WcOKB","use":"sig","alg":"RS256","n":"\#(primitives.modulus.base64URL)","e":"\#(primitives.publicExponent.base64URL)"}]}"#
+        return Data(json.utf8)
+    }
+
+    func verifier() throws -> IdentityTokenVerifier {
+        let keys = AppleKeySet(source: StaticAppleKeySource(keySet: try JSONWebKeySet(jwks: jwks())))
+        return IdentityTokenVerifier(keys: keys, audiences: ["com.example.apple-samplecode.juice"], time: .fixed(now))
+    }
+
+    /// The signature check alone: SHA-256 of the signing input and one RSA PKCS#1 v1.5 verification.
+    func bareVerify() -> Bool {
+        key.publicKey.isValidSignature(signature, for: SHA256.hash(data: signingInput), padding: .insecurePKCS1v1_5)
+    }
+}
+
+extension Data {
+    var base64URL: String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}
+
+extension Duration {
+    var inSeconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
