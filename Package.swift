@@ -69,6 +69,8 @@ let package = Package(
             name: "AppleSignInTests",
             dependencies: [
                 "AppleSignIn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
