@@ -88,7 +88,10 @@ let package = Package(
         ),
         .testTarget(
             name: "JuiceCLITests",
-            dependencies: ["juice"],
+            dependencies: [
+                "juice",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]
