@@ -89,7 +89,8 @@ struct BenchTokenFixture {
 
     func jwks() throws -> Data {
         let primitives = try key.publicKey.getKeyPrimitives()
-        let json = #"{"keys":[{"kty":"RSA","kid":"W6WcOKB","use":"sig","alg":"RS256","n":"\#(primitives.modulus.base64URL)","e":"\#(primitives.publicExponent.base64URL)"}]}"#
+        let json =
+            #"{"keys":[{"kty":"RSA","kid":"W6WcOKB","use":"sig","alg":"RS256","n":"\#(primitives.modulus.base64URL)","e":"\#(primitives.publicExponent.base64URL)"}]}"#
         return Data(json.utf8)
     }
 
@@ -106,7 +107,8 @@ struct BenchTokenFixture {
 
 extension Data {
     var base64URL: String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+            of: "=", with: "")
     }
 }
 

@@ -40,7 +40,11 @@ struct ClientSecretCommand: AsyncParsableCommand {
                 baseDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             )
         } catch {
-            throw CLIError(error.problems.map { "--" + $0.field.replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: "private-key-path", with: "key") + ": " + $0.message }.joined(separator: "\n"))
+            throw CLIError(
+                error.problems.map {
+                    "--" + $0.field.replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: "private-key-path", with: "key") + ": "
+                        + $0.message
+                }.joined(separator: "\n"))
         }
         do {
             let signer = try ClientSecretSigner(

@@ -8,7 +8,10 @@ import Testing
 struct AppleIDClientTests {
     static let clientID = "com.example.apple-samplecode.juice.web"
 
-    func client(_ baseURL: String, key: P256.Signing.PrivateKey = TestKeys.team, retry: RetryPolicy = RetryPolicy(initialBackoff: .milliseconds(5)), timeout: Duration = .seconds(5)) throws -> AppleIDClient {
+    func client(
+        _ baseURL: String, key: P256.Signing.PrivateKey = TestKeys.team, retry: RetryPolicy = RetryPolicy(initialBackoff: .milliseconds(5)),
+        timeout: Duration = .seconds(5)
+    ) throws -> AppleIDClient {
         let signer = try ClientSecretSigner(teamID: FakeAppleTokenServer.teamID, keyID: FakeAppleTokenServer.keyID, privateKey: key)
         return AppleIDClient(baseURL: URL(string: baseURL)!, signer: signer, timeout: timeout, retryPolicy: retry)
     }
@@ -55,7 +58,8 @@ struct AppleIDClientTests {
         let server = FakeAppleTokenServer()
         try await withLiveServer(server.router) { baseURL in
             do {
-                _ = try await client(baseURL, key: TestKeys.otherTeam).validateRefreshToken(FakeAppleTokenServer.validRefreshToken, clientID: Self.clientID)
+                _ = try await client(baseURL, key: TestKeys.otherTeam).validateRefreshToken(
+                    FakeAppleTokenServer.validRefreshToken, clientID: Self.clientID)
                 Issue.record("a foreign secret was accepted")
             } catch let error as AppleIDClientError {
                 #expect(error.appleError == "invalid_client")
@@ -90,7 +94,8 @@ struct AppleIDClientTests {
             let access = try await client.migrationAccessToken(clientID: Self.clientID)
             #expect(server.received.last?.fields["scope"] == "user.migration")
             #expect(server.received.last?.fields["grant_type"] == "client_credentials")
-            let transfer = try await client.transferSubject(for: "001.abc.002", to: "ZYXWV98765", clientID: Self.clientID, accessToken: access.accessToken)
+            let transfer = try await client.transferSubject(
+                for: "001.abc.002", to: "ZYXWV98765", clientID: Self.clientID, accessToken: access.accessToken)
             #expect(transfer == "transfer.001.abc.002.ZYXWV98765")
             #expect(server.received.last?.authorization == "Bearer migration.access")
             let user = try await client.migratedUser(forTransferSubject: transfer, clientID: Self.clientID, accessToken: access.accessToken)

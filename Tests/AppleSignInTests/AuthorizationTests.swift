@@ -11,7 +11,8 @@ struct AuthorizationTests {
     func defaultRequest() throws {
         let request = AuthorizationRequest(clientID: "com.example.app.web", redirectURI: redirect)
         let url = try request.url(appleBaseURL: URL(string: "https://appleid.apple.com")!)
-        let items = Dictionary(uniqueKeysWithValues: URLComponents(url: url, resolvingAgainstBaseURL: false)!.queryItems!.map { ($0.name, $0.value ?? "") })
+        let items = Dictionary(
+            uniqueKeysWithValues: URLComponents(url: url, resolvingAgainstBaseURL: false)!.queryItems!.map { ($0.name, $0.value ?? "") })
         #expect(url.path == "/auth/authorize")
         #expect(items["response_type"] == "code id_token")
         #expect(items["response_mode"] == "form_post")
@@ -75,16 +76,18 @@ struct AuthorizationTests {
         #expect(throws: AuthorizationResponseError(.appleError, "")) { try AuthorizationResponse(formBody: "error=invalid_request&state=abc") }
     }
 
-    @Test("malformed bodies are refused precisely", arguments: [
-        ("code=c", AuthorizationResponseError.Code.missingField),
-        ("state=s", .missingField),
-        ("state=s&code=", .missingField),
-        ("state=s&code=c&user=%7Bnot-json", .malformedUser),
-        ("state=s&code=c&user=%7B%22name%22%3A%22x%22%7D", .malformedUser),
-        ("state=s&code=c&state=t", .malformedBody),
-        ("state=%ZZ&code=c", .malformedBody),
-        ("state=%FF%FE&code=c", .malformedBody),
-    ])
+    @Test(
+        "malformed bodies are refused precisely",
+        arguments: [
+            ("code=c", AuthorizationResponseError.Code.missingField),
+            ("state=s", .missingField),
+            ("state=s&code=", .missingField),
+            ("state=s&code=c&user=%7Bnot-json", .malformedUser),
+            ("state=s&code=c&user=%7B%22name%22%3A%22x%22%7D", .malformedUser),
+            ("state=s&code=c&state=t", .malformedBody),
+            ("state=%ZZ&code=c", .malformedBody),
+            ("state=%FF%FE&code=c", .malformedBody),
+        ])
     func malformed(body: String, code: AuthorizationResponseError.Code) {
         #expect(throws: AuthorizationResponseError(code, "")) { try AuthorizationResponse(formBody: body) }
     }

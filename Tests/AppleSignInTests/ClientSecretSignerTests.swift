@@ -21,10 +21,12 @@ struct ClientSecretSignerTests {
         let claims = try JSONParser.parse(Base64URL.decode(parts[1])!)
         #expect(header == .object(["alg": .string("ES256"), "kid": .string("KEY1234567")]))
         let iat = Int64(TokenForge.now.timeIntervalSince1970)
-        #expect(claims == .object([
-            "iss": .string("ABCDE12345"), "iat": .integer(iat), "exp": .integer(iat + 3600),
-            "aud": .string("https://appleid.apple.com"), "sub": .string("com.example.apple-samplecode.juice.web"),
-        ]))
+        #expect(
+            claims
+                == .object([
+                    "iss": .string("ABCDE12345"), "iat": .integer(iat), "exp": .integer(iat + 3600),
+                    "aud": .string("https://appleid.apple.com"), "sub": .string("com.example.apple-samplecode.juice.web"),
+                ]))
         let signature = Base64URL.decode(parts[2])!
         #expect(signature.count == 64)
         let valid = TestKeys.team.publicKey.isValidSignature(

@@ -30,7 +30,8 @@ struct ConfigurationTests {
 
     @Test("a complete configuration loads, with the key read relative to the file")
     func valid() throws {
-        let configuration = try load("""
+        let configuration = try load(
+            """
             {"client_id": "com.example.app.web", "team_id": "ABCDE12345", "key_id": "KEY1234567",
              "redirect_uri": "https://app.example.com/auth/apple/callback", "scope": "name email",
              "private_key_path": "AuthKey_KEY1234567.p8", "additional_client_ids": ["com.example.app"]}
@@ -45,7 +46,8 @@ struct ConfigurationTests {
     @Test("an emulator base URL and inline PEM are accepted; the issuer follows the base URL unless given")
     func emulator() throws {
         let pem = TestKeys.team.pemRepresentation.replacingOccurrences(of: "\n", with: "\\n")
-        let configuration = try load("""
+        let configuration = try load(
+            """
             {"client_id": "com.example.app", "team_id": "ABCDE12345", "key_id": "KEY1234567",
              "private_key": "\(pem)", "apple_base_url": "http://127.0.0.1:8081/"}
             """)
@@ -54,7 +56,8 @@ struct ConfigurationTests {
 
     @Test("every problem is reported at once, each on its field")
     func everyProblem() {
-        let found = problems("""
+        let found = problems(
+            """
             {"client_id": "", "team_id": "ABCDE1234", "key_id": "key1234567", "redirect_uri": "http://app.example.com/cb",
              "scope": "name phone", "private_key_path": "missing.p8", "apple_base_url": "not a url", "extra": 1}
             """)
@@ -73,7 +76,10 @@ struct ConfigurationTests {
         let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048).pkcs8PEMRepresentation
         let p384 = P384.Signing.PrivateKey().pemRepresentation
         let sec1 = P256.Signing.PrivateKey().derRepresentation.base64EncodedString()
-        for (name, pem) in [("rsa.p8", rsa), ("p384.p8", p384), ("sec1.p8", "-----BEGIN EC PRIVATE KEY-----\n\(sec1)\n-----END EC PRIVATE KEY-----"), ("junk.p8", "hello")] {
+        for (name, pem) in [
+            ("rsa.p8", rsa), ("p384.p8", p384), ("sec1.p8", "-----BEGIN EC PRIVATE KEY-----\n\(sec1)\n-----END EC PRIVATE KEY-----"),
+            ("junk.p8", "hello"),
+        ] {
             try pem.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
             let found = problems(#"{"client_id": "a", "team_id": "ABCDE12345", "key_id": "KEY1234567", "private_key_path": "\#(name)"}"#)
             let message = try #require(found["private_key_path"], "\(name) was accepted")
@@ -87,6 +93,9 @@ struct ConfigurationTests {
         let found = problems("{}")
         #expect(Set(found.keys) == ["client_id", "team_id", "key_id", "private_key_path"])
         #expect(problems("[1,2]")["config"] != nil)
-        #expect(problems(#"{"client_id": "a", "team_id": "ABCDE12345", "key_id": "KEY1234567", "private_key_path": "AuthKey_KEY1234567.p8", "private_key": "x"}"#)["private_key"] != nil)
+        #expect(
+            problems(
+                #"{"client_id": "a", "team_id": "ABCDE12345", "key_id": "KEY1234567", "private_key_path": "AuthKey_KEY1234567.p8", "private_key": "x"}"#
+            )["private_key"] != nil)
     }
 }

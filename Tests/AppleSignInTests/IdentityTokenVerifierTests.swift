@@ -46,9 +46,11 @@ struct IdentityTokenVerifierTests {
         #expect(token.normalizedClaims["email_verified"] == .bool(true))
     }
 
-    @Test("booleans arrive as strings or as JSON booleans", arguments: [
-        (JSONValue.string("true"), true), (.string("false"), false), (.bool(true), true), (.bool(false), false), (.string("TRUE"), true),
-    ])
+    @Test(
+        "booleans arrive as strings or as JSON booleans",
+        arguments: [
+            (JSONValue.string("true"), true), (.string("false"), false), (.bool(true), true), (.bool(false), false), (.string("TRUE"), true),
+        ])
     func lenientBooleans(value: JSONValue, expected: Bool) async throws {
         var claims = claims
         claims["email_verified"] = value
@@ -101,7 +103,9 @@ struct IdentityTokenVerifierTests {
 
     @Test("a wrong issuer is refused, including look-alikes")
     func wrongIssuer() async throws {
-        for issuer in ["https://appleid.apple.com.evil.example", "http://appleid.apple.com", "https://appleid.apple.com/", "https://accounts.google.com"] {
+        for issuer in [
+            "https://appleid.apple.com.evil.example", "http://appleid.apple.com", "https://appleid.apple.com/", "https://accounts.google.com",
+        ] {
             var claims = claims
             claims["iss"] = .string(issuer)
             try await expectRefusal(.wrongIssuer, TokenForge.rs256(claims))
@@ -203,10 +207,12 @@ struct IdentityTokenVerifierTests {
         #expect(CodeHashPolicy.hash(of: "Qcb0Orv1zh30vL1MPRsbm-diHiMwcLyZvn1arpZv-Jxf_11jnpEX3Tgfvk") == "LDktKdoQak3Pk0cnXxCltA")
     }
 
-    @Test("garbage is malformed, never a crash", arguments: [
-        "", ".", "..", "a.b", "a.b.c.d", "!!!.@@@.###", "e30.e30.", "eyJhbGciOiJSUzI1NiJ9.bm90IGpzb24.AAAA",
-        "W10.e30.AAAA", "eyJhbGciOiJSUzI1NiIsImFsZyI6IlJTMjU2In0.e30.AAAA", String(repeating: "A", count: 20_000),
-    ])
+    @Test(
+        "garbage is malformed, never a crash",
+        arguments: [
+            "", ".", "..", "a.b", "a.b.c.d", "!!!.@@@.###", "e30.e30.", "eyJhbGciOiJSUzI1NiJ9.bm90IGpzb24.AAAA",
+            "W10.e30.AAAA", "eyJhbGciOiJSUzI1NiIsImFsZyI6IlJTMjU2In0.e30.AAAA", String(repeating: "A", count: 20_000),
+        ])
     func garbage(token: String) async throws {
         try await expectRefusal(.malformed, token)
     }

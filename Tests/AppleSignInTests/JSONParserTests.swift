@@ -6,7 +6,8 @@ import Testing
 struct JSONParserTests {
     @Test("parses every JSON form")
     func forms() throws {
-        let value = try JSONParser.parse(#" {"s":"a\"b\\c\/d\u00e9\ud83c\udf4f\n","i":-12,"f":1.5e3,"t":true,"n":null,"a":[1,[],{}],"o":{"x":false}} "#)
+        let value = try JSONParser.parse(
+            #" {"s":"a\"b\\c\/d\u00e9\ud83c\udf4f\n","i":-12,"f":1.5e3,"t":true,"n":null,"a":[1,[],{}],"o":{"x":false}} "#)
         #expect(value["s"] == .string("a\"b\\c/d\u{e9}\u{1F34F}\n"))
         #expect(value["i"] == .integer(-12))
         #expect(value["f"] == .number(1500))
@@ -16,11 +17,13 @@ struct JSONParserTests {
         #expect(value["o"]?["x"] == .bool(false))
     }
 
-    @Test("refuses what is not strict JSON", arguments: [
-        "", "{", "}", "{\"a\":}", "{\"a\":1,}", "[1,]", "{\"a\":1}x", "{'a':1}", "{\"a\":01}", "{\"a\":1.}", "{\"a\":.5}",
-        "{\"a\":\"\u{01}\"}", "{\"a\":\"\\ud83c\"}", "{\"a\":\"\\udf4f\"}", "{\"a\":\"\\x\"}", "{\"a\":1,\"a\":2}", "tru", "nul",
-        String(repeating: "[", count: 40) + String(repeating: "]", count: 40), "{\"a\":1e}", "-", "NaN",
-    ])
+    @Test(
+        "refuses what is not strict JSON",
+        arguments: [
+            "", "{", "}", "{\"a\":}", "{\"a\":1,}", "[1,]", "{\"a\":1}x", "{'a':1}", "{\"a\":01}", "{\"a\":1.}", "{\"a\":.5}",
+            "{\"a\":\"\u{01}\"}", "{\"a\":\"\\ud83c\"}", "{\"a\":\"\\udf4f\"}", "{\"a\":\"\\x\"}", "{\"a\":1,\"a\":2}", "tru", "nul",
+            String(repeating: "[", count: 40) + String(repeating: "]", count: 40), "{\"a\":1e}", "-", "NaN",
+        ])
     func refuses(text: String) {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(text) }
     }

@@ -13,7 +13,10 @@ struct ServerNotificationVerifierTests {
 
     func payload(events: JSONValue, aud: String = TokenForge.audience, jti: String = "jti-1") -> [String: JSONValue] {
         let iat = Int64(time.now.timeIntervalSince1970)
-        return ["iss": .string(TokenForge.issuer), "aud": .string(aud), "iat": .integer(iat), "exp": .integer(iat + 300), "jti": .string(jti), "events": events]
+        return [
+            "iss": .string(TokenForge.issuer), "aud": .string(aud), "iat": .integer(iat), "exp": .integer(iat + 300), "jti": .string(jti),
+            "events": events,
+        ]
     }
 
     func body(_ claims: [String: JSONValue], key: TestKeyChoice = .apple) -> [UInt8] {
@@ -31,7 +34,8 @@ struct ServerNotificationVerifierTests {
             ("account-delete", .accountDeleted), ("account-deleted", .accountDeleted),
         ]
         for (raw, expected) in cases {
-            let events = #"{"type":"\#(raw)","sub":"001.abc.002","event_time":\#(millis),"email":"r@privaterelay.appleid.com","is_private_email":"true"}"#
+            let events =
+                #"{"type":"\#(raw)","sub":"001.abc.002","event_time":\#(millis),"email":"r@privaterelay.appleid.com","is_private_email":"true"}"#
             let notification = try await verifier().verify(body: body(payload(events: .string(events))))
             #expect(notification.type == expected)
             #expect(notification.subject == "001.abc.002")
@@ -53,8 +57,12 @@ struct ServerNotificationVerifierTests {
     @Test("forged, misaddressed and stale notifications are refused")
     func refusals() async throws {
         let events: JSONValue = .object(["type": .string("consent-revoked"), "sub": .string("s"), "event_time": .integer(1)])
-        await #expect(throws: TokenVerificationError(.badSignature, "")) { try await verifier().verify(body: body(payload(events: events), key: .attacker)) }
-        await #expect(throws: TokenVerificationError(.wrongAudience, "")) { try await verifier().verify(body: body(payload(events: events, aud: "com.other"))) }
+        await #expect(throws: TokenVerificationError(.badSignature, "")) {
+            try await verifier().verify(body: body(payload(events: events), key: .attacker))
+        }
+        await #expect(throws: TokenVerificationError(.wrongAudience, "")) {
+            try await verifier().verify(body: body(payload(events: events, aud: "com.other")))
+        }
         var wrongIssuer = payload(events: events)
         wrongIssuer["iss"] = .string("https://evil.example")
         await #expect(throws: TokenVerificationError(.wrongIssuer, "")) { try await verifier().verify(body: body(wrongIssuer)) }
@@ -68,7 +76,10 @@ struct ServerNotificationVerifierTests {
         for bad in ["", "{}", #"{"payload": 1}"#, "not json"] {
             await #expect(throws: TokenVerificationError(.malformed, "")) { try await verifier().verify(body: Array(bad.utf8)) }
         }
-        for events: JSONValue in [.string("{not json"), .integer(3), .object(["sub": .string("s"), "event_time": .integer(1)]), .object(["type": .string("x"), "event_time": .integer(1)])] {
+        for events: JSONValue in [
+            .string("{not json"), .integer(3), .object(["sub": .string("s"), "event_time": .integer(1)]),
+            .object(["type": .string("x"), "event_time": .integer(1)]),
+        ] {
             await #expect(throws: TokenVerificationError(.malformed, "")) { try await verifier().verify(body: body(payload(events: events))) }
         }
         var noJTI = payload(events: .object(["type": .string("x"), "sub": .string("s"), "event_time": .integer(1)]))

@@ -6,8 +6,14 @@ struct VerifyTokenCommandTests {
     static let examples = JuiceProcess.packageRoot.appendingPathComponent("Examples")
     static let nonce = "2f1c9e7a5b3d4f6081a2c3e4d5f60718293a4b5c6d7e8f901a2b3c4d5e6f7081"
 
-    var token: String { (try? String(contentsOf: Self.examples.appendingPathComponent("identity-token.jwt"), encoding: .utf8))!.trimmingCharacters(in: .whitespacesAndNewlines) }
-    var code: String { (try? String(contentsOf: Self.examples.appendingPathComponent("authorization-code.txt"), encoding: .utf8))!.trimmingCharacters(in: .whitespacesAndNewlines) }
+    var token: String {
+        (try? String(contentsOf: Self.examples.appendingPathComponent("identity-token.jwt"), encoding: .utf8))!.trimmingCharacters(
+            in: .whitespacesAndNewlines)
+    }
+    var code: String {
+        (try? String(contentsOf: Self.examples.appendingPathComponent("authorization-code.txt"), encoding: .utf8))!.trimmingCharacters(
+            in: .whitespacesAndNewlines)
+    }
     var jwks: String { Self.examples.appendingPathComponent("apple-keys.json").path }
 
     func json(_ text: String) throws -> [String: Any] {
@@ -18,7 +24,10 @@ struct VerifyTokenCommandTests {
 
     @Test("a valid token prints its claims with booleans normalized and exits 0")
     func success() throws {
-        let result = try JuiceProcess.run(["verify-token", token, "--jwks", jwks, "--audience", "com.example.other", "--audience", "com.example.apple-samplecode.juice", "--nonce", Self.nonce, "--code", code, "--now", "1790000100"])
+        let result = try JuiceProcess.run([
+            "verify-token", token, "--jwks", jwks, "--audience", "com.example.other", "--audience", "com.example.apple-samplecode.juice", "--nonce",
+            Self.nonce, "--code", code, "--now", "1790000100",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let claims = try json(result.stdout)
         #expect(claims["sub"] as? String == "001872.a22fc8cc2d0a4d0bacaf109007e19351.0650")
@@ -29,18 +38,21 @@ struct VerifyTokenCommandTests {
 
     @Test("the token can come from standard input")
     func stdin() throws {
-        let result = try JuiceProcess.run(["verify-token", "-", "--jwks", jwks, "--audience", "com.example.apple-samplecode.juice", "--now", "1790000100"], stdin: token + "\n")
+        let result = try JuiceProcess.run(
+            ["verify-token", "-", "--jwks", jwks, "--audience", "com.example.apple-samplecode.juice", "--now", "1790000100"], stdin: token + "\n")
         #expect(result.status == 0, "\(result.stdout)")
     }
 
-    @Test("each refusal exits 1 with its error code", arguments: [
-        (["--audience", "com.example.other"], "wrong_audience"),
-        (["--audience", "com.example.apple-samplecode.juice", "--now", "1800000000"], "expired"),
-        (["--audience", "com.example.apple-samplecode.juice", "--now", "1780000000"], "not_yet_valid"),
-        (["--audience", "com.example.apple-samplecode.juice", "--nonce", "x"], "nonce_mismatch"),
-        (["--audience", "com.example.apple-samplecode.juice", "--code", "x"], "code_hash_mismatch"),
-        (["--audience", "com.example.apple-samplecode.juice", "--issuer", "http://127.0.0.1:8081"], "wrong_issuer"),
-    ])
+    @Test(
+        "each refusal exits 1 with its error code",
+        arguments: [
+            (["--audience", "com.example.other"], "wrong_audience"),
+            (["--audience", "com.example.apple-samplecode.juice", "--now", "1800000000"], "expired"),
+            (["--audience", "com.example.apple-samplecode.juice", "--now", "1780000000"], "not_yet_valid"),
+            (["--audience", "com.example.apple-samplecode.juice", "--nonce", "x"], "nonce_mismatch"),
+            (["--audience", "com.example.apple-samplecode.juice", "--code", "x"], "code_hash_mismatch"),
+            (["--audience", "com.example.apple-samplecode.juice", "--issuer", "http://127.0.0.1:8081"], "wrong_issuer"),
+        ])
     func refusals(arguments: [String], code: String) throws {
         var arguments = arguments
         if !arguments.contains("--now") { arguments += ["--now", "1790000100"] }
@@ -51,7 +63,9 @@ struct VerifyTokenCommandTests {
         #expect((body["reason"] as? String)?.isEmpty == false)
     }
 
-    @Test("garbage never crashes: it is malformed, exit 1", arguments: ["garbage", "a.b.c", "", "....", "eyJ.eyJ.eyJ", String(repeating: "x.", count: 5000), "\u{0}\u{1}"])
+    @Test(
+        "garbage never crashes: it is malformed, exit 1",
+        arguments: ["garbage", "a.b.c", "", "....", "eyJ.eyJ.eyJ", String(repeating: "x.", count: 5000), "\u{0}\u{1}"])
     func garbage(input: String) throws {
         let result = try JuiceProcess.run(["verify-token", "-", "--jwks", jwks, "--audience", "a"], stdin: input)
         #expect(result.status == 1)

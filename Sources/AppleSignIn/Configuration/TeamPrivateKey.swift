@@ -1,5 +1,5 @@
-import Foundation
 import Crypto
+import Foundation
 
 /// Reads the team's Sign in with Apple key: a P-256 key in a PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`),
 /// as in the `AuthKey_XXXXXXXXXX.p8` file Apple lets you download once.

@@ -53,7 +53,8 @@ public struct IdentityTokenVerifier: Sendable {
     ///     hex the app sent to Apple). `nil` skips the nonce check.
     ///   - authorizationCode: The code that came with the token; when given, `c_hash` must match it.
     /// - Throws: ``TokenVerificationError`` with a specific code.
-    public func verify(_ token: String, nonce: String? = nil, authorizationCode: String? = nil) async throws(TokenVerificationError) -> IdentityToken {
+    public func verify(_ token: String, nonce: String? = nil, authorizationCode: String? = nil) async throws(TokenVerificationError) -> IdentityToken
+    {
         let jws = try await signature.verify(token)
         let expectations = TokenExpectations(
             issuer: issuer,

@@ -52,7 +52,9 @@ public struct HTTPAppleKeySource: AppleKeySource {
         for directive in value.split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             if parts[0] == "no-store" || parts[0] == "no-cache" { return .zero }
-            if parts[0] == "max-age", parts.count == 2, let seconds = Int64(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))), seconds >= 0 {
+            if parts[0] == "max-age", parts.count == 2, let seconds = Int64(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))),
+                seconds >= 0
+            {
                 return .seconds(seconds)
             }
         }

@@ -62,7 +62,10 @@ public struct AppleIDClient: Sendable {
     }
 
     /// Creates a client for a configuration's Apple base URL.
-    public init(configuration: AppleSignInConfiguration, signer: ClientSecretSigner, httpClient: HTTPClient = .shared, logger: Logger = AppleSignInLogging.disabled) {
+    public init(
+        configuration: AppleSignInConfiguration, signer: ClientSecretSigner, httpClient: HTTPClient = .shared,
+        logger: Logger = AppleSignInLogging.disabled
+    ) {
         self.init(baseURL: configuration.appleBaseURL, signer: signer, httpClient: httpClient, logger: logger)
     }
 
@@ -81,23 +84,28 @@ public struct AppleIDClient: Sendable {
     /// Validates a refresh token (`grant_type=refresh_token`). `invalid_grant` means the user revoked
     /// consent or deleted their Apple ID (see ``AppleIDClientError/isInvalidGrant``).
     public func validateRefreshToken(_ refreshToken: String, clientID: String) async throws(AppleIDClientError) -> TokenResponse {
-        let json = try await postForm("auth/token", fields: [("grant_type", "refresh_token"), ("refresh_token", refreshToken)], clientID: clientID, idempotent: true)
+        let json = try await postForm(
+            "auth/token", fields: [("grant_type", "refresh_token"), ("refresh_token", refreshToken)], clientID: clientID, idempotent: true)
         return try TokenResponse(json: json)
     }
 
     /// Revokes a token (`/auth/revoke`); Apple answers 200 for an already-invalid token too.
     public func revoke(_ token: String, hint: TokenTypeHint = .refreshToken, clientID: String) async throws(AppleIDClientError) {
-        _ = try await postForm("auth/revoke", fields: [("token", token), ("token_type_hint", hint.rawValue)], clientID: clientID, idempotent: true, expectsBody: false)
+        _ = try await postForm(
+            "auth/revoke", fields: [("token", token), ("token_type_hint", hint.rawValue)], clientID: clientID, idempotent: true, expectsBody: false)
     }
 
     /// Gets an access token for user migration (`client_credentials`, `scope=user.migration`).
     public func migrationAccessToken(clientID: String) async throws(AppleIDClientError) -> TokenResponse {
-        let json = try await postForm("auth/token", fields: [("grant_type", "client_credentials"), ("scope", "user.migration")], clientID: clientID, idempotent: true)
+        let json = try await postForm(
+            "auth/token", fields: [("grant_type", "client_credentials"), ("scope", "user.migration")], clientID: clientID, idempotent: true)
         return try TokenResponse(json: json)
     }
 
     /// Sending team: turns one of its users' `sub` into a `transfer_sub` for `targetTeamID`.
-    public func transferSubject(for subject: String, to targetTeamID: String, clientID: String, accessToken: String) async throws(AppleIDClientError) -> String {
+    public func transferSubject(
+        for subject: String, to targetTeamID: String, clientID: String, accessToken: String
+    ) async throws(AppleIDClientError) -> String {
         let json = try await postForm(
             "auth/usermigrationinfo",
             fields: [("sub", subject), ("target", targetTeamID)],
@@ -112,7 +120,9 @@ public struct AppleIDClient: Sendable {
     }
 
     /// Receiving team: turns a `transfer_sub` into the user's `sub` (and email) in this team.
-    public func migratedUser(forTransferSubject transferSubject: String, clientID: String, accessToken: String) async throws(AppleIDClientError) -> MigratedUser {
+    public func migratedUser(
+        forTransferSubject transferSubject: String, clientID: String, accessToken: String
+    ) async throws(AppleIDClientError) -> MigratedUser {
         let json = try await postForm(
             "auth/usermigrationinfo",
             fields: [("transfer_sub", transferSubject)],
@@ -141,7 +151,7 @@ public struct AppleIDClient: Sendable {
         while true {
             do {
                 return try await postOnce(path, fields: fields, clientID: clientID, bearer: bearer, expectsBody: expectsBody)
-            } catch where error.isTransient && attempt < attempts {
+            } catch  where error.isTransient && attempt < attempts {
                 attempt += 1
                 logger.debug("retrying Apple call", metadata: ["path": "\(path)", "attempt": "\(attempt)", "error": "\(error.code)"])
                 do {
@@ -153,7 +163,9 @@ public struct AppleIDClient: Sendable {
         }
     }
 
-    private func postOnce(_ path: String, fields: [(String, String)], clientID: String, bearer: String?, expectsBody: Bool) async throws(AppleIDClientError) -> JSONValue {
+    private func postOnce(
+        _ path: String, fields: [(String, String)], clientID: String, bearer: String?, expectsBody: Bool
+    ) async throws(AppleIDClientError) -> JSONValue {
         let secret: ClientSecret
         do {
             secret = try await signer.secret(for: clientID)

@@ -51,7 +51,9 @@ final class FakeAppleTokenServer: Sendable {
     }
 
     private func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
-        Response(status: status, headers: [.contentType: "application/json;charset=UTF-8"], body: .init(byteBuffer: ByteBuffer(string: value.jsonString())))
+        Response(
+            status: status, headers: [.contentType: "application/json;charset=UTF-8"], body: .init(byteBuffer: ByteBuffer(string: value.jsonString()))
+        )
     }
 
     private func error(_ code: String, _ description: String? = nil) -> Response {
@@ -80,20 +82,29 @@ final class FakeAppleTokenServer: Sendable {
         switch (path, fields["grant_type"]) {
         case ("auth/token", "authorization_code"):
             guard fields["code"] == Self.validCode else { return error("invalid_grant", "The code has expired or has been revoked.") }
-            return json(.ok, .object([
-                "access_token": .string("a.access"), "token_type": .string("Bearer"), "expires_in": .integer(3600),
-                "refresh_token": .string(Self.validRefreshToken), "id_token": .string("eyJ.id.token"),
-            ]))
+            return json(
+                .ok,
+                .object([
+                    "access_token": .string("a.access"), "token_type": .string("Bearer"), "expires_in": .integer(3600),
+                    "refresh_token": .string(Self.validRefreshToken), "id_token": .string("eyJ.id.token"),
+                ]))
         case ("auth/token", "refresh_token"):
             guard fields["refresh_token"] == Self.validRefreshToken else { return error("invalid_grant") }
-            return json(.ok, .object(["access_token": .string("a.access2"), "token_type": .string("Bearer"), "expires_in": .integer(3600), "id_token": .string("eyJ.id.token2")]))
+            return json(
+                .ok,
+                .object([
+                    "access_token": .string("a.access2"), "token_type": .string("Bearer"), "expires_in": .integer(3600),
+                    "id_token": .string("eyJ.id.token2"),
+                ]))
         case ("auth/token", "client_credentials"):
             guard fields["scope"] == "user.migration" else { return error("invalid_scope") }
             return json(.ok, .object(["access_token": .string("migration.access"), "token_type": .string("Bearer"), "expires_in": .integer(3600)]))
         case ("auth/token", _):
             return error("unsupported_grant_type")
         case ("auth/revoke", _):
-            guard fields["token"] != nil, ["refresh_token", "access_token"].contains(fields["token_type_hint"]) else { return error("invalid_request") }
+            guard fields["token"] != nil, ["refresh_token", "access_token"].contains(fields["token_type_hint"]) else {
+                return error("invalid_request")
+            }
             return Response(status: .ok)
         case ("auth/usermigrationinfo", _):
             guard request.headers[.authorization] == "Bearer migration.access" else { return error("invalid_request", "missing bearer") }
@@ -101,7 +112,9 @@ final class FakeAppleTokenServer: Sendable {
                 return json(.ok, .object(["transfer_sub": .string("transfer.\(sub).\(target)")]))
             }
             if let transfer = fields["transfer_sub"] {
-                return json(.ok, .object(["sub": .string("new.\(transfer)"), "email": .string("abc@privaterelay.appleid.com"), "is_private_email": .bool(true)]))
+                return json(
+                    .ok,
+                    .object(["sub": .string("new.\(transfer)"), "email": .string("abc@privaterelay.appleid.com"), "is_private_email": .bool(true)]))
             }
             return error("invalid_request")
         default:

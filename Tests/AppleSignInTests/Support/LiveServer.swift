@@ -1,6 +1,6 @@
 import Hummingbird
-import Logging
 import HummingbirdTesting
+import Logging
 
 /// Runs `router` on a real socket (127.0.0.1, a free port) for the duration of `body`, which gets the base URL.
 func withLiveServer<Value: Sendable>(

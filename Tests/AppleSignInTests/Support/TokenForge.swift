@@ -36,7 +36,9 @@ enum TokenForge {
     }
 
     /// An RS256 token signed by `key` with header `kid`.
-    static func rs256(_ claims: [String: JSONValue], key: _RSA.Signing.PrivateKey = TestKeys.appleA, kid: String? = "A", extraHeader: [String: JSONValue] = [:]) -> String {
+    static func rs256(
+        _ claims: [String: JSONValue], key: _RSA.Signing.PrivateKey = TestKeys.appleA, kid: String? = "A", extraHeader: [String: JSONValue] = [:]
+    ) -> String {
         var header: [String: JSONValue] = ["alg": .string("RS256")]
         if let kid { header["kid"] = .string(kid) }
         header.merge(extraHeader) { $1 }
