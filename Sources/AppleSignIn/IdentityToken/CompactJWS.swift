@@ -1,13 +1,16 @@
 import Crypto
 
 /// A JWS in compact serialization, split and decoded but not yet verified.
+///
+/// Parsing works on the token's UTF-8 bytes throughout (no `Character` processing): verification runs
+/// on every sign-in and its cost should be the RSA check, not string handling.
 struct CompactJWS: Sendable {
     /// The decoded protected header.
     let header: [String: JSONValue]
     /// The decoded payload (claims).
     let claims: [String: JSONValue]
     /// `base64url(header) + "." + base64url(payload)`, the bytes the signature covers.
-    let signingInput: Substring.UTF8View
+    let signingInput: ArraySlice<UInt8>
     /// The raw signature bytes.
     let signature: [UInt8]
 
@@ -21,16 +24,21 @@ struct CompactJWS: Sendable {
 
     /// Splits and decodes `token`; throws `malformed` for anything that is not a three-part JWS with JSON objects.
     init(parsing token: String) throws(TokenVerificationError) {
-        guard token.utf8.count <= Self.maximumLength else {
+        let bytes = Array(token.utf8)
+        guard bytes.count <= Self.maximumLength else {
             throw .malformed("the token is longer than \(Self.maximumLength) bytes")
         }
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else {
-            throw .malformed("a JWS has three dot-separated parts; this has \(parts.count)")
+        var dots: [Int] = []
+        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
+            dots.append(index)
+            if dots.count > 2 { break }
         }
-        guard let headerBytes = Base64URL.decode(parts[0]) else { throw .malformed("the header is not base64url") }
-        guard let payloadBytes = Base64URL.decode(parts[1]) else { throw .malformed("the payload is not base64url") }
-        guard let signature = Base64URL.decode(parts[2]) else { throw .malformed("the signature is not base64url") }
+        guard dots.count == 2 else {
+            throw .malformed("a JWS has three dot-separated parts; this has \(dots.count + 1)\(dots.count > 2 ? " or more" : "")")
+        }
+        guard let headerBytes = Base64URL.decode(bytes[..<dots[0]]) else { throw .malformed("the header is not base64url") }
+        guard let payloadBytes = Base64URL.decode(bytes[(dots[0] + 1)..<dots[1]]) else { throw .malformed("the payload is not base64url") }
+        guard let signature = Base64URL.decode(bytes[(dots[1] + 1)...]) else { throw .malformed("the signature is not base64url") }
         guard case .object(let header)? = try? JSONParser.parse(headerBytes) else {
             throw .malformed("the header is not a JSON object")
         }
@@ -40,15 +48,11 @@ struct CompactJWS: Sendable {
         self.header = header
         self.claims = claims
         self.signature = signature
-        let signedEnd = parts[1].endIndex
-        self.signingInput = token[token.startIndex..<signedEnd].utf8
+        self.signingInput = bytes[..<dots[1]]
     }
 
     /// SHA-256 of the signing input.
     var signingInputDigest: SHA256Digest {
-        var hasher = SHA256()
-        signingInput.withContiguousStorageIfAvailable { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-            ?? hasher.update(data: Array(signingInput))
-        return hasher.finalize()
+        signingInput.withUnsafeBytes { SHA256.hash(data: $0) }
     }
 }

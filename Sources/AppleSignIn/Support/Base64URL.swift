@@ -10,45 +10,55 @@ enum Base64URL {
         return text
     }
 
-    /// Decodes unpadded (or padded) base64url; `nil` for any character outside the alphabet.
-    static func decode(_ text: Substring) -> [UInt8]? {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count * 3 / 4 + 2)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        var sawPadding = false
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: "=") {
-                sawPadding = true
-                continue
-            }
-            if sawPadding { return nil }
-            guard let value = sextet(byte) else { return nil }
-            accumulator = (accumulator << 6) | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-            }
+    /// Decodes unpadded (or correctly padded) base64url; `nil` for any character outside the alphabet
+    /// or a length no encoder produces.
+    static func decode(_ input: ArraySlice<UInt8>) -> [UInt8]? {
+        var input = input
+        var padding = 0
+        while padding < 2, input.last == UInt8(ascii: "=") {
+            input.removeLast()
+            padding += 1
         }
-        // A single leftover sextet cannot encode a byte.
-        if bits >= 6 { return nil }
-        return output
-    }
-
-    static func decode(_ text: String) -> [UInt8]? {
-        decode(Substring(text))
-    }
-
-    @inline(__always)
-    private static func sextet(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
-        case UInt8(ascii: "-"): 62
-        case UInt8(ascii: "_"): 63
-        default: nil
+        if padding > 0 && (input.count + padding) % 4 != 0 { return nil }
+        if input.count % 4 == 1 { return nil }
+        var output = [UInt8]()
+        output.reserveCapacity(input.count * 3 / 4)
+        return input.withUnsafeBufferPointer { buffer -> [UInt8]? in
+            var index = 0
+            let count = buffer.count
+            while index + 4 <= count {
+                let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
+                let c = table[Int(buffer[index + 2])], d = table[Int(buffer[index + 3])]
+                guard (a | b | c | d) & 0x80 == 0 else { return nil }
+                let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                output.append(UInt8(truncatingIfNeeded: word >> 16))
+                output.append(UInt8(truncatingIfNeeded: word >> 8))
+                output.append(UInt8(truncatingIfNeeded: word))
+                index += 4
+            }
+            let remaining = count - index
+            if remaining >= 2 {
+                let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
+                let c = remaining == 3 ? table[Int(buffer[index + 2])] : 0
+                guard (a | b | c) & 0x80 == 0 else { return nil }
+                let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                output.append(UInt8(truncatingIfNeeded: word >> 16))
+                if remaining == 3 { output.append(UInt8(truncatingIfNeeded: word >> 8)) }
+            }
+            return output
         }
     }
+
+    /// Decodes base64url text.
+    static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        decode(ArraySlice(text.utf8))
+    }
+
+    /// Sextet values by byte; 0xFF marks bytes outside the alphabet.
+    private static let table: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
+        return table
+    }()
 }
