@@ -63,6 +63,8 @@ struct BenchVerify {
 /// An RSA-2048 key, its JWKS, and an identity token shaped like Apple's (same claims, same sizes).
 struct BenchTokenFixture {
     let key: _RSA.Signing.PrivateKey
+    /// Created once: deriving it from the private key per call would rebuild its Montgomery context.
+    let publicKey: _RSA.Signing.PublicKey
     let token: String
     let nonce = "a1c3d5e7f9b2d4f6a8c0e2a4c6e8a0b2d4f6a8c0e2a4c6e8a0b2d4f6a8c0e2a4"
     let code = "c1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d.0.nrsz.KqsrMl3Fz1eVUmaWsN2nCw"
@@ -72,6 +74,7 @@ struct BenchTokenFixture {
 
     init() throws {
         key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        publicKey = key.publicKey
         let iat = Int64(now.timeIntervalSince1970)
         let header = #"{"kid":"W6WcOKB","alg":"RS256"}"#
         let codeHash = Data(SHA256.hash(data: Data(code.utf8)).prefix(16)).base64URL
@@ -88,7 +91,7 @@ struct BenchTokenFixture {
     }
 
     func jwks() throws -> Data {
-        let primitives = try key.publicKey.getKeyPrimitives()
+        let primitives = try publicKey.getKeyPrimitives()
         let json =
             #"{"keys":[{"kty":"RSA","kid":"W6WcOKB","use":"sig","alg":"RS256","n":"\#(primitives.modulus.base64URL)","e":"\#(primitives.publicExponent.base64URL)"}]}"#
         return Data(json.utf8)
@@ -101,7 +104,7 @@ struct BenchTokenFixture {
 
     /// The signature check alone: SHA-256 of the signing input and one RSA PKCS#1 v1.5 verification.
     func bareVerify() -> Bool {
-        key.publicKey.isValidSignature(signature, for: SHA256.hash(data: signingInput), padding: .insecurePKCS1v1_5)
+        publicKey.isValidSignature(signature, for: SHA256.hash(data: signingInput), padding: .insecurePKCS1v1_5)
     }
 }
 

@@ -53,6 +53,8 @@ struct CompactJWS: Sendable {
 
     /// SHA-256 of the signing input.
     var signingInputDigest: SHA256Digest {
-        signingInput.withUnsafeBytes { SHA256.hash(data: $0) }
+        var hasher = SHA256()
+        signingInput.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        return hasher.finalize()
     }
 }

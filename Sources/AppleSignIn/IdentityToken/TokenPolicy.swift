@@ -102,8 +102,10 @@ struct CodeHashPolicy: TokenPolicy {
 
     /// base64url of the left 16 bytes of SHA-256 of `value` (the OpenID Connect `c_hash`/`at_hash`).
     static func hash(of value: String) -> String {
-        let digest = SHA256.hash(data: Array(value.utf8))
-        return Base64URL.encode(digest.prefix(16))
+        var hasher = SHA256()
+        var value = value
+        value.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        return hasher.finalize().withUnsafeBytes { Base64URL.encode($0.prefix(16)) }
     }
 }
 

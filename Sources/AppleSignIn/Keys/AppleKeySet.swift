@@ -1,6 +1,7 @@
 import CryptoExtras
 import Foundation
 import Logging
+import Synchronization
 
 /// Apple's current identity-token signing keys, cached and refreshed.
 ///
@@ -24,11 +25,12 @@ public actor AppleKeySet {
     public let maximumMaxAge: Duration
 
     private let source: any AppleKeySource
-    private let time: TimeSource
+    private nonisolated let time: TimeSource
     private let logger: Logger
 
-    private var keys: JSONWebKeySet?
-    private var expiresAt: Date = .distantPast
+    /// The cached keys and their expiry, readable without entering the actor (the common case on
+    /// every verification); written only by the actor.
+    private nonisolated let cache = Mutex<CachedKeys>(CachedKeys(keys: nil, expiresAt: .distantPast))
     private var lastAttempt: Date = .distantPast
     private var inFlight: Task<JSONWebKeySet, any Error>?
     private(set) var fetchCount = 0
@@ -61,14 +63,22 @@ public actor AppleKeySet {
     public var fetchesAttempted: Int { fetchCount }
 
     /// The key ids currently cached.
-    public var cachedKeyIDs: [String] { keys?.keyIDs ?? [] }
+    public nonisolated var cachedKeyIDs: [String] { cache.withLock { $0.keys?.keyIDs ?? [] } }
 
     /// Returns the RSA key named `kid`, fetching the key set when the cache is stale or lacks it.
-    func key(for kid: String) async throws(TokenVerificationError) -> _RSA.Signing.PublicKey {
+    nonisolated func key(for kid: String) async throws(TokenVerificationError) -> _RSA.Signing.PublicKey {
         let now = time.now
-        if let keys, now < expiresAt, let key = keys.keys[kid] {
-            return key
+        let cached: _RSA.Signing.PublicKey? = cache.withLock { cache in
+            guard now < cache.expiresAt else { return nil }
+            return cache.keys?.keys[kid]
         }
+        if let cached { return cached }
+        return try await resolve(kid)
+    }
+
+    /// The slow path: refresh if allowed, then look the key up in whatever is cached.
+    private func resolve(_ kid: String) async throws(TokenVerificationError) -> _RSA.Signing.PublicKey {
+        let now = time.now
         let canFetch = now.timeIntervalSince(lastAttempt) >= minimumRefetchInterval.seconds || inFlight != nil
         if canFetch {
             do {
@@ -77,7 +87,7 @@ public actor AppleKeySet {
                 logger.debug("Apple key fetch failed; keeping the last good keys", metadata: ["error": "\(error)"])
             }
         }
-        guard let keys else {
+        guard let keys = cache.withLock({ $0.keys }) else {
             throw TokenVerificationError(.keysUnavailable, "Apple's signing keys could not be fetched and none are cached")
         }
         guard let key = keys.keys[kid] else {
@@ -111,9 +121,9 @@ public actor AppleKeySet {
     }
 
     private func store(_ fetched: FetchedKeys) {
-        keys = fetched.keySet
         let maxAge = min(max(fetched.maxAge ?? defaultMaxAge, minimumRefetchInterval), maximumMaxAge)
-        expiresAt = time.now.addingTimeInterval(maxAge.seconds)
+        let expiresAt = time.now.addingTimeInterval(maxAge.seconds)
+        cache.withLock { $0 = CachedKeys(keys: fetched.keySet, expiresAt: expiresAt) }
         logger.debug("Apple signing keys cached", metadata: ["kids": "\(fetched.keySet.keyIDs)", "max_age_s": "\(maxAge.seconds)"])
     }
 }
@@ -124,4 +134,10 @@ extension Duration {
         let (seconds, attoseconds) = components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
+}
+
+/// A key set and the time it stops being fresh.
+private struct CachedKeys: Sendable {
+    var keys: JSONWebKeySet?
+    var expiresAt: Date
 }

@@ -1,14 +1,30 @@
-import Foundation
-
 /// Base64url without padding (RFC 7515 §2), as used by every part of a JWT.
 enum Base64URL {
     /// Encodes bytes as unpadded base64url.
     static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.last == "=" { text.removeLast() }
-        return text
+        let input = Array(bytes)
+        var output = [UInt8]()
+        output.reserveCapacity((input.count + 2) / 3 * 4)
+        var index = 0
+        while index + 3 <= input.count {
+            let word = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            output.append(alphabet[Int(word >> 18 & 63)])
+            output.append(alphabet[Int(word >> 12 & 63)])
+            output.append(alphabet[Int(word >> 6 & 63)])
+            output.append(alphabet[Int(word & 63)])
+            index += 3
+        }
+        let remaining = input.count - index
+        if remaining > 0 {
+            let word = UInt32(input[index]) << 16 | (remaining == 2 ? UInt32(input[index + 1]) << 8 : 0)
+            output.append(alphabet[Int(word >> 18 & 63)])
+            output.append(alphabet[Int(word >> 12 & 63)])
+            if remaining == 2 { output.append(alphabet[Int(word >> 6 & 63)]) }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Decodes unpadded (or correctly padded) base64url; `nil` for any character outside the alphabet
     /// or a length no encoder produces.
@@ -57,7 +73,6 @@ enum Base64URL {
     /// Sextet values by byte; 0xFF marks bytes outside the alphabet.
     private static let table: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
         return table
     }()

@@ -7,21 +7,29 @@
 struct JSONParser {
     struct Failure: Error {}
 
-    private let bytes: [UInt8]
+    /// The document; valid only during ``parse(_:)``, which owns the storage.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
 
-    private init(_ bytes: [UInt8]) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// Parses a complete JSON document.
     static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
-        var parser = JSONParser(bytes)
-        let value = try parser.parseValue()
-        parser.skipWhitespace()
-        guard parser.index == parser.bytes.count else { throw Failure() }
-        return value
+        let result: Result<JSONValue, Failure> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(buffer)
+            do throws(Failure) {
+                let value = try parser.parseValue()
+                parser.skipWhitespace()
+                guard parser.index == buffer.count else { return .failure(Failure()) }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     /// Parses a complete JSON document from text.
@@ -78,6 +86,7 @@ struct JSONParser {
         defer { depth -= 1 }
         index += 1
         var members: [String: JSONValue] = [:]
+        members.reserveCapacity(16)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -138,7 +147,7 @@ struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = try validatedUTF8(bytes[start..<index])
+                let text = try validatedUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 index += 1
                 return text
             }
@@ -152,7 +161,7 @@ struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                return try validatedUTF8(scalars[...])
+                return try scalars.withUnsafeBufferPointer { buffer throws(Failure) in try validatedUTF8(buffer) }
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else { throw Failure() }
@@ -209,8 +218,8 @@ struct JSONParser {
         return value
     }
 
-    private func validatedUTF8(_ slice: ArraySlice<UInt8>) throws(Failure) -> String {
-        guard let text = String(validating: slice, as: UTF8.self) else { throw Failure() }
+    private func validatedUTF8(_ buffer: UnsafeBufferPointer<UInt8>) throws(Failure) -> String {
+        guard let text = String(validating: buffer, as: UTF8.self) else { throw Failure() }
         return text
     }
 
@@ -241,7 +250,19 @@ struct JSONParser {
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
             guard index > digitsStart else { throw Failure() }
         }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if isInteger, index - start <= 18 {
+            // Fast path: fits in Int64 without overflow checks beyond 18 digits.
+            var value: Int64 = 0
+            var position = start
+            let negative = bytes[position] == UInt8(ascii: "-")
+            if negative { position += 1 }
+            while position < index {
+                value = value * 10 + Int64(bytes[position] - UInt8(ascii: "0"))
+                position += 1
+            }
+            return .integer(negative ? -value : value)
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let value = Int64(text) { return .integer(value) }
         guard let value = Double(text), value.isFinite else { throw Failure() }
         return .number(value)
