@@ -6,9 +6,9 @@ import Crypto
 /// on every sign-in and its cost should be the RSA check, not string handling.
 struct CompactJWS: Sendable {
     /// The decoded protected header.
-    let header: [String: JSONValue]
+    let header: ClaimSet
     /// The decoded payload (claims).
-    let claims: [String: JSONValue]
+    let claims: ClaimSet
     /// `base64url(header) + "." + base64url(payload)`, the bytes the signature covers.
     let signingInput: ArraySlice<UInt8>
     /// The raw signature bytes.
@@ -39,10 +39,10 @@ struct CompactJWS: Sendable {
         guard let headerBytes = Base64URL.decode(bytes[..<dots[0]]) else { throw .malformed("the header is not base64url") }
         guard let payloadBytes = Base64URL.decode(bytes[(dots[0] + 1)..<dots[1]]) else { throw .malformed("the payload is not base64url") }
         guard let signature = Base64URL.decode(bytes[(dots[1] + 1)...]) else { throw .malformed("the signature is not base64url") }
-        guard case .object(let header)? = try? JSONParser.parse(headerBytes) else {
+        guard let header = try? JSONParser.parseObjectMembers(headerBytes) else {
             throw .malformed("the header is not a JSON object")
         }
-        guard case .object(let claims)? = try? JSONParser.parse(payloadBytes) else {
+        guard let claims = try? JSONParser.parseObjectMembers(payloadBytes) else {
             throw .malformed("the payload is not a JSON object")
         }
         self.header = header

@@ -32,7 +32,9 @@ public struct IdentityToken: Sendable, Hashable {
     /// The nonce the token carries.
     public let nonce: String?
     /// Every claim as sent, for anything this type does not model.
-    public let claims: [String: JSONValue]
+    public var claims: [String: JSONValue] { claimSet.dictionary }
+
+    private let claimSet: ClaimSet
 
     /// `sub`, under the name AuthenticationServices uses.
     public var user: String { subject }
@@ -45,7 +47,7 @@ public struct IdentityToken: Sendable, Hashable {
 
 extension IdentityToken {
     /// Builds the typed view of already-verified claims.
-    init(verifiedClaims claims: [String: JSONValue]) throws(TokenVerificationError) {
+    init(verifiedClaims claims: ClaimSet) throws(TokenVerificationError) {
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else { throw .malformed("the token has no \"sub\" claim") }
         guard let issuer = claims["iss"]?.stringValue else { throw .malformed("the token has no \"iss\" claim") }
         guard let iat = claims["iat"]?.doubleValue else { throw .malformed("the token has no numeric \"iat\" claim") }
@@ -63,7 +65,7 @@ extension IdentityToken {
         self.authTime = claims["auth_time"]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
         self.nonceSupported = claims["nonce_supported"]?.lenientBool
         self.nonce = claims["nonce"]?.stringValue
-        self.claims = claims
+        self.claimSet = claims
     }
 
     /// `aud` as a list: a string is one audience, an array of strings several; anything else is `nil`.

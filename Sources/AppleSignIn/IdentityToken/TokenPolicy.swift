@@ -19,12 +19,12 @@ public struct TokenExpectations: Sendable {
 
 /// One rule a token's claims must satisfy; each refusal is a precise ``TokenVerificationError``.
 protocol TokenPolicy: Sendable {
-    func check(_ claims: [String: JSONValue], against expected: TokenExpectations) throws(TokenVerificationError)
+    func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError)
 }
 
 /// `iss` must equal the expected issuer exactly.
 struct IssuerPolicy: TokenPolicy {
-    func check(_ claims: [String: JSONValue], against expected: TokenExpectations) throws(TokenVerificationError) {
+    func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
         guard let issuer = claims["iss"]?.stringValue else { throw .malformed("the token has no \"iss\" claim") }
         guard issuer == expected.issuer else {
             throw TokenVerificationError(.wrongIssuer, "the token was issued by \"\(issuer.prefix(200))\", not \"\(expected.issuer)\"")
@@ -34,7 +34,7 @@ struct IssuerPolicy: TokenPolicy {
 
 /// `aud` must be one of the configured client ids (every entry, when it is an array).
 struct AudiencePolicy: TokenPolicy {
-    func check(_ claims: [String: JSONValue], against expected: TokenExpectations) throws(TokenVerificationError) {
+    func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
         guard let audiences = IdentityToken.audiences(in: claims["aud"]) else {
             throw .malformed("the token has no \"aud\" claim (a string or an array of strings)")
         }
@@ -49,7 +49,7 @@ struct AudiencePolicy: TokenPolicy {
 
 /// `exp` must be in the future and `iat`/`nbf` not in the future, each within the clock skew.
 struct LifetimePolicy: TokenPolicy {
-    func check(_ claims: [String: JSONValue], against expected: TokenExpectations) throws(TokenVerificationError) {
+    func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
         guard let exp = claims["exp"]?.doubleValue else { throw .malformed("the token has no numeric \"exp\" claim") }
         guard let iat = claims["iat"]?.doubleValue else { throw .malformed("the token has no numeric \"iat\" claim") }
         let now = expected.now.timeIntervalSince1970
@@ -74,7 +74,7 @@ struct LifetimePolicy: TokenPolicy {
 
 /// The token's `nonce` must equal the expected nonce; a token that supports nonces must carry one.
 struct NoncePolicy: TokenPolicy {
-    func check(_ claims: [String: JSONValue], against expected: TokenExpectations) throws(TokenVerificationError) {
+    func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
         guard let expectedNonce = expected.nonce else { return }
         guard let nonceClaim = claims["nonce"] else {
             // Only a platform that says it cannot carry a nonce is excused from carrying one.
@@ -90,7 +90,7 @@ struct NoncePolicy: TokenPolicy {
 
 /// `c_hash` must be base64url(left half of SHA-256(code)) when the code is at hand.
 struct CodeHashPolicy: TokenPolicy {
-    func check(_ claims: [String: JSONValue], against expected: TokenExpectations) throws(TokenVerificationError) {
+    func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
         guard let code = expected.authorizationCode else { return }
         guard let codeHash = claims["c_hash"]?.stringValue else {
             throw TokenVerificationError(.codeHashMismatch, "an authorization code came with the token but the token has no \"c_hash\"")

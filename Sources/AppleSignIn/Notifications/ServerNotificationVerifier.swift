@@ -56,7 +56,7 @@ public struct ServerNotificationVerifier: Sendable {
         return try Self.notification(from: jws.claims)
     }
 
-    static func notification(from claims: [String: JSONValue]) throws(TokenVerificationError) -> ServerNotification {
+    static func notification(from claims: ClaimSet) throws(TokenVerificationError) -> ServerNotification {
         guard let id = claims["jti"]?.stringValue, !id.isEmpty else { throw .malformed("the notification has no \"jti\"") }
         let event: [String: JSONValue]
         switch claims["events"] {

@@ -37,32 +37,45 @@ enum Base64URL {
         }
         if padding > 0 && (input.count + padding) % 4 != 0 { return nil }
         if input.count % 4 == 1 { return nil }
-        var output = [UInt8]()
-        output.reserveCapacity(input.count * 3 / 4)
-        return input.withUnsafeBufferPointer { buffer -> [UInt8]? in
-            var index = 0
-            let count = buffer.count
-            while index + 4 <= count {
-                let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
-                let c = table[Int(buffer[index + 2])], d = table[Int(buffer[index + 3])]
-                guard (a | b | c | d) & 0x80 == 0 else { return nil }
-                let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                output.append(UInt8(truncatingIfNeeded: word >> 16))
-                output.append(UInt8(truncatingIfNeeded: word >> 8))
-                output.append(UInt8(truncatingIfNeeded: word))
-                index += 4
+        let outputCount = input.count / 4 * 3 + max(0, input.count % 4 - 1)
+        var valid = true
+        let output = input.withUnsafeBufferPointer { buffer in
+            [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
+                table.withUnsafeBufferPointer { table in
+                    var index = 0
+                    var written = 0
+                    let count = buffer.count
+                    var invalid: UInt8 = 0
+                    while index + 4 <= count {
+                        let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
+                        let c = table[Int(buffer[index + 2])], d = table[Int(buffer[index + 3])]
+                        invalid |= a | b | c | d
+                        let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                        output[written] = UInt8(truncatingIfNeeded: word >> 16)
+                        output[written + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                        output[written + 2] = UInt8(truncatingIfNeeded: word)
+                        index += 4
+                        written += 3
+                    }
+                    let remaining = count - index
+                    if remaining >= 2 {
+                        let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
+                        let c = remaining == 3 ? table[Int(buffer[index + 2])] : 0
+                        invalid |= a | b | c
+                        let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                        output[written] = UInt8(truncatingIfNeeded: word >> 16)
+                        written += 1
+                        if remaining == 3 {
+                            output[written] = UInt8(truncatingIfNeeded: word >> 8)
+                            written += 1
+                        }
+                    }
+                    valid = invalid & 0x80 == 0
+                    initialized = written
+                }
             }
-            let remaining = count - index
-            if remaining >= 2 {
-                let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
-                let c = remaining == 3 ? table[Int(buffer[index + 2])] : 0
-                guard (a | b | c) & 0x80 == 0 else { return nil }
-                let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
-                output.append(UInt8(truncatingIfNeeded: word >> 16))
-                if remaining == 3 { output.append(UInt8(truncatingIfNeeded: word >> 8)) }
-            }
-            return output
         }
+        return valid ? output : nil
     }
 
     /// Decodes base64url text.

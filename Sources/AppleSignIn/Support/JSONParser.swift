@@ -32,6 +32,24 @@ struct JSONParser {
         return try result.get()
     }
 
+    /// Parses a complete JSON document that must be an object, keeping its members in order.
+    static func parseObjectMembers(_ bytes: [UInt8]) throws(Failure) -> ClaimSet {
+        let result: Result<ClaimSet, Failure> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(buffer)
+            do throws(Failure) {
+                parser.skipWhitespace()
+                guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "{") else { return .failure(Failure()) }
+                let members = try parser.parseMembers()
+                parser.skipWhitespace()
+                guard parser.index == buffer.count else { return .failure(Failure()) }
+                return .success(ClaimSet(members: members))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     /// Parses a complete JSON document from text.
     static func parse(_ text: String) throws(Failure) -> JSONValue {
         try parse(Array(text.utf8))
@@ -82,33 +100,43 @@ struct JSONParser {
     }
 
     private mutating func parseObject() throws(Failure) -> JSONValue {
+        let members = try parseMembers()
+        return .object(Dictionary(members.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// Parses `{ … }` into its members in order; duplicate names are ambiguous in a security token and refused.
+    private mutating func parseMembers() throws(Failure) -> [ClaimSet.Member] {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var members: [String: JSONValue] = [:]
+        var members: [ClaimSet.Member] = []
         members.reserveCapacity(16)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return members
         }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Failure() }
-            let key = try parseString()
+            let name = try parseString()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Failure() }
             index += 1
             let value = try parseValue()
-            // Duplicate members are ambiguous in a security token: refuse them.
-            guard members.updateValue(value, forKey: key) == nil else { throw Failure() }
+            if members.count < 64 {
+                for member in members where member.name == name { throw Failure() }
+            } else if Set(members.map(\.name)).contains(name) {
+                throw Failure()
+            }
+            members.append(ClaimSet.Member(name: name, value: value))
             skipWhitespace()
             guard index < bytes.count else { throw Failure() }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
             } else if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return .object(members)
+                return members
             } else {
                 throw Failure()
             }
