@@ -247,6 +247,14 @@ struct JSONParser {
     }
 
     private func validatedUTF8(_ buffer: UnsafeBufferPointer<UInt8>) throws(Failure) -> String {
+        // Nearly every claim is ASCII, which needs no validation (and the generic validating
+        // initializer costs a metadata lookup per call).
+        var ascii = true
+        for byte in buffer where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii { return String(decoding: buffer, as: UTF8.self) }
         guard let text = String(validating: buffer, as: UTF8.self) else { throw Failure() }
         return text
     }
