@@ -76,6 +76,7 @@ public func buildEmulatorApplication(
     let sessions = SessionStore(store: store, random: random, time: time)
     let pages = try PageRenderer()
     AuthorizeController(directory: directory, accounts: accounts, authorizer: authorizer, sessions: sessions, pages: pages).register(on: router)
+    AccountPortalController(accounts: accounts, actions: actions, sessions: sessions, pages: pages).register(on: router)
     AdminController(adminToken: configuration.adminToken, actions: actions, keys: keys).register(on: router)
 
     let delivery = NotificationDeliveryService(
