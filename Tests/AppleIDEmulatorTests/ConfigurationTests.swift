@@ -79,6 +79,21 @@ struct ConfigurationTests {
         try configuration.validate()
     }
 
+    @Test("The development configuration is valid and its demo Apple ID signs in on http://localhost")
+    func development() async throws {
+        let team = TestTeam(teamID: "JUICE00001", keyID: "JUICEKEY01")
+        let configuration = EmulatorConfiguration.development(
+            teamID: team.teamID, key: team.configuration.keys[0], notificationURL: "http://localhost:8080/apple/notifications"
+        )
+        try configuration.validate()
+        try await RunningEmulator.with(configuration: configuration) { emulator in
+            let parameters = WebFlow.parameters(clientID: "com.example.apple-samplecode.juice.web", redirectURI: "http://localhost:8080/auth/apple/callback")
+            let page = try await WebFlow.signIn(emulator, account: EmulatorConfiguration.demoAppleID, parameters: parameters)
+            #expect(WebFlow.formAction(page.body) == "http://localhost:8080/auth/apple/callback")
+            #expect(WebFlow.hiddenInputs(page.body)["user"]?.contains("Johnny") == true)
+        }
+    }
+
     @Test("buildEmulatorApplication refuses an invalid configuration")
     func buildRefuses() async {
         let configuration = EmulatorConfiguration(teams: [], apps: [.init(teamID: "NOPE", bundleID: "x")], appleIDs: [])
