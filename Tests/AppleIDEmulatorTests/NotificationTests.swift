@@ -1,6 +1,7 @@
 import AppleIDEmulator
 import AppleSignIn
 import Foundation
+import Logging
 import NIOHTTP1
 import Testing
 
@@ -106,6 +107,51 @@ struct NotificationTests {
             #expect(try await emulator.postJSON("/emulator/admin/revoke-consent", ["apple_id": 1]).error == "invalid_request")
             #expect(try await emulator.postJSON("/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID]).status == 404)
             #expect(try await emulator.postJSON("/emulator/admin/transfer-app", ["bundle_id": "com.nope", "to_team_id": Fixture.teamB.teamID]).status == 404)
+        }
+    }
+}
+
+@Suite("Outbox bounds and log hygiene")
+struct OutboxBoundsTests {
+    @Test("A receiver that always fails is given up after the maximum number of attempts")
+    func givesUp() async throws {
+        try await NotificationReceiver.with(failFirst: 1000) { receiver, url in
+            let clock = TestClock()
+            let options = EmulatorOptions(outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 1, outboxMaximumBackoff: 2, outboxMaximumAttempts: 3)
+            try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: url), clock: clock, options: options) { emulator in
+                _ = try await WebFlow.signIn(emulator)
+                _ = try await emulator.postJSON("/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID])
+                for attempt in 1...3 {
+                    try await eventually("attempt \(attempt) recorded") {
+                        try await NotificationTests.notifications(emulator).first?["attempts"] as? Int == attempt
+                    }
+                    clock.advance(by: 2)
+                }
+                try await eventually("given up") { try await NotificationTests.notifications(emulator).first?["status"] as? String == "failed" }
+                clock.advance(by: 3600)
+                try await Task.sleep(for: .milliseconds(200))
+                #expect(await receiver.count == 3)
+            }
+        }
+    }
+
+    @Test("Passwords, client secrets, codes and tokens never reach the logs, even at trace level")
+    func noSecretsInLogs() async throws {
+        let logs = CapturedLogs()
+        try await RunningEmulator.with(logger: logs.logger) { emulator in
+            let page = try await WebFlow.signIn(emulator)
+            let code = WebFlow.hiddenInputs(page.body)["code"]!
+            let secret = try await emulator.secret(clientID: Fixture.servicesID)
+            let exchange = try await TokenEndpointTests.exchange(emulator, code: code, secret: secret)
+            let refreshToken = try #require(exchange.json?["refresh_token"] as? String)
+            _ = try await TokenEndpointTests.exchange(emulator, code: code, secret: secret)
+            _ = try await emulator.postForm("/auth/token", [("client_id", Fixture.servicesID), ("client_secret", "a.b.c"), ("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+            _ = try await emulator.postForm("/auth/authorize", WebFlow.parameters() + [("account_name", Fixture.alice.email), ("password", "wrong-password-123")])
+            let text = logs.all.joined(separator: "\n")
+            #expect(!logs.all.isEmpty)
+            for secretValue in [Fixture.alice.password, "wrong-password-123", secret, code, refreshToken, Fixture.adminToken] {
+                #expect(!text.contains(secretValue))
+            }
         }
     }
 }
