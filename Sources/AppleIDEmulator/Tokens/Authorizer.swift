@@ -1,0 +1,92 @@
+import Foundation
+import SQLKit
+
+/// Issues authorization codes (and identity tokens) for web and device sign-ins, recording consent
+/// on the first authorization of an app.
+struct Authorizer: Sendable {
+    let store: EmulatorStore
+    let random: EmulatorRandom
+    let time: EmulatorTime
+    let tokens: IdentityTokenFactory
+
+    /// Whether `account` has already authorized the app behind `client`.
+    func hasGrant(_ account: EmulatorConfiguration.AppleID, client: RegisteredClient) async throws -> Bool {
+        try await store.transaction { database in
+            try await Grant.find(email: account.storageKey, bundleID: client.bundleID, in: database) != nil
+        }
+    }
+
+    func authorize(
+        client: RegisteredClient,
+        account: EmulatorConfiguration.AppleID,
+        scopes: [String],
+        nonce: String?,
+        redirectURI: String?,
+        consent: ConsentChoices,
+        device: Bool,
+        includeIDToken: Bool
+    ) async throws -> AuthorizationOutcome {
+        let now = time.now
+        let code = Credential.make(prefix: "c", random: random)
+        let random = self.random
+        let (subject, first) = try await store.transaction { database in
+            let teamUser = try await TeamUser.ensure(email: account.storageKey, teamID: client.teamID, random: random, in: database)
+            var grant = try await Grant.find(email: account.storageKey, bundleID: client.bundleID, in: database)
+            let first = grant == nil
+            if grant == nil {
+                let created = Grant(
+                    email: account.storageKey,
+                    bundleID: client.bundleID,
+                    firstName: Self.cleanName(consent.firstName) ?? account.firstName,
+                    lastName: Self.cleanName(consent.lastName) ?? account.lastName,
+                    emailChoice: consent.emailChoice ?? .share,
+                    createdAt: now
+                )
+                try await created.insert(in: database)
+                grant = created
+            }
+            try await CodeRecord(
+                clientID: client.clientID,
+                redirectURI: redirectURI,
+                email: account.storageKey,
+                bundleID: client.bundleID,
+                scopes: scopes,
+                nonce: nonce,
+                authTime: now,
+                device: device,
+                expiresAt: now.addingTimeInterval(CodeRecord.lifetime),
+                usedAt: nil
+            ).insert(code: code, in: database)
+            let transferSubject = try await IdentitySubject.transferSubject(for: client, email: account.storageKey, now: now, random: random, in: database)
+            let subject = IdentitySubject(
+                client: client,
+                teamUser: teamUser,
+                grant: grant!,
+                scopes: scopes,
+                nonce: nonce,
+                authTime: now,
+                device: device,
+                transferSubject: transferSubject
+            )
+            return (subject, first)
+        }
+        let idToken = includeIDToken ? try await tokens.token(for: subject, code: code) : nil
+        return AuthorizationOutcome(code: code, idToken: idToken, firstAuthorization: first, subject: subject)
+    }
+
+    /// A trimmed name, or `nil` when empty (the Apple ID's own name is used then).
+    static func cleanName(_ name: String?) -> String? {
+        guard let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        return trimmed
+    }
+}
+
+extension Authorizer {
+    /// The relay address `account` has (or will have) with the client's team, to show on the consent page.
+    func relayAddress(for account: EmulatorConfiguration.AppleID, client: RegisteredClient) async throws -> String {
+        let random = self.random
+        return try await store.transaction { database in
+            try await TeamUser.ensure(email: account.storageKey, teamID: client.teamID, random: random, in: database).relayEmail
+        }
+    }
+}
