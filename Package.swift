@@ -55,7 +55,6 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            exclude: ["README.md"],
             resources: [.copy("Resources")],
             swiftSettings: swiftSettings
         ),
@@ -102,6 +101,7 @@ let package = Package(
             dependencies: [
                 "juice",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,111 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+
+@Suite("juice emulator: new-key and a real emulator process")
+struct EmulatorCommandTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-emulator-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// Runs `new-key` and returns the key id and public PEM it printed.
+    func newKey(_ file: URL) throws -> (keyID: String, publicPEM: String) {
+        let result = try JuiceProcess.run(["emulator", "new-key", "--team-id", "ABCDE12345", "--out", file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let keyID = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("Key ID:") }).split(separator: " ").last.map(String.init)
+        let json = String(result.stdout[try #require(result.stdout.firstIndex(of: "{"))...])
+        let entry = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String])
+        #expect(entry["key_id"] == keyID)
+        return (try #require(keyID), try #require(entry["public_key_pem"]))
+    }
+
+    @Test("new-key writes a 0600 PKCS#8 key, prints its id and public PEM, and never overwrites")
+    func newKeyFile() throws {
+        let file = directory.appendingPathComponent("AuthKey.p8")
+        let (keyID, publicPEM) = try newKey(file)
+        #expect(keyID.count == 10)
+        #expect(publicPEM.hasPrefix("-----BEGIN PUBLIC KEY-----"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(try String(contentsOf: file, encoding: .utf8).hasPrefix("-----BEGIN PRIVATE KEY-----"))
+        let again = try JuiceProcess.run(["emulator", "new-key", "--team-id", "ABCDE12345", "--out", file.path])
+        #expect(again.status != 0)
+        #expect(!again.stderr.isEmpty)
+        let badTeam = try JuiceProcess.run(["emulator", "new-key", "--team-id", "abc", "--out", directory.appendingPathComponent("x.p8").path])
+        #expect(badTeam.status != 0)
+    }
+
+    @Test("a bad configuration stops start-up with every problem listed")
+    func badConfiguration() throws {
+        let config = directory.appendingPathComponent("emulator.json")
+        try #"{"teams": [{"team_id": "bad"}], "apps": [], "apple_ids": [], "surprise": 1}"#.write(to: config, atomically: true, encoding: .utf8)
+        let result = try JuiceProcess.run(["emulator", "--port", "0", "--config", config.path, "--data-dir", directory.appendingPathComponent("data").path])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("team_id"))
+        #expect(result.stderr.contains("surprise"))
+    }
+
+    @Test("the emulator serves discovery, keys and Apple's errors over HTTP, with the issuer asked for, and stops on SIGTERM")
+    func runsAndStops() async throws {
+        let keyFile = directory.appendingPathComponent("AuthKey.p8")
+        let (keyID, publicPEM) = try newKey(keyFile)
+        let config: [String: Any] = [
+            "teams": [["team_id": "ABCDE12345", "keys": [["key_id": keyID, "public_key_pem": publicPEM]]]],
+            "apps": [[
+                "team_id": "ABCDE12345", "bundle_id": "com.example.cli", "services_ids": ["com.example.cli.web"],
+                "redirect_uris": ["https://cli.example.com/callback"], "email_sources": [], "allow_local_redirects": false,
+            ]],
+            "apple_ids": [["email": "alice@example.org", "password": "correct horse", "first_name": "Alice", "last_name": "Appleseed"]],
+        ]
+        let configFile = directory.appendingPathComponent("emulator.json")
+        try JSONSerialization.data(withJSONObject: config).write(to: configFile)
+        let port = freeLoopbackPort()
+        let process = Process()
+        process.executableURL = JuiceProcess.executable
+        process.arguments = ["emulator", "--port", "\(port)", "--config", configFile.path, "--data-dir", directory.appendingPathComponent("data").path, "--issuer", "https://appleid.apple.com"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let base = "http://127.0.0.1:\(port)"
+        var discovery: [String: Any]?
+        for _ in 0..<100 where discovery == nil {
+            if let response = try? await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/.well-known/openid-configuration"), timeout: .seconds(2)),
+                response.status == .ok
+            {
+                let body = try await response.body.collect(upTo: 1 << 20)
+                discovery = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
+            } else {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        let document = try #require(discovery, "the emulator did not come up")
+        #expect(document["issuer"] as? String == "https://appleid.apple.com")
+        #expect(document["jwks_uri"] as? String == base + "/auth/keys")
+
+        let keys = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/auth/keys"), timeout: .seconds(5))
+        let jwks = try JSONSerialization.jsonObject(with: Data(try await keys.body.collect(upTo: 1 << 20).readableBytesView)) as? [String: Any]
+        #expect(((jwks?["keys"] as? [Any])?.count ?? 0) >= 2)
+
+        var token = HTTPClientRequest(url: base + "/auth/token")
+        token.method = .POST
+        token.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        token.body = .bytes(.init(string: "client_id=com.example.cli&client_secret=forged&grant_type=client_credentials&scope=user.migration"))
+        let refused = try await HTTPClient.shared.execute(token, timeout: .seconds(5))
+        #expect(refused.status == .badRequest)
+        let error = try JSONSerialization.jsonObject(with: Data(try await refused.body.collect(upTo: 1 << 16).readableBytesView)) as? [String: Any]
+        #expect(error?["error"] as? String == "invalid_client")
+
+        process.terminate()
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning)
+        #expect(process.terminationStatus == 0)
+    }
+}
