@@ -28,17 +28,20 @@ struct CompactJWS: Sendable {
         guard bytes.count <= Self.maximumLength else {
             throw .malformed("the token is longer than \(Self.maximumLength) bytes")
         }
-        var dots: [Int] = []
+        var firstDot = -1
+        var secondDot = -1
+        var dotCount = 0
         for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
-            dots.append(index)
-            if dots.count > 2 { break }
+            dotCount += 1
+            if dotCount == 1 { firstDot = index } else if dotCount == 2 { secondDot = index } else { break }
         }
-        guard dots.count == 2 else {
-            throw .malformed("a JWS has three dot-separated parts; this has \(dots.count + 1)\(dots.count > 2 ? " or more" : "")")
+        guard dotCount == 2 else {
+            throw .malformed("a JWS has three dot-separated parts; this has \(dotCount + 1)\(dotCount > 2 ? " or more" : "")")
         }
-        guard let headerBytes = Base64URL.decode(bytes[..<dots[0]]) else { throw .malformed("the header is not base64url") }
-        guard let payloadBytes = Base64URL.decode(bytes[(dots[0] + 1)..<dots[1]]) else { throw .malformed("the payload is not base64url") }
-        guard let signature = Base64URL.decode(bytes[(dots[1] + 1)...]) else { throw .malformed("the signature is not base64url") }
+        let dots = (firstDot, secondDot)
+        guard let headerBytes = Base64URL.decode(bytes[..<dots.0]) else { throw .malformed("the header is not base64url") }
+        guard let payloadBytes = Base64URL.decode(bytes[(dots.0 + 1)..<dots.1]) else { throw .malformed("the payload is not base64url") }
+        guard let signature = Base64URL.decode(bytes[(dots.1 + 1)...]) else { throw .malformed("the signature is not base64url") }
         guard let header = try? JSONParser.parseObjectMembers(headerBytes) else {
             throw .malformed("the header is not a JSON object")
         }
@@ -48,7 +51,7 @@ struct CompactJWS: Sendable {
         self.header = header
         self.claims = claims
         self.signature = signature
-        self.signingInput = bytes[..<dots[1]]
+        self.signingInput = bytes[..<dots.1]
     }
 
     /// SHA-256 of the signing input.

@@ -111,12 +111,16 @@ struct CodeHashPolicy: TokenPolicy {
 
 /// Compares two strings without an early exit on the first differing byte.
 func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
-    let left = Array(lhs.utf8)
-    let right = Array(rhs.utf8)
-    guard left.count == right.count else { return false }
-    var difference: UInt8 = 0
-    for index in left.indices {
-        difference |= left[index] ^ right[index]
+    var lhs = lhs
+    var rhs = rhs
+    return lhs.withUTF8 { left in
+        rhs.withUTF8 { right in
+            guard left.count == right.count else { return false }
+            var difference: UInt8 = 0
+            for index in 0..<left.count {
+                difference |= left[index] ^ right[index]
+            }
+            return difference == 0
+        }
     }
-    return difference == 0
 }
