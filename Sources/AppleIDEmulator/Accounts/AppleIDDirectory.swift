@@ -1,0 +1,58 @@
+import Foundation
+import SQLKit
+
+/// The Apple IDs from the configuration, minus those deleted (deletion is persisted).
+struct AppleIDDirectory: Sendable {
+    private let accounts: [String: EmulatorConfiguration.AppleID]
+    private let store: EmulatorStore
+
+    init(configuration: EmulatorConfiguration, store: EmulatorStore) {
+        var accounts: [String: EmulatorConfiguration.AppleID] = [:]
+        for appleID in configuration.appleIDs { accounts[appleID.email.lowercased()] = appleID }
+        self.accounts = accounts
+        self.store = store
+    }
+
+    /// Records the configured Apple IDs (a deleted one stays deleted).
+    func prepare() async throws {
+        let emails = Array(accounts.keys)
+        try await store.transaction { database in
+            for email in emails {
+                try await database.raw("INSERT OR IGNORE INTO apple_ids (email) VALUES (\(bind: email))").run()
+            }
+        }
+    }
+
+    /// The Apple ID when `accountName` and `password` match and it was not deleted.
+    func authenticate(accountName: String, password: String) async throws -> EmulatorConfiguration.AppleID? {
+        let key = accountName.trimmingCharacters(in: .whitespaces).lowercased()
+        // Compare against a dummy when the account is unknown, so timing does not tell which exist.
+        let candidate = accounts[key]
+        let matches = constantTimeEquals(password, candidate?.password ?? "\u{0}unknown-account\u{0}")
+        guard let candidate, matches, try await isActive(key) else { return nil }
+        return candidate
+    }
+
+    /// The active Apple ID with `email`.
+    func account(email: String) async throws -> EmulatorConfiguration.AppleID? {
+        let key = email.lowercased()
+        guard let account = accounts[key], try await isActive(key) else { return nil }
+        return account
+    }
+
+    /// The configured account for `email`, deleted or not (for names in tokens).
+    func configured(email: String) -> EmulatorConfiguration.AppleID? {
+        accounts[email.lowercased()]
+    }
+
+    private func isActive(_ key: String) async throws -> Bool {
+        try await store.transaction { database in
+            try await database.raw("SELECT 1 AS ok FROM apple_ids WHERE email = \(bind: key) AND deleted_at IS NULL").first() != nil
+        }
+    }
+}
+
+extension EmulatorConfiguration.AppleID {
+    /// The key the store uses for this Apple ID.
+    var storageKey: String { email.lowercased() }
+}

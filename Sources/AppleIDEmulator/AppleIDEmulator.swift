@@ -1,4 +1,0 @@
-import Hummingbird
-import Mustache
-import SQLiteKit
-import JWTKit

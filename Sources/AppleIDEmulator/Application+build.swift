@@ -1,0 +1,96 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Builds the emulator: a Hummingbird application serving Apple's endpoints and pages, with the
+/// notification outbox delivery and the store's lifecycle as services of the application (running
+/// the application runs them too; add the application to your own `ServiceGroup` to run it in-process).
+///
+/// ```swift
+/// let app = try await buildEmulatorApplication(
+///     configuration: try EmulatorConfiguration(json: Data(contentsOf: configURL)),
+///     dataDirectory: URL(fileURLWithPath: "emulator-data"),
+///     port: 8081
+/// )
+/// try await app.runService()
+/// ```
+///
+/// - Parameters:
+///   - configuration: Teams, apps and Apple IDs; validated here.
+///   - dataDirectory: Where the SQLite store lives (created with mode 0700).
+///   - host: The address to bind (`127.0.0.1` by default).
+///   - port: The port; 0 picks a free one (see `onServerRunning`).
+///   - issuer: The `iss` of every token; `nil` uses the base URL. `https://appleid.apple.com` issues
+///     tokens exactly as Apple does.
+///   - publicURL: The URL clients reach the emulator at, when it is not `http://host:port`.
+///   - time: The clock (tests inject one to expire codes and keys).
+///   - random: The source of codes, tokens and identifiers.
+///   - options: Key grace period and outbox retry tunables.
+///   - httpClient: Delivers notifications.
+///   - logger: The application's logger (secrets are never logged).
+///   - onServerRunning: Called with the bound port once the server listens.
+/// - Throws: ``EmulatorConfigurationError`` for an invalid configuration, or a storage error.
+public func buildEmulatorApplication(
+    configuration: EmulatorConfiguration,
+    dataDirectory: URL,
+    host: String = "127.0.0.1",
+    port: Int = 0,
+    issuer: String? = nil,
+    publicURL: String? = nil,
+    time: EmulatorTime = .system,
+    random: EmulatorRandom = .system,
+    options: EmulatorOptions = EmulatorOptions(),
+    httpClient: HTTPClient = .shared,
+    logger: Logger = Logger(label: "AppleIDEmulator"),
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) async throws -> some ApplicationProtocol {
+    try configuration.validate()
+    let address = EmulatorAddress(host: host, port: port, publicURL: publicURL, issuer: issuer)
+    let store = try await EmulatorStore.open(directory: dataDirectory, logger: logger)
+    let keys = SigningKeyRing(store: store, time: time, random: random, gracePeriod: options.keyGracePeriod)
+    let directory = ClientDirectory(configuration: configuration, store: store)
+    let accounts = AppleIDDirectory(configuration: configuration, store: store)
+    do {
+        try await keys.prepare()
+        try await directory.prepare()
+        try await accounts.prepare()
+    } catch {
+        await store.close()
+        throw error
+    }
+
+    let signer = JWSSigner(keys: keys)
+    let tokens = IdentityTokenFactory(signer: signer, address: address, time: time)
+    let validator = ClientSecretValidator(directory: directory, address: address, time: time)
+    let authorizer = Authorizer(store: store, random: random, time: time, tokens: tokens)
+    let actions = AccountActions(store: store, directory: directory, random: random, time: time)
+
+    let router = Router(context: BasicRequestContext.self)
+    DiscoveryController(keys: keys, address: address).register(on: router)
+    TokenController(validator: validator, service: TokenService(store: store, random: random, time: time, tokens: tokens)).register(on: router)
+    RevocationController(validator: validator, store: store, time: time).register(on: router)
+    MigrationController(validator: validator, directory: directory, store: store, random: random, time: time).register(on: router)
+    DeviceController(directory: directory, accounts: accounts, authorizer: authorizer).register(on: router)
+    let sessions = SessionStore(store: store, random: random, time: time)
+    let pages = try PageRenderer()
+    AuthorizeController(directory: directory, accounts: accounts, authorizer: authorizer, sessions: sessions, pages: pages).register(on: router)
+    AdminController(adminToken: configuration.adminToken, actions: actions, keys: keys).register(on: router)
+
+    let delivery = NotificationDeliveryService(
+        store: store, signer: signer, address: address, time: time, options: options, httpClient: httpClient, logger: logger
+    )
+    return Application(
+        router: router,
+        configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "AppleIDEmulator"),
+        services: [StoreLifecycleService(store: store), delivery],
+        onServerRunning: { channel in
+            let bound = channel.localAddress?.port ?? port
+            address.bind(port: bound)
+            logger.info("Apple ID emulator listening", metadata: ["url": "\(address.baseURL)", "issuer": "\(address.issuer)"])
+            await onServerRunning(bound)
+        },
+        logger: logger
+    )
+}

@@ -1,0 +1,88 @@
+import Crypto
+import Foundation
+import SQLKit
+
+/// Looks up client ids and team keys. Apps and keys come from the configuration; which team owns an
+/// app comes from the store, because an app transfer changes it.
+struct ClientDirectory: Sendable {
+    let configuration: EmulatorConfiguration
+    private let store: EmulatorStore
+    private let appsByClientID: [String: (EmulatorConfiguration.App, RegisteredClient.Kind)]
+    private let teamKeys: [String: [String: P256.Signing.PublicKey]]
+
+    init(configuration: EmulatorConfiguration, store: EmulatorStore) {
+        self.configuration = configuration
+        self.store = store
+        var apps: [String: (EmulatorConfiguration.App, RegisteredClient.Kind)] = [:]
+        for app in configuration.apps {
+            apps[app.bundleID] = (app, .app)
+            for servicesID in app.servicesIDs { apps[servicesID] = (app, .services) }
+        }
+        appsByClientID = apps
+        var keys: [String: [String: P256.Signing.PublicKey]] = [:]
+        for team in configuration.teams {
+            for key in team.keys {
+                keys[team.teamID, default: [:]][key.keyID] = try? P256.Signing.PublicKey(pemRepresentation: key.publicKeyPEM)
+            }
+        }
+        teamKeys = keys
+    }
+
+    /// Records each configured app's team; an app that was transferred keeps its new team.
+    func prepare() async throws {
+        let apps = configuration.apps
+        try await store.transaction { database in
+            for app in apps {
+                try await database.raw("INSERT OR IGNORE INTO app_teams (bundle_id, team_id) VALUES (\(bind: app.bundleID), \(bind: app.teamID))").run()
+                try await database.raw("UPDATE app_teams SET team_id = \(bind: app.teamID) WHERE bundle_id = \(bind: app.bundleID) AND transferred_at IS NULL").run()
+            }
+        }
+    }
+
+    /// The client registered under `clientID` (exact, case-sensitive), or `nil`.
+    func client(_ clientID: String) async throws -> RegisteredClient? {
+        guard let (app, kind) = appsByClientID[clientID] else { return nil }
+        return try await store.transaction { database in
+            try await Self.client(clientID: clientID, app: app, kind: kind, in: database)
+        }
+    }
+
+    /// The client within a transaction.
+    func client(_ clientID: String, in database: any SQLDatabase) async throws -> RegisteredClient? {
+        guard let (app, kind) = appsByClientID[clientID] else { return nil }
+        return try await Self.client(clientID: clientID, app: app, kind: kind, in: database)
+    }
+
+    private static func client(
+        clientID: String,
+        app: EmulatorConfiguration.App,
+        kind: RegisteredClient.Kind,
+        in database: any SQLDatabase
+    ) async throws -> RegisteredClient {
+        let row = try await database.raw("SELECT team_id, previous_team_id, transferred_at FROM app_teams WHERE bundle_id = \(bind: app.bundleID)").first()
+        return RegisteredClient(
+            clientID: clientID,
+            kind: kind,
+            app: app,
+            teamID: try row?.decode(column: "team_id", as: String.self) ?? app.teamID,
+            previousTeamID: try row?.decode(column: "previous_team_id", as: String?.self),
+            transferredAt: try row?.decode(column: "transferred_at", as: Double?.self).map(Date.init(timeIntervalSince1970:))
+        )
+    }
+
+    /// The app whose bundle id is `bundleID`.
+    func app(bundleID: String) -> EmulatorConfiguration.App? {
+        guard let (app, kind) = appsByClientID[bundleID], kind == .app else { return nil }
+        return app
+    }
+
+    /// A team's client-secret key named `keyID`.
+    func teamKey(teamID: String, keyID: String) -> P256.Signing.PublicKey? {
+        teamKeys[teamID]?[keyID]
+    }
+
+    /// Whether `teamID` is a configured team.
+    func isTeam(_ teamID: String) -> Bool {
+        configuration.teams.contains { $0.teamID == teamID }
+    }
+}

@@ -1,0 +1,40 @@
+/// Why an emulator configuration was refused: every problem found, each with the field it is about.
+///
+/// ```text
+/// the emulator configuration has 2 problems:
+/// - apps[0].redirect_uris[0]: "http://app.example.com/cb" must use https (or set allow_local_redirects)
+/// - apple_ids[1].email: "bob@example.org" appears twice
+/// ```
+public struct EmulatorConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// One problem.
+    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        /// The field, as a path like `apps[0].redirect_uris[1]`.
+        public let field: String
+        /// What is wrong (never includes a secret's value).
+        public let message: String
+
+        /// Creates a problem.
+        public init(field: String, message: String) {
+            self.field = field
+            self.message = message
+        }
+
+        public var description: String { "\(field): \(message)" }
+    }
+
+    /// Every problem found.
+    public let problems: [Problem]
+
+    /// Creates an error.
+    public init(problems: [Problem]) {
+        self.problems = problems
+    }
+
+    /// A human-readable summary listing every problem.
+    public var reason: String {
+        let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+        return "the emulator configuration has \(count):\n" + problems.map { "- \($0)" }.joined(separator: "\n")
+    }
+
+    public var description: String { reason }
+}

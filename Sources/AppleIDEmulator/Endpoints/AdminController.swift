@@ -1,0 +1,113 @@
+import Foundation
+import Hummingbird
+
+/// The admin JSON endpoints under `/emulator/admin/`, for tests and scripts. When the configuration
+/// has an `admin_token`, each needs `Authorization: Bearer <admin_token>`.
+struct AdminController: Sendable {
+    let adminToken: String?
+    let actions: AccountActions
+    let keys: SigningKeyRing
+
+    struct RevokeConsent: Decodable {
+        let appleID: String
+        let clientID: String
+        enum CodingKeys: String, CodingKey {
+            case appleID = "apple_id"
+            case clientID = "client_id"
+        }
+    }
+
+    struct SetForwarding: Decodable {
+        let appleID: String
+        let teamID: String
+        let enabled: Bool
+        enum CodingKeys: String, CodingKey {
+            case appleID = "apple_id"
+            case teamID = "team_id"
+            case enabled
+        }
+    }
+
+    struct DeleteAppleID: Decodable {
+        let appleID: String
+        enum CodingKeys: String, CodingKey { case appleID = "apple_id" }
+    }
+
+    struct TransferApp: Decodable {
+        let bundleID: String
+        let toTeamID: String
+        enum CodingKeys: String, CodingKey {
+            case bundleID = "bundle_id"
+            case toTeamID = "to_team_id"
+        }
+    }
+
+    func register(on router: Router<BasicRequestContext>) {
+        let admin = router.group("emulator/admin")
+        admin.post("revoke-consent") { request, context in
+            await handle(request, context, RevokeConsent.self) { body in
+                try await actions.revokeConsent(appleID: body.appleID, clientID: body.clientID)
+                return ["result": "consent revoked"]
+            }
+        }
+        admin.post("set-email-forwarding") { request, context in
+            await handle(request, context, SetForwarding.self) { body in
+                try await actions.setEmailForwarding(appleID: body.appleID, teamID: body.teamID, enabled: body.enabled)
+                return ["result": body.enabled ? "forwarding enabled" : "forwarding disabled"]
+            }
+        }
+        admin.post("delete-apple-id") { request, context in
+            await handle(request, context, DeleteAppleID.self) { body in
+                try await actions.deleteAppleID(body.appleID)
+                return ["result": "Apple ID deleted"]
+            }
+        }
+        admin.post("transfer-app") { request, context in
+            await handle(request, context, TransferApp.self) { body in
+                try await actions.transferApp(bundleID: body.bundleID, toTeamID: body.toTeamID)
+                return ["result": "app transferred"]
+            }
+        }
+        admin.post("rotate-keys") { request, context in
+            await HTTPExchange.answering(context) {
+                try authorize(request)
+                let keyID = try await keys.rotate()
+                return HTTPExchange.json(["signing_key_id": keyID])
+            }
+        }
+        admin.get("notifications") { request, context in
+            await HTTPExchange.answering(context) {
+                try authorize(request)
+                let appleID = try HTTPExchange.query(request)["apple_id"]?.lowercased()
+                return HTTPExchange.json(try await actions.store.transaction { try await OutboxEntry.list(appleID: appleID, in: $0) })
+            }
+        }
+    }
+
+    private func handle<Body: Decodable>(
+        _ request: Request,
+        _ context: BasicRequestContext,
+        _ type: Body.Type,
+        _ perform: @escaping @Sendable (Body) async throws -> [String: String]
+    ) async -> Response {
+        await HTTPExchange.answering(context) {
+            try authorize(request)
+            let body = try await HTTPExchange.json(request, as: Body.self)
+            do {
+                return HTTPExchange.json(try await perform(body))
+            } catch AccountActions.Failure.notFound(let reason) {
+                throw OAuthError(code: "not_found", description: reason, status: .notFound)
+            } catch AccountActions.Failure.invalid(let reason) {
+                throw OAuthError.invalidRequest(reason)
+            }
+        }
+    }
+
+    private func authorize(_ request: Request) throws(OAuthError) {
+        guard let adminToken else { return }
+        let presented = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
+        guard constantTimeEquals(presented, adminToken) else {
+            throw OAuthError(code: "unauthorized", description: "Authorization: Bearer <admin_token> is required", status: .unauthorized)
+        }
+    }
+}

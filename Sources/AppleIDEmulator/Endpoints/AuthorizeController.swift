@@ -1,0 +1,162 @@
+import Logging
+import Foundation
+import Hummingbird
+
+/// `GET /auth/authorize` (the sign-in page) and `POST /auth/authorize` (sign in, consent, continue or
+/// cancel, then the answer per `response_mode`).
+///
+/// The form fields are `account_name`, `password`, `first_name`, `last_name`, `email_choice`
+/// (`share`|`hide`) and `action` (`continue`|`cancel`), next to the original parameters as hidden
+/// fields; one POST carrying all of them completes the flow.
+struct AuthorizeController: Sendable {
+    let directory: ClientDirectory
+    let accounts: AppleIDDirectory
+    let authorizer: Authorizer
+    let sessions: SessionStore
+    let pages: PageRenderer
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/auth/authorize") { request, context in
+            let language = PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage])
+            return await answering(request, context, language) {
+                let authorize = try await AuthorizeRequest.validate(try HTTPExchange.query(request), directory: directory)
+                return signInPage(authorize, language: language, accountName: "", error: nil)
+            }
+        }
+        router.post("/auth/authorize") { request, context in
+            let language = PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage])
+            return await answering(request, context, language) {
+                let form = try await HTTPExchange.form(request)
+                let authorize = try await AuthorizeRequest.validate(form, directory: directory)
+                return try await submit(form, authorize, language: language)
+            }
+        }
+    }
+
+    private func submit(_ form: FormFields, _ authorize: AuthorizeRequest, language: PageLanguage) async throws -> Response {
+        if form["action"] == "cancel" {
+            if let session = form.nonEmpty("session") { try await sessions.delete(session) }
+            return deliver(authorize, [("error", "user_cancelled_authorize")] + (authorize.state.map { [("state", $0)] } ?? []), language: language)
+        }
+        let emailChoice = try AuthorizationScopes.emailChoice(form["email_choice"])
+        // Signed in on an earlier page, or signing in now.
+        let account: EmulatorConfiguration.AppleID
+        var sessionID = form.nonEmpty("session")
+        if let id = sessionID, let session = try await sessions.find(id, purpose: .authorize, clientID: authorize.client.clientID),
+            let found = try await accounts.account(email: session.email)
+        {
+            account = found
+        } else {
+            sessionID = nil
+            let accountName = form["account_name"] ?? ""
+            guard accountName.utf8.count <= 254, let password = form.nonEmpty("password"),
+                let found = try await accounts.authenticate(accountName: accountName, password: password)
+            else {
+                let message = PageRenderer.string("bad_credentials", language)
+                return signInPage(authorize, language: language, accountName: String(accountName.prefix(254)), error: message, status: .unauthorized)
+            }
+            account = found
+        }
+        let firstName = form["first_name"]
+        let lastName = form["last_name"]
+        let first = try await !authorizer.hasGrant(account, client: authorize.client)
+        if (firstName?.count ?? 0) > 64 || (lastName?.count ?? 0) > 64 {
+            let id = try await consentSession(sessionID, account: account, authorize)
+            return try await consentPage(
+                authorize, account: account, first: first, session: id, language: language, error: PageRenderer.string("name_too_long", language)
+            )
+        }
+        guard form["action"] == "continue" else {
+            let id = try await consentSession(sessionID, account: account, authorize)
+            return try await consentPage(authorize, account: account, first: first, session: id, language: language, error: nil)
+        }
+        if let sessionID { try await sessions.delete(sessionID) }
+        let outcome = try await authorizer.authorize(
+            client: authorize.client, account: account, scopes: authorize.scopes, nonce: authorize.nonce, redirectURI: authorize.redirectURI,
+            consent: ConsentChoices(firstName: firstName, lastName: lastName, emailChoice: emailChoice), device: false,
+            includeIDToken: authorize.includeIDToken
+        )
+        var fields = [("code", outcome.code)]
+        if let idToken = outcome.idToken { fields.append(("id_token", idToken)) }
+        if let state = authorize.state { fields.append(("state", state)) }
+        if let user = outcome.userJSON { fields.append(("user", user)) }
+        return deliver(authorize, fields, language: language)
+    }
+
+    /// The existing session, or a new one for the consent page.
+    private func consentSession(_ existing: String?, account: EmulatorConfiguration.AppleID, _ authorize: AuthorizeRequest) async throws -> String {
+        if let existing { return existing }
+        return try await sessions.create(.authorize, email: account.storageKey, clientID: authorize.client.clientID).id
+    }
+
+    /// Sends the answer to the (validated) redirect URI per response mode.
+    private func deliver(_ authorize: AuthorizeRequest, _ fields: [(String, String)], language: PageLanguage) -> Response {
+        switch authorize.responseMode {
+        case .query:
+            let separator = authorize.redirectURI.contains("?") ? "&" : "?"
+            return HTTPExchange.redirect(to: authorize.redirectURI + separator + FormFields.encode(fields))
+        case .fragment:
+            return HTTPExchange.redirect(to: authorize.redirectURI + "#" + FormFields.encode(fields))
+        case .formPost:
+            let body = pages.render(
+                "form_post", language: language, title: PageRenderer.string("redirecting", language),
+                values: ["redirect_uri": authorize.redirectURI, "hidden": PageRenderer.hidden(fields)]
+            )
+            return HTTPExchange.html(body, language: language, scriptHash: pages.autoSubmitScriptHash)
+        }
+    }
+
+    private func signInPage(
+        _ authorize: AuthorizeRequest, language: PageLanguage, accountName: String, error: String?, status: HTTPResponse.Status = .ok
+    ) -> Response {
+        var values: [String: Any] = [
+            "intro": PageRenderer.string("sign_in_intro", language, authorize.client.clientID),
+            "hidden": PageRenderer.hidden(authorize.hiddenFields),
+            "account_name": accountName,
+        ]
+        if let error { values["error"] = error }
+        let body = pages.render("sign_in", language: language, title: PageRenderer.string("sign_in_title", language), values: values)
+        return HTTPExchange.html(body, status: status, language: language)
+    }
+
+    private func consentPage(
+        _ authorize: AuthorizeRequest, account: EmulatorConfiguration.AppleID, first: Bool, session: String, language: PageLanguage, error: String?
+    ) async throws -> Response {
+        let heading = PageRenderer.string(first ? "consent_title" : "returning_title", language, authorize.client.clientID)
+        var values: [String: Any] = [
+            "heading": heading,
+            "signed_in_as": PageRenderer.string("signed_in_as", language, account.email),
+            "hidden": PageRenderer.hidden(authorize.hiddenFields + [("session", session)]),
+            "ask_name": first && authorize.scopes.contains("name"),
+            "ask_email": first && authorize.scopes.contains("email"),
+            "first_name": account.firstName,
+            "last_name": account.lastName,
+            "email": account.email,
+        ]
+        if first && authorize.scopes.contains("email") {
+            let relay = try await authorizer.relayAddress(for: account, client: authorize.client)
+            values["relay_email"] = relay
+            values["forward_hint"] = PageRenderer.string("hide_email_hint", language, account.email)
+        }
+        if let error { values["error"] = error }
+        let body = pages.render("consent", language: language, title: heading, values: values)
+        return HTTPExchange.html(body, language: language)
+    }
+
+    /// Errors before the redirect URI is validated, and bad input after, are pages (or JSON for API
+    /// clients), never a redirect.
+    private func answering(
+        _ request: Request, _ context: BasicRequestContext, _ language: PageLanguage, _ body: () async throws -> Response
+    ) async -> Response {
+        do {
+            return try await body()
+        } catch let error as OAuthError {
+            let accept = request.headers[.accept] ?? ""
+            if accept.contains("application/json") && !accept.contains("text/html") { return HTTPExchange.error(error) }
+            return pages.errorPage(error, language: language)
+        } catch {
+            context.logger.error("authorize failed", metadata: ["error.type": "\(type(of: error))"])
+            return pages.errorPage(.serverError(), language: language)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import CryptoExtras
+import Foundation
+import SQLKit
+
+/// The emulator's RSA-2048 signing keys, persisted in the store.
+///
+/// The key set always publishes at least two keys: the **active** key that signs, and a **standby**
+/// key that is published ahead of use. Rotation makes the standby key active, publishes a fresh
+/// standby, and keeps the previously active key published (**retiring**) for ``gracePeriod`` so
+/// tokens already in flight still verify; after that it leaves the key set.
+actor SigningKeyRing {
+    /// A key that can sign.
+    struct ActiveKey: Sendable {
+        let keyID: String
+        let privateKey: _RSA.Signing.PrivateKey
+    }
+
+    private let store: EmulatorStore
+    private let time: EmulatorTime
+    private let random: EmulatorRandom
+    /// How long a replaced key stays published.
+    let gracePeriod: TimeInterval
+    private var parsed: [String: _RSA.Signing.PrivateKey] = [:]
+
+    init(store: EmulatorStore, time: EmulatorTime, random: EmulatorRandom, gracePeriod: TimeInterval) {
+        self.store = store
+        self.time = time
+        self.random = random
+        self.gracePeriod = gracePeriod
+    }
+
+    /// Creates the active and standby keys when the store has none.
+    func prepare() async throws {
+        let roles = try await store.transaction { database in
+            try await database.raw("SELECT role FROM signing_keys").all().map { try $0.decode(column: "role", as: String.self) }
+        }
+        if !roles.contains("active") {
+            let key = try Self.generate()
+            let kid = newKeyID()
+            try await store.transaction { [now = time.now] database in
+                try await database.raw(
+                    "INSERT INTO signing_keys (kid, private_pem, role, created_at) VALUES (\(bind: kid), \(bind: key.pemRepresentation), 'active', \(bind: now.timeIntervalSince1970))"
+                ).run()
+            }
+        }
+        if !roles.contains("standby") {
+            let key = try Self.generate()
+            let kid = newKeyID()
+            try await store.transaction { [now = time.now] database in
+                try await database.raw(
+                    "INSERT INTO signing_keys (kid, private_pem, role, created_at) VALUES (\(bind: kid), \(bind: key.pemRepresentation), 'standby', \(bind: now.timeIntervalSince1970))"
+                ).run()
+            }
+        }
+    }
+
+    /// The key that signs now.
+    func activeKey() async throws -> ActiveKey {
+        let row = try await store.transaction { database in
+            try await database.raw("SELECT kid, private_pem FROM signing_keys WHERE role = 'active' ORDER BY created_at DESC LIMIT 1").first()
+        }
+        guard let row else { throw EmulatorInternalError("no active signing key") }
+        let kid = try row.decode(column: "kid", as: String.self)
+        return ActiveKey(keyID: kid, privateKey: try privateKey(kid: kid, pem: row.decode(column: "private_pem", as: String.self)))
+    }
+
+    /// The published key set (`/auth/keys`): active, standby, and retiring keys still in their grace period.
+    func publishedKeys() async throws -> [JSONWebKey] {
+        let now = time.now.timeIntervalSince1970
+        let rows = try await store.transaction { database in
+            try await database.raw("DELETE FROM signing_keys WHERE role = 'retiring' AND retire_at <= \(bind: now)").run()
+            return try await database.raw("SELECT kid, private_pem FROM signing_keys ORDER BY created_at DESC, kid").all()
+        }
+        var keys: [JSONWebKey] = []
+        for row in rows {
+            let kid = try row.decode(column: "kid", as: String.self)
+            let key = try privateKey(kid: kid, pem: row.decode(column: "private_pem", as: String.self))
+            let primitives = try key.publicKey.getKeyPrimitives()
+            keys.append(JSONWebKey(kid: kid, n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent)))
+        }
+        return keys
+    }
+
+    /// Rotates: standby becomes active, the active key starts retiring, a new standby is published.
+    /// - Returns: The id of the key that now signs.
+    func rotate() async throws -> String {
+        let fresh = try Self.generate()
+        let freshID = newKeyID()
+        let now = time.now.timeIntervalSince1970
+        let retireAt = now + gracePeriod
+        return try await store.transaction { database in
+            guard let standby = try await database.raw("SELECT kid FROM signing_keys WHERE role = 'standby' LIMIT 1").first() else {
+                throw EmulatorInternalError("no standby signing key")
+            }
+            let standbyID = try standby.decode(column: "kid", as: String.self)
+            try await database.raw("UPDATE signing_keys SET role = 'retiring', retire_at = \(bind: retireAt) WHERE role = 'active'").run()
+            try await database.raw("UPDATE signing_keys SET role = 'active' WHERE kid = \(bind: standbyID)").run()
+            try await database.raw(
+                "INSERT INTO signing_keys (kid, private_pem, role, created_at) VALUES (\(bind: freshID), \(bind: fresh.pemRepresentation), 'standby', \(bind: now))"
+            ).run()
+            return standbyID
+        }
+    }
+
+    private func privateKey(kid: String, pem: String) throws -> _RSA.Signing.PrivateKey {
+        if let key = parsed[kid] { return key }
+        let key = try _RSA.Signing.PrivateKey(pemRepresentation: pem)
+        parsed[kid] = key
+        return key
+    }
+
+    /// Apple's key ids are short mixed-case alphanumerics (e.g. `W6WcOKB`).
+    private func newKeyID() -> String {
+        random.string(length: 7, alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+    }
+
+    private static func generate() throws -> _RSA.Signing.PrivateKey {
+        try _RSA.Signing.PrivateKey(keySize: .bits2048)
+    }
+}

@@ -1,0 +1,53 @@
+import Crypto
+import Foundation
+import Hummingbird
+import Mustache
+
+/// Renders the Apple pages from ``PageTemplates`` with the strings of the chosen language.
+struct PageRenderer: Sendable {
+    private let library: MustacheLibrary
+    /// The CSP hash of the form_post page's auto-submit script.
+    let autoSubmitScriptHash: String
+
+    init() throws {
+        var library = MustacheLibrary()
+        let templates = [
+            "head": PageTemplates.head, "foot": PageTemplates.foot, "hidden": PageTemplates.hiddenFields,
+            "sign_in": PageTemplates.signIn, "consent": PageTemplates.consent, "form_post": PageTemplates.formPost,
+            "error": PageTemplates.error, "portal_sign_in": PageTemplates.portalSignIn, "portal": PageTemplates.portal,
+        ]
+        for (name, text) in templates {
+            try library.register(text, named: name)
+        }
+        self.library = library
+        self.autoSubmitScriptHash = Data(SHA256.hash(data: Array(PageTemplates.autoSubmitScript.utf8))).base64EncodedString()
+    }
+
+    /// Renders `template` with `values`; `title` and the language's strings are added.
+    func render(_ template: String, language: PageLanguage, title: String, values: [String: Any]) -> String {
+        var context = values
+        context["lang"] = language.tag
+        context["title"] = title
+        context["t"] = PageStrings.table(language)
+        return library.render(context, withTemplate: template) ?? ""
+    }
+
+    /// A localized string with `%@` replaced by `argument`.
+    static func string(_ key: String, _ language: PageLanguage, _ argument: String = "") -> String {
+        (PageStrings.table(language)[key] ?? key).replacingOccurrences(of: "%@", with: argument)
+    }
+
+    /// Hidden inputs for `pairs`.
+    static func hidden(_ pairs: [(String, String)]) -> [[String: String]] {
+        pairs.map { ["name": $0.0, "value": $0.1] }
+    }
+
+    /// The error page (never a form).
+    func errorPage(_ error: OAuthError, language: PageLanguage) -> Response {
+        let body = render(
+            "error", language: language, title: Self.string("error_title", language),
+            values: error.description.map { ["code": error.code, "description": $0] } ?? ["code": error.code]
+        )
+        return HTTPExchange.html(body, status: error.status, language: language)
+    }
+}

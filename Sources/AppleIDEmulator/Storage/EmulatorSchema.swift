@@ -1,0 +1,61 @@
+/// The emulator's tables. Secrets (codes, tokens, session ids) are stored only as SHA-256 digests.
+enum EmulatorSchema {
+    static let statements: [String] = [
+        """
+        CREATE TABLE IF NOT EXISTS signing_keys (
+            kid TEXT PRIMARY KEY, private_pem TEXT NOT NULL, role TEXT NOT NULL,
+            created_at REAL NOT NULL, retire_at REAL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS apple_ids (
+            email TEXT PRIMARY KEY, deleted_at REAL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS team_users (
+            email TEXT NOT NULL, team_id TEXT NOT NULL, sub TEXT NOT NULL UNIQUE,
+            relay_email TEXT NOT NULL UNIQUE, forwarding INTEGER NOT NULL DEFAULT 1,
+            PRIMARY KEY (email, team_id))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS grants (
+            email TEXT NOT NULL, bundle_id TEXT NOT NULL, first_name TEXT NOT NULL, last_name TEXT NOT NULL,
+            email_choice TEXT NOT NULL, created_at REAL NOT NULL,
+            PRIMARY KEY (email, bundle_id))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS codes (
+            code_hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, redirect_uri TEXT, email TEXT NOT NULL,
+            bundle_id TEXT NOT NULL, scopes TEXT NOT NULL, nonce TEXT, auth_time REAL NOT NULL,
+            device INTEGER NOT NULL, expires_at REAL NOT NULL, used_at REAL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS tokens (
+            token_hash TEXT PRIMARY KEY, kind TEXT NOT NULL, client_id TEXT NOT NULL, email TEXT,
+            bundle_id TEXT NOT NULL, team_id TEXT NOT NULL, scopes TEXT NOT NULL, auth_time REAL,
+            device INTEGER NOT NULL DEFAULT 0, created_at REAL NOT NULL, expires_at REAL, revoked_at REAL)
+        """,
+        "CREATE INDEX IF NOT EXISTS tokens_by_user ON tokens (email, bundle_id)",
+        """
+        CREATE TABLE IF NOT EXISTS sessions (
+            id_hash TEXT PRIMARY KEY, purpose TEXT NOT NULL, email TEXT NOT NULL, client_id TEXT,
+            csrf TEXT NOT NULL, expires_at REAL NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS app_teams (
+            bundle_id TEXT PRIMARY KEY, team_id TEXT NOT NULL, previous_team_id TEXT, transferred_at REAL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS transfer_subs (
+            transfer_sub TEXT PRIMARY KEY, email TEXT NOT NULL, from_team TEXT NOT NULL, to_team TEXT NOT NULL,
+            created_at REAL NOT NULL, UNIQUE (email, from_team, to_team))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS outbox (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, jti TEXT NOT NULL UNIQUE, audience TEXT NOT NULL, url TEXT NOT NULL,
+            event_type TEXT NOT NULL, event TEXT NOT NULL, email TEXT NOT NULL, created_at REAL NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at REAL NOT NULL, delivered_at REAL, failed_at REAL,
+            last_result TEXT)
+        """,
+        "CREATE INDEX IF NOT EXISTS outbox_due ON outbox (delivered_at, failed_at, next_attempt_at)",
+    ]
+}

@@ -1,0 +1,57 @@
+/// Where the emulator gets random bytes for codes, tokens, identifiers and relay addresses.
+///
+/// The default is the system's cryptographically secure generator. (RSA signing keys are generated
+/// by BoringSSL's own generator.)
+public struct EmulatorRandom: Sendable {
+    private let generate: @Sendable (Int) -> [UInt8]
+
+    /// Creates a source from a closure returning `count` random bytes.
+    public init(_ generate: @escaping @Sendable (Int) -> [UInt8]) {
+        self.generate = generate
+    }
+
+    /// `count` random bytes.
+    public func bytes(_ count: Int) -> [UInt8] {
+        generate(count)
+    }
+
+    /// The system's secure generator.
+    public static let system = EmulatorRandom { count in
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+
+    /// Lowercase hexadecimal of `byteCount` random bytes.
+    func hex(bytes byteCount: Int) -> String {
+        bytes(byteCount).hexString
+    }
+
+    /// `length` characters drawn uniformly from `alphabet`.
+    func string(length: Int, alphabet: String) -> String {
+        let characters = Array(alphabet)
+        var result = ""
+        // Rejection sampling keeps the distribution uniform.
+        let limit = 256 - (256 % characters.count)
+        while result.count < length {
+            for byte in bytes(length * 2) where Int(byte) < limit && result.count < length {
+                result.append(characters[Int(byte) % characters.count])
+            }
+        }
+        return result
+    }
+
+    /// `length` decimal digits.
+    func digits(_ length: Int) -> String {
+        string(length: length, alphabet: "0123456789")
+    }
+}
+
+extension Sequence<UInt8> {
+    /// Lowercase hexadecimal.
+    var hexString: String {
+        map { byte in
+            let digits = Array("0123456789abcdef")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+        }.joined()
+    }
+}

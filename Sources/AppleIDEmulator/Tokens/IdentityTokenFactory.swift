@@ -1,0 +1,62 @@
+import Foundation
+import SQLKit
+
+/// What an identity token is about.
+struct IdentitySubject: Sendable {
+    let client: RegisteredClient
+    let teamUser: TeamUser
+    let grant: Grant
+    let scopes: [String]
+    let nonce: String?
+    let authTime: Date
+    let device: Bool
+    let transferSubject: String?
+
+    /// The address the app sees (real or relay), when the email scope was granted.
+    var email: String? {
+        guard scopes.contains("email") else { return nil }
+        return grant.emailChoice == .hide ? teamUser.relayEmail : grant.email
+    }
+
+    /// Looks up the `transfer_sub` a transferred app's tokens carry for 60 days.
+    static func transferSubject(for client: RegisteredClient, email: String, now: Date, random: EmulatorRandom, in database: any SQLDatabase) async throws -> String? {
+        guard client.isInTransferWindow(at: now), let previousTeamID = client.previousTeamID,
+            try await TeamUser.find(email: email, teamID: previousTeamID, in: database) != nil
+        else { return nil }
+        return try await TransferSubject.ensure(email: email, from: previousTeamID, to: client.teamID, now: now, random: random, in: database)
+    }
+}
+
+/// Builds and signs identity tokens.
+struct IdentityTokenFactory: Sendable {
+    /// How long an identity token lives (what Apple sends today).
+    static let lifetime: TimeInterval = 86_400
+
+    let signer: JWSSigner
+    let address: EmulatorAddress
+    let time: EmulatorTime
+
+    func token(for subject: IdentitySubject, code: String? = nil, accessToken: String? = nil) async throws -> String {
+        let now = Int64(time.now.timeIntervalSince1970)
+        var claims = IdentityTokenClaims(
+            iss: address.issuer,
+            aud: subject.client.clientID,
+            exp: now + Int64(Self.lifetime),
+            iat: now,
+            sub: subject.teamUser.subject,
+            authTime: Int64(subject.authTime.timeIntervalSince1970),
+            nonceSupported: true
+        )
+        claims.cHash = code.map(Hashing.leftHalfHash)
+        claims.atHash = accessToken.map(Hashing.leftHalfHash)
+        if let email = subject.email {
+            claims.email = email
+            claims.emailVerified = "true"
+            claims.isPrivateEmail = subject.grant.emailChoice == .hide ? "true" : "false"
+        }
+        claims.nonce = subject.nonce
+        claims.realUserStatus = subject.device ? 2 : nil
+        claims.transferSub = subject.transferSubject
+        return try await signer.sign(claims)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import SQLKit
+
+/// The grants of `/auth/token`: authorization code, refresh token, and client credentials for user migration.
+struct TokenService: Sendable {
+    /// How long access tokens live.
+    static let accessTokenLifetime: TimeInterval = 3600
+
+    let store: EmulatorStore
+    let random: EmulatorRandom
+    let time: EmulatorTime
+    let tokens: IdentityTokenFactory
+
+    /// `grant_type=authorization_code`: single use, five minutes, bound to client and redirect URI.
+    func exchangeCode(_ code: String?, redirectURI: String?, client: RegisteredClient) async throws -> TokenResponseBody {
+        guard let code, !code.isEmpty else { throw OAuthError.invalidRequest("code is required") }
+        let redirectURI = redirectURI.flatMap { $0.isEmpty ? nil : $0 }
+        let now = time.now
+        let random = self.random
+        let refreshToken = Credential.make(prefix: "r", random: random)
+        let accessToken = Credential.make(prefix: "a", random: random)
+        let subject = try await store.transaction { database in
+            guard let record = try await CodeRecord.find(code, in: database) else { throw OAuthError.invalidGrant("the code is not valid") }
+            guard record.usedAt == nil else { throw OAuthError.invalidGrant("the code has already been used") }
+            guard record.expiresAt > now else { throw OAuthError.invalidGrant("the code has expired") }
+            guard record.clientID == client.clientID else { throw OAuthError.invalidGrant("the code was issued to another client") }
+            guard record.redirectURI == redirectURI else {
+                throw OAuthError.invalidGrant(
+                    record.redirectURI == nil ? "this code was issued without a redirect_uri" : "redirect_uri does not match the authorization request"
+                )
+            }
+            try await CodeRecord.markUsed(code, at: now, in: database)
+            let subject = try await Self.subject(
+                email: record.email, client: client, scopes: record.scopes, nonce: record.nonce, authTime: record.authTime,
+                device: record.device, now: now, random: random, in: database
+            )
+            for (token, kind, expiry) in [(refreshToken, TokenRecord.Kind.refresh, nil), (accessToken, .access, now.addingTimeInterval(Self.accessTokenLifetime))] {
+                try await TokenRecord.insert(
+                    token,
+                    TokenRecord(
+                        kind: kind, clientID: client.clientID, email: record.email, bundleID: client.bundleID, teamID: client.teamID,
+                        scopes: record.scopes, authTime: record.authTime, device: record.device, expiresAt: expiry, revokedAt: nil
+                    ),
+                    now: now,
+                    in: database
+                )
+            }
+            return subject
+        }
+        let idToken = try await tokens.token(for: subject, accessToken: accessToken)
+        return TokenResponseBody(accessToken: accessToken, refreshToken: refreshToken, idToken: idToken)
+    }
+
+    /// `grant_type=refresh_token`: a new access token and identity token; no new refresh token.
+    func refresh(_ refreshToken: String?, client: RegisteredClient) async throws -> TokenResponseBody {
+        guard let refreshToken, !refreshToken.isEmpty else { throw OAuthError.invalidRequest("refresh_token is required") }
+        let now = time.now
+        let random = self.random
+        let accessToken = Credential.make(prefix: "a", random: random)
+        let subject = try await store.transaction { database in
+            guard let record = try await TokenRecord.find(refreshToken, in: database), record.kind == .refresh, let email = record.email else {
+                throw OAuthError.invalidGrant("the refresh token is not valid")
+            }
+            guard record.isUsable(at: now) else { throw OAuthError.invalidGrant("the refresh token has been revoked") }
+            guard record.clientID == client.clientID else { throw OAuthError.invalidGrant("the refresh token was issued to another client") }
+            let subject = try await Self.subject(
+                email: email, client: client, scopes: record.scopes, nonce: nil, authTime: record.authTime ?? now,
+                device: record.device, now: now, random: random, in: database
+            )
+            try await TokenRecord.insert(
+                accessToken,
+                TokenRecord(
+                    kind: .access, clientID: client.clientID, email: email, bundleID: client.bundleID, teamID: client.teamID,
+                    scopes: record.scopes, authTime: record.authTime, device: record.device,
+                    expiresAt: now.addingTimeInterval(Self.accessTokenLifetime), revokedAt: nil
+                ),
+                now: now,
+                in: database
+            )
+            return subject
+        }
+        let idToken = try await tokens.token(for: subject, accessToken: accessToken)
+        return TokenResponseBody(accessToken: accessToken, idToken: idToken)
+    }
+
+    /// `grant_type=client_credentials` with `scope=user.migration`: an access token for `/auth/usermigrationinfo`.
+    func migrationToken(scope: String?, client: RegisteredClient, teamID: String) async throws -> TokenResponseBody {
+        guard scope == "user.migration" else { throw OAuthError.invalidScope("client_credentials requires scope=user.migration") }
+        let now = time.now
+        let accessToken = Credential.make(prefix: "a", random: random)
+        try await store.transaction { database in
+            try await TokenRecord.insert(
+                accessToken,
+                TokenRecord(
+                    kind: .migration, clientID: client.clientID, email: nil, bundleID: client.bundleID, teamID: teamID,
+                    scopes: ["user.migration"], authTime: nil, device: false,
+                    expiresAt: now.addingTimeInterval(Self.accessTokenLifetime), revokedAt: nil
+                ),
+                now: now,
+                in: database
+            )
+        }
+        return TokenResponseBody(accessToken: accessToken)
+    }
+
+    /// The subject of a token for an Apple ID whose consent must still stand.
+    private static func subject(
+        email: String, client: RegisteredClient, scopes: [String], nonce: String?, authTime: Date, device: Bool,
+        now: Date, random: EmulatorRandom, in database: any SQLDatabase
+    ) async throws -> IdentitySubject {
+        guard try await database.raw("SELECT 1 AS ok FROM apple_ids WHERE email = \(bind: email) AND deleted_at IS NULL").first() != nil,
+            let grant = try await Grant.find(email: email, bundleID: client.bundleID, in: database)
+        else {
+            throw OAuthError.invalidGrant("the user has revoked the authorization or deleted the Apple ID")
+        }
+        let teamUser = try await TeamUser.ensure(email: email, teamID: client.teamID, random: random, in: database)
+        let transferSubject = try await IdentitySubject.transferSubject(for: client, email: email, now: now, random: random, in: database)
+        return IdentitySubject(
+            client: client, teamUser: teamUser, grant: grant, scopes: scopes, nonce: nonce, authTime: authTime, device: device,
+            transferSubject: transferSubject
+        )
+    }
+}

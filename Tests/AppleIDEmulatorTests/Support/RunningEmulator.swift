@@ -1,0 +1,122 @@
+import AppleIDEmulator
+import AppleSignIn
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+
+/// An HTTP answer, read whole.
+struct HTTPResult: Sendable {
+    let status: Int
+    let headers: HTTPHeaders
+    let body: String
+
+    var json: [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
+    }
+
+    var error: String? { json?["error"] as? String }
+
+    subscript(header name: String) -> String? { headers.first(name: name) }
+}
+
+/// A running emulator on 127.0.0.1 with a free port, and an HTTP client that does not follow redirects.
+struct RunningEmulator: Sendable {
+    let baseURL: String
+    let issuer: String
+    let clock: TestClock
+
+    static let http = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow)
+    )
+
+    /// Starts an emulator, runs `body`, and shuts the emulator down (also when `body` throws).
+    static func with<T: Sendable>(
+        configuration: EmulatorConfiguration = Fixture.configuration(),
+        dataDirectory: URL = Fixture.dataDirectory(),
+        clock: TestClock = TestClock(),
+        issuer: String? = nil,
+        options: EmulatorOptions = EmulatorOptions(outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60),
+        _ body: @Sendable (RunningEmulator) async throws -> T
+    ) async throws -> T {
+        var logger = Logger(label: "emulator-test")
+        logger.logLevel = .warning
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = try await buildEmulatorApplication(
+            configuration: configuration, dataDirectory: dataDirectory, port: 0, issuer: issuer, time: clock.emulatorTime,
+            options: options, httpClient: http, logger: logger, onServerRunning: { continuation.yield($0) }
+        )
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw CancellationError() }
+            let base = "http://127.0.0.1:\(port)"
+            let emulator = RunningEmulator(baseURL: base, issuer: issuer ?? base, clock: clock)
+            do {
+                let result = try await body(emulator)
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                return result
+            } catch {
+                await group.triggerGracefulShutdown()
+                try? await tasks.waitForAll()
+                throw error
+            }
+        }
+    }
+
+    // MARK: - HTTP
+
+    func get(_ path: String, headers: [(String, String)] = []) async throws -> HTTPResult {
+        try await send(.GET, path, headers: headers, body: nil)
+    }
+
+    func postForm(_ path: String, _ fields: [(String, String)], headers: [(String, String)] = []) async throws -> HTTPResult {
+        try await send(.POST, path, headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers, body: Array(Self.encode(fields).utf8))
+    }
+
+    func postJSON(_ path: String, _ object: [String: Any], admin: Bool = true) async throws -> HTTPResult {
+        let body = try JSONSerialization.data(withJSONObject: object)
+        var headers = [("Content-Type", "application/json")]
+        if admin { headers.append(("Authorization", "Bearer \(Fixture.adminToken)")) }
+        return try await send(.POST, path, headers: headers, body: Array(body))
+    }
+
+    func send(_ method: HTTPMethod, _ path: String, headers: [(String, String)], body: [UInt8]?) async throws -> HTTPResult {
+        var request = HTTPClientRequest(url: path.hasPrefix("http") ? path : baseURL + path)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await Self.http.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 4 * 1024 * 1024)
+        return HTTPResult(status: Int(response.status.code), headers: response.headers, body: String(buffer: bytes))
+    }
+
+    static func encode(_ fields: [(String, String)]) -> String {
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        return fields.map { ($0.0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "=" + ($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") }
+            .joined(separator: "&")
+    }
+
+    // MARK: - Relying party (AppleSignIn)
+
+    func client(team: TestTeam = Fixture.teamA, lifetime: TimeInterval = 3600) throws -> AppleIDClient {
+        AppleIDClient(baseURL: URL(string: baseURL)!, signer: try team.signer(clock: clock, lifetime: lifetime), httpClient: Self.http)
+    }
+
+    func keySet() -> AppleKeySet {
+        AppleKeySet(source: HTTPAppleKeySource(url: baseURL + "/auth/keys", httpClient: Self.http), minimumRefetchInterval: .zero, time: clock.timeSource)
+    }
+
+    func verifier(audiences: [String] = [Fixture.bundleID, Fixture.servicesID], keys: AppleKeySet? = nil) -> IdentityTokenVerifier {
+        IdentityTokenVerifier(keys: keys ?? keySet(), issuer: issuer, audiences: audiences, time: clock.timeSource)
+    }
+
+    func secret(team: TestTeam = Fixture.teamA, clientID: String) async throws -> String {
+        try await team.signer(clock: clock).secret(for: clientID).jwt
+    }
+}
