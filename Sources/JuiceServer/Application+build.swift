@@ -41,7 +41,8 @@ public func buildApplication(
     }
     let router = buildRouter(dependencies: dependencies)
     let purge = ExpiryPurgeService(
-        sessions: dependencies.sessions, authorizations: dependencies.authorizations, interval: configuration.purgeInterval, time: time, logger: logger
+        sessions: dependencies.sessions, authorizations: dependencies.authorizations, interval: configuration.purgeInterval, time: time,
+        logger: logger
     )
     return Application(
         router: router,

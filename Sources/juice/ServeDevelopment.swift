@@ -15,7 +15,8 @@ struct DevelopmentStack {
     static let teamID = "JUICEDEV01"
     static let bundleID = "com.example.apple-samplecode.juice"
     static let servicesID = "com.example.apple-samplecode.juice.web"
-    static let demoAppleID = EmulatorConfiguration.AppleID(email: "appleseed@juice.test", password: "juice", firstName: "Johnny", lastName: "Appleseed")
+    static let demoAppleID = EmulatorConfiguration.AppleID(
+        email: "appleseed@juice.test", password: "juice", firstName: "Johnny", lastName: "Appleseed")
 
     /// The team key's id and public half, kept next to the .p8.
     struct TeamKeyRecord: Codable {
@@ -66,7 +67,9 @@ struct DevelopmentStack {
         }
 
         let publicBase = (publicURL ?? "http://localhost:\(port)").trimmingSuffix("/")
-        guard let publicURLValue = URL(string: publicBase), publicURLValue.host != nil else { throw CLIError("--public-url: \(publicBase) is not a URL") }
+        guard let publicURLValue = URL(string: publicBase), publicURLValue.host != nil else {
+            throw CLIError("--public-url: \(publicBase) is not a URL")
+        }
         let emulatorBase = "http://127.0.0.1:\(emulatorPort)"
         let emulatorConfiguration = EmulatorConfiguration(
             teams: [.init(teamID: record.teamID, keys: [.init(keyID: record.keyID, publicKeyPEM: record.publicKeyPEM)])],
@@ -81,7 +84,8 @@ struct DevelopmentStack {
         var emulatorLogger = logger
         emulatorLogger[metadataKey: "component"] = "emulator"
         let emulator = try await buildEmulatorApplication(
-            configuration: emulatorConfiguration, dataDirectory: dataDirectory.appendingPathComponent("emulator"), host: "127.0.0.1", port: emulatorPort,
+            configuration: emulatorConfiguration, dataDirectory: dataDirectory.appendingPathComponent("emulator"), host: "127.0.0.1",
+            port: emulatorPort,
             logger: emulatorLogger
         )
 
@@ -113,13 +117,13 @@ struct DevelopmentStack {
         FileHandle.standardOutput.write(
             Data(
                 """
-            Juice (development mode)
-              Open:           \(publicURL)
-              Apple (local):  \(emulatorURL)
-              Demo Apple ID:  \(Self.demoAppleID.email) / \(Self.demoAppleID.password)  (\(Self.demoAppleID.firstName) \(Self.demoAppleID.lastName))
-            Press Ctrl-C to stop.
+                Juice (development mode)
+                  Open:           \(publicURL)
+                  Apple (local):  \(emulatorURL)
+                  Demo Apple ID:  \(Self.demoAppleID.email) / \(Self.demoAppleID.password)  (\(Self.demoAppleID.firstName) \(Self.demoAppleID.lastName))
+                Press Ctrl-C to stop.
 
-            """.utf8))
+                """.utf8))
         let group = ServiceGroup(
             configuration: .init(services: [emulator, server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )

@@ -20,7 +20,8 @@ struct AppleIDButtonTests {
         let logoHTML = logo.html(href: "/auth/apple")
         #expect(logoHTML.contains("aria-label=\"Sign in with Apple\""))
         #expect(!logoHTML.contains("<span>"))
-        #expect(try AppleIDButton(height: 64, cornerRadius: 50).html(href: "/").contains("border-radius:32px"), "a radius never exceeds half the height")
+        #expect(
+            try AppleIDButton(height: 64, cornerRadius: 50).html(href: "/").contains("border-radius:32px"), "a radius never exceeds half the height")
     }
 
     @Test("sizes and radii outside Apple's rules are refused with the rule")

@@ -108,7 +108,8 @@ struct WebSignInTests {
             // Flow A's token posted with flow B's state: the nonce does not match.
             let flowA = try await AppleFlow.authorize(try await AppleFlow.start(stack, browser), browser: browser)
             let flowB = try await AppleFlow.authorize(try await AppleFlow.start(stack, browser), browser: browser)
-            try await refused(flowB.replacing("id_token", with: flowA.field("id_token")!).replacing("code", with: flowA.field("code")!), "invalid_identity_token")
+            try await refused(
+                flowB.replacing("id_token", with: flowA.field("id_token")!).replacing("code", with: flowA.field("code")!), "invalid_identity_token")
 
             // Flow C's code with flow D's token: c_hash does not match.
             let flowC = try await AppleFlow.authorize(try await AppleFlow.start(stack, browser), browser: browser)

@@ -1,5 +1,5 @@
-import Hummingbird
 import AppleSignIn
+import Hummingbird
 import Logging
 
 /// Deletes an account as Apple requires: the Apple refresh token is revoked first, then the
@@ -33,7 +33,8 @@ public struct AccountDeletion: Sendable {
                 try await client.revoke(refreshToken, hint: .refreshToken, clientID: credential.clientID)
             } catch {
                 logger.warning("revocation at Apple failed; account kept", metadata: ["error": "\(error.code)"])
-                throw ServerError(.appleUnavailable, status: .serviceUnavailable, "Apple cannot be reached to revoke your Apple ID's access; try again shortly")
+                throw ServerError(
+                    .appleUnavailable, status: .serviceUnavailable, "Apple cannot be reached to revoke your Apple ID's access; try again shortly")
             }
         }
         _ = try await accounts.deleteAccount(id: accountID)

@@ -29,7 +29,9 @@ public protocol AccountRepository: Sendable {
     /// - A new Apple ID with `linkTo`: linked to that account (refused if it already has another Apple ID).
     /// - A new Apple ID otherwise: a new account.
     /// - Throws: ``ServerError/Code/appleIDInUse`` when `linkTo` names another account than the Apple ID's.
-    func completeAppleSignIn(_ signIn: AppleSignInRecord, linkTo accountID: String?, replacingSession: String?, session: SessionDraft) async throws
+    func completeAppleSignIn(
+        _ signIn: AppleSignInRecord, linkTo accountID: String?, replacingSession: String?, session: SessionDraft
+    ) async throws
         -> AppleSignInResult
 
     /// The Apple ID of an account with its sealed refresh token (to validate or revoke at Apple).

@@ -22,7 +22,8 @@ public struct AppleIdentity: Sendable, Hashable {
 
     /// Creates an identity value.
     public init(
-        subject: String, clientID: String, email: String?, isPrivateEmail: Bool?, realUserStatus: RealUserStatus?, state: String, hasRefreshToken: Bool,
+        subject: String, clientID: String, email: String?, isPrivateEmail: Bool?, realUserStatus: RealUserStatus?, state: String,
+        hasRefreshToken: Bool,
         createdAt: Date
     ) {
         self.subject = subject

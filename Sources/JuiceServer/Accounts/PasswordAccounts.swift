@@ -1,6 +1,6 @@
-import Hummingbird
 import AppleSignIn
 import Foundation
+import Hummingbird
 
 /// Password sign-up and sign-in: validation, bcrypt, rate limiting and one answer for every failure.
 public struct PasswordAccounts: Sendable {
@@ -30,7 +30,8 @@ public struct PasswordAccounts: Sendable {
     /// - Throws: ``ServerError`` `invalid_password` (rules), `username_taken`.
     public func signUp(username rawUsername: String, password: String) async throws -> (token: String, account: Account, session: Session) {
         let username = Self.normalize(username: rawUsername)
-        guard (3...64).contains(username.count), username.unicodeScalars.allSatisfy({ !CharacterSet.whitespacesAndNewlines.contains($0) && $0.value >= 0x20 })
+        guard (3...64).contains(username.count),
+            username.unicodeScalars.allSatisfy({ !CharacterSet.whitespacesAndNewlines.contains($0) && $0.value >= 0x20 })
         else {
             throw ServerError(.invalidPassword, status: .badRequest, "a username has 3 to 64 characters and no spaces")
         }
@@ -48,7 +49,9 @@ public struct PasswordAccounts: Sendable {
 
     /// Signs in; every failure (unknown name, wrong password) is the same `invalid_credentials`.
     /// - Throws: ``ServerError`` `invalid_credentials` or `rate_limited`.
-    public func signIn(username rawUsername: String, password: String, address: String?) async throws -> (token: String, account: Account, session: Session) {
+    public func signIn(
+        username rawUsername: String, password: String, address: String?
+    ) async throws -> (token: String, account: Account, session: Session) {
         let username = Self.normalize(username: rawUsername)
         guard await throttle.allows(username: username, address: address) else {
             throw ServerError(.rateLimited, status: .tooManyRequests, "too many failed attempts; wait a few minutes and try again")

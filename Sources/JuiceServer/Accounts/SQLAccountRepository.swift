@@ -1,6 +1,6 @@
-import Hummingbird
 import AppleSignIn
 import Foundation
+import Hummingbird
 import SQLKit
 
 /// ``AccountRepository`` on the `accounts`, `apple_identities`, `password_credentials` and
@@ -107,7 +107,8 @@ public struct SQLAccountRepository: AccountRepository {
                     )
                     .values(
                         SQLBind(signIn.subject), SQLBind(accountID), SQLBind(signIn.clientID), SQLBind(signIn.email),
-                        SQLBind(signIn.isPrivateEmail.map { $0 ? 1 : 0 }), SQLBind(signIn.realUserStatus?.rawValue), SQLBind(signIn.sealedRefreshToken),
+                        SQLBind(signIn.isPrivateEmail.map { $0 ? 1 : 0 }), SQLBind(signIn.realUserStatus?.rawValue),
+                        SQLBind(signIn.sealedRefreshToken),
                         SQLBind("authorized"), SQLBind(now), SQLBind(now)
                     )
                     .run()

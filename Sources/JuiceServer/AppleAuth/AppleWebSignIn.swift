@@ -1,7 +1,7 @@
-import Hummingbird
 import AppleSignIn
 import Crypto
 import Foundation
+import Hummingbird
 import Logging
 
 /// The web Sign in with Apple flow, without HTTP: ``begin(session:)`` makes the authorize URL,
@@ -107,7 +107,8 @@ public struct AppleWebSignIn: Sendable {
             if let state = error.state { _ = try await authorizations.consume(state: state, now: time.now) }
             if error.code == .userCancelled { return .cancelled }
             if error.code == .appleError {
-                throw ServerError(.appleError, status: .badRequest, "Apple could not complete the sign-in (\(error.appleError?.prefix(64) ?? "error"))")
+                throw ServerError(
+                    .appleError, status: .badRequest, "Apple could not complete the sign-in (\(error.appleError?.prefix(64) ?? "error"))")
             }
             throw ServerError.invalidRequest("Apple's answer is malformed: \(error.reason)")
         }

@@ -86,7 +86,11 @@ extension ServerConfiguration {
         func integer(_ field: String, in range: ClosedRange<Int>) -> Int? {
             guard let value = document[field], !(value is NSNull) else { return nil }
             let number: Int?
-            if let text = value as? String { number = Int(text.trimmingCharacters(in: .whitespaces)) } else { number = (value as? NSNumber)?.intValue }
+            if let text = value as? String {
+                number = Int(text.trimmingCharacters(in: .whitespaces))
+            } else {
+                number = (value as? NSNumber)?.intValue
+            }
             guard let number, range.contains(number) else {
                 problem(field, "must be a whole number between \(range.lowerBound) and \(range.upperBound)")
                 return nil
@@ -97,7 +101,8 @@ extension ServerConfiguration {
         // The server's fields.
         var publicURL: URL?
         if let text = string("public_url") {
-            if let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host, !host.isEmpty,
+            if let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host,
+                !host.isEmpty,
                 url.query == nil, url.fragment == nil
             {
                 if scheme == "http" && !Self.isLoopback(host) {

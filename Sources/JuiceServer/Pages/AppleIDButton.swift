@@ -78,12 +78,17 @@ public struct AppleIDButton: Sendable, Hashable {
         language: PageLanguage = .english
     ) throws(ValidationError) {
         guard Self.heightRange.contains(height) else {
-            throw ValidationError(reason: "the height must be between \(Self.heightRange.lowerBound) and \(Self.heightRange.upperBound) points, not \(height)")
+            throw ValidationError(
+                reason: "the height must be between \(Self.heightRange.lowerBound) and \(Self.heightRange.upperBound) points, not \(height)")
         }
         if logoOnly {
-            guard width == height else { throw ValidationError(reason: "a logo-only button is square: its width (\(width)) must equal its height (\(height))") }
+            guard width == height else {
+                throw ValidationError(reason: "a logo-only button is square: its width (\(width)) must equal its height (\(height))")
+            }
         } else {
-            guard width >= Self.minimumWidth else { throw ValidationError(reason: "the width must be at least \(Self.minimumWidth) points, not \(width)") }
+            guard width >= Self.minimumWidth else {
+                throw ValidationError(reason: "the width must be at least \(Self.minimumWidth) points, not \(width)")
+            }
         }
         guard Self.cornerRadiusRange.contains(cornerRadius) else {
             throw ValidationError(reason: "the corner radius must be between 0 and 50 points, not \(cornerRadius)")

@@ -50,7 +50,8 @@ public struct PageRenderer: Sendable {
     func errorPage(_ error: ServerError, language: PageLanguage) -> Response {
         let message = PageStrings.table(language)["error_" + error.code.rawValue] ?? PageStrings.string("error_internal_error", language)
         let body = render(
-            "error", language: language, title: PageStrings.string("error_title", language), values: ["message": message, "code": error.code.rawValue]
+            "error", language: language, title: PageStrings.string("error_title", language),
+            values: ["message": message, "code": error.code.rawValue]
         )
         return response(body, status: error.status, language: language)
     }

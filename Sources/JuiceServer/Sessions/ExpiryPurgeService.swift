@@ -1,5 +1,5 @@
-import Foundation
 import AppleSignIn
+import Foundation
 import Logging
 import ServiceLifecycle
 

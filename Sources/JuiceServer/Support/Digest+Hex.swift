@@ -1,5 +1,5 @@
-import Foundation
 import Crypto
+import Foundation
 
 extension SHA256 {
     /// The lowercase hex SHA-256 of a string's UTF-8 bytes.

@@ -37,7 +37,8 @@ public struct CSRFProtection: Sendable {
         if let requestOrigin = request.headers[.origin], requestOrigin != "null", requestOrigin.lowercased() != origin {
             throw .invalidCSRFToken()
         }
-        guard let expected = request.cookies[cookies.csrfName]?.value, !expected.isEmpty, let submitted, constantTimeEquals(expected, submitted) else {
+        guard let expected = request.cookies[cookies.csrfName]?.value, !expected.isEmpty, let submitted, constantTimeEquals(expected, submitted)
+        else {
             throw .invalidCSRFToken()
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import AppleSignIn
+import Foundation
 import Hummingbird
 
 /// Resolves the session a request proves: `Authorization: Bearer <token>` or the session cookie.

@@ -29,9 +29,10 @@ enum AppleFlow {
         emailChoice: String = "share", browser: Browser
     ) async throws -> ApplePost {
         let base = String(authorizeURL.prefix { $0 != "?" })
-        let fields = Scrape.query(authorizeURL) + [
-            ("account_name", account.email), ("password", account.password), ("email_choice", emailChoice), ("action", action),
-        ]
+        let fields =
+            Scrape.query(authorizeURL) + [
+                ("account_name", account.email), ("password", account.password), ("email_choice", emailChoice), ("action", action),
+            ]
         let page = try await browser.postForm(base, fields)
         #expect(page.status == 200, "the emulator answered \(page.status): \(page.body.prefix(300))")
         return ApplePost(action: try #require(Scrape.formAction(page.body)), fields: Scrape.hiddenInputs(page.body))

@@ -31,9 +31,11 @@ actor Browser {
 
     /// Posts a form; `sendCookies: false` models a cross-site POST whose cookies the browser withholds
     /// (the answer's cookies are still kept).
-    func postForm(_ url: String, _ fields: [(String, String)], headers: [(String, String)] = [], sendCookies: Bool = true) async throws -> HTTPResult {
+    func postForm(_ url: String, _ fields: [(String, String)], headers: [(String, String)] = [], sendCookies: Bool = true) async throws -> HTTPResult
+    {
         try await send(
-            .POST, url, headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers, body: Self.encode(fields), sendCookies: sendCookies
+            .POST, url, headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers, body: Self.encode(fields),
+            sendCookies: sendCookies
         )
     }
 
@@ -60,7 +62,9 @@ actor Browser {
     static func encode(_ fields: [(String, String)]) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        return fields.map { "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)" }
-            .joined(separator: "&")
+        return fields.map {
+            "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)"
+        }
+        .joined(separator: "&")
     }
 }
