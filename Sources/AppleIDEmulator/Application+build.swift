@@ -29,7 +29,8 @@ import NIOCore
 ///   - random: The source of codes, tokens and identifiers.
 ///   - options: Key grace period and outbox retry tunables.
 ///   - httpClient: Delivers notifications.
-///   - logger: The application's logger (secrets are never logged).
+///   - logger: The application's logger (secrets are never logged); by default `AppleIDEmulator` at the
+///     level `LOG_LEVEL` names (`info` when unset).
 ///   - onServerRunning: Called with the bound port once the server listens.
 /// - Throws: ``EmulatorConfigurationError`` for an invalid configuration, or a storage error.
 public func buildEmulatorApplication(
@@ -43,10 +44,11 @@ public func buildEmulatorApplication(
     random: EmulatorRandom = .system,
     options: EmulatorOptions = EmulatorOptions(),
     httpClient: HTTPClient = .shared,
-    logger: Logger = Logger(label: "AppleIDEmulator"),
+    logger: Logger? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     try configuration.validate()
+    let logger = logger ?? defaultEmulatorLogger()
     let address = EmulatorAddress(host: host, port: port, publicURL: publicURL, issuer: issuer)
     let store = try await EmulatorStore.open(directory: dataDirectory, logger: logger)
     let keys = SigningKeyRing(store: store, time: time, random: random, gracePeriod: options.keyGracePeriod)
@@ -76,6 +78,7 @@ public func buildEmulatorApplication(
     let sessions = SessionStore(store: store, random: random, time: time)
     let pages = try PageRenderer()
     AuthorizeController(directory: directory, accounts: accounts, authorizer: authorizer, sessions: sessions, pages: pages).register(on: router)
+    AccountPortalController(accounts: accounts, actions: actions, sessions: sessions, pages: pages).register(on: router)
     AdminController(adminToken: configuration.adminToken, actions: actions, keys: keys).register(on: router)
 
     let delivery = NotificationDeliveryService(
@@ -93,4 +96,11 @@ public func buildEmulatorApplication(
         },
         logger: logger
     )
+}
+
+/// `AppleIDEmulator` logging at `LOG_LEVEL` (default `info`).
+private func defaultEmulatorLogger() -> Logger {
+    var logger = Logger(label: "AppleIDEmulator")
+    logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+    return logger
 }

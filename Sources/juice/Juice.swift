@@ -11,6 +11,7 @@ struct Juice: AsyncParsableCommand {
             ClientSecretCommand.self,
             BenchCommand.self,
             ServeCommand.self,
+            EmulatorCommand.self,
         ]
     )
 }

@@ -116,15 +116,3 @@ struct AccountActions: Sendable {
         }
     }
 }
-
-/// What the account portal shows.
-struct AccountOverview: Sendable {
-    struct AppEntry: Sendable {
-        let grant: Grant
-        let teamID: String
-        let relay: TeamUser?
-    }
-
-    let apps: [AppEntry]
-    let notifications: [OutboxEntry]
-}

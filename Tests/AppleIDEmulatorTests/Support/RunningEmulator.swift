@@ -40,10 +40,11 @@ struct RunningEmulator: Sendable {
         clock: TestClock = TestClock(),
         issuer: String? = nil,
         options: EmulatorOptions = EmulatorOptions(outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60),
+        logger: Logger? = nil,
         _ body: @Sendable (RunningEmulator) async throws -> T
     ) async throws -> T {
-        var logger = Logger(label: "emulator-test")
-        logger.logLevel = .warning
+        var logger = logger ?? Logger(label: "emulator-test")
+        if logger.label == "emulator-test" { logger.logLevel = .warning }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = try await buildEmulatorApplication(
             configuration: configuration, dataDirectory: dataDirectory, port: 0, issuer: issuer, time: clock.emulatorTime,

@@ -1,0 +1,159 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The Apple ID portal at `/account`: sign in as an Apple ID, see the apps using Sign in with Apple,
+/// Stop Using Apple ID, turn relay forwarding on or off, see the notifications sent, delete the Apple ID.
+///
+/// The session is an `HttpOnly`, `SameSite=Strict` cookie scoped to `/account`; every change also
+/// needs the session's CSRF token.
+struct AccountPortalController: Sendable {
+    static let cookieName = "emulator_account"
+
+    let accounts: AppleIDDirectory
+    let actions: AccountActions
+    let sessions: SessionStore
+    let pages: PageRenderer
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/account") { request, context in
+            let language = PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage])
+            return await answering(context, language) {
+                guard let (id, session) = try await currentSession(request) else {
+                    return signInPage(language: language, accountName: "", error: nil)
+                }
+                let done = (try? HTTPExchange.query(request))?["done"] != nil
+                return try await portalPage(session: session, sessionID: id, language: language, message: done ? PageRenderer.string("portal_done", language) : nil)
+            }
+        }
+        router.post("/account/sign-in") { request, context in
+            let language = PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage])
+            return await answering(context, language) {
+                let form = try await HTTPExchange.form(request)
+                let accountName = String((form["account_name"] ?? "").prefix(254))
+                guard let password = form.nonEmpty("password"), let account = try await accounts.authenticate(accountName: accountName, password: password) else {
+                    return signInPage(language: language, accountName: accountName, error: PageRenderer.string("bad_credentials", language), status: .unauthorized)
+                }
+                let (id, _) = try await sessions.create(.portal, email: account.storageKey)
+                var response = HTTPExchange.redirect(to: "/account")
+                response.status = .seeOther
+                response.headers[.setCookie] = "\(Self.cookieName)=\(id); Path=/account; HttpOnly; SameSite=Strict; Max-Age=3600"
+                return response
+            }
+        }
+        router.post("/account/stop-using") { request, context in
+            await change(request, context) { form, session in
+                guard let bundleID = form.nonEmpty("bundle_id") else { throw OAuthError.invalidRequest("bundle_id is required") }
+                try await actions.revokeConsent(appleID: session.email, clientID: bundleID)
+            }
+        }
+        router.post("/account/forwarding") { request, context in
+            await change(request, context) { form, session in
+                guard let teamID = form.nonEmpty("team_id"), let enabled = form["enabled"].flatMap(Bool.init) else {
+                    throw OAuthError.invalidRequest("team_id and enabled (true or false) are required")
+                }
+                try await actions.setEmailForwarding(appleID: session.email, teamID: teamID, enabled: enabled)
+            }
+        }
+        router.post("/account/delete") { request, context in
+            await change(request, context, endsSession: true) { form, session in
+                guard form["confirm"] == "yes" else { throw OAuthError.invalidRequest("confirm=yes is required") }
+                try await actions.deleteAppleID(session.email)
+            }
+        }
+        router.post("/account/sign-out") { request, context in
+            await change(request, context, endsSession: true) { _, _ in }
+        }
+    }
+
+    /// A state-changing POST: a live session, its CSRF token, then `perform`, then back to `/account`.
+    private func change(
+        _ request: Request,
+        _ context: BasicRequestContext,
+        endsSession: Bool = false,
+        _ perform: @escaping @Sendable (FormFields, SessionStore.Session) async throws -> Void
+    ) async -> Response {
+        let language = PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage])
+        return await answering(context, language) {
+            let form = try await HTTPExchange.form(request)
+            guard let (id, session) = try await currentSession(request) else {
+                return signInPage(language: language, accountName: "", error: PageRenderer.string("portal_expired", language), status: .unauthorized)
+            }
+            guard constantTimeEquals(form["csrf"] ?? "", session.csrf) else {
+                throw OAuthError(code: "invalid_request", description: "the form has expired; reload the page", status: .forbidden)
+            }
+            do {
+                try await perform(form, session)
+            } catch AccountActions.Failure.notFound(let reason) {
+                throw OAuthError(code: "not_found", description: reason, status: .notFound)
+            } catch AccountActions.Failure.invalid(let reason) {
+                throw OAuthError.invalidRequest(reason)
+            }
+            var response = HTTPExchange.redirect(to: endsSession ? "/account" : "/account?done=1")
+            response.status = .seeOther
+            if endsSession {
+                try await sessions.delete(id)
+                response.headers[.setCookie] = "\(Self.cookieName)=; Path=/account; HttpOnly; SameSite=Strict; Max-Age=0"
+            }
+            return response
+        }
+    }
+
+    private func currentSession(_ request: Request) async throws -> (String, SessionStore.Session)? {
+        guard let id = request.cookies[Self.cookieName]?.value, !id.isEmpty,
+            let session = try await sessions.find(id, purpose: .portal)
+        else { return nil }
+        return (id, session)
+    }
+
+    private func signInPage(language: PageLanguage, accountName: String, error: String?, status: HTTPResponse.Status = .ok) -> Response {
+        var values: [String: Any] = ["account_name": accountName]
+        if let error { values["error"] = error }
+        let body = pages.render("portal_sign_in", language: language, title: PageRenderer.string("portal_sign_in", language), values: values)
+        return HTTPExchange.html(body, status: status, language: language)
+    }
+
+    private func portalPage(session: SessionStore.Session, sessionID: String, language: PageLanguage, message: String?) async throws -> Response {
+        let overview = try await actions.overview(appleID: session.email)
+        let dateFormat = Date.ISO8601FormatStyle().year().month().day()
+        let apps: [[String: Any]] = overview.apps.map { entry in
+            var app: [String: Any] = [
+                "bundle_id": entry.grant.bundleID,
+                "team_id": entry.teamID,
+                "since": entry.grant.createdAt.formatted(dateFormat),
+                "csrf": session.csrf,
+            ]
+            if let relay = entry.relay {
+                app["relay"] = relay.relayEmail
+                app["forwarding_text"] = PageRenderer.string(relay.forwarding ? "portal_forwarding_on" : "portal_forwarding_off", language)
+                app["forwarding_next"] = relay.forwarding ? "false" : "true"
+                app["forwarding_button"] = PageRenderer.string(relay.forwarding ? "portal_turn_off" : "portal_turn_on", language)
+            }
+            return app
+        }
+        let notifications: [[String: Any]] = overview.notifications.map { entry in
+            ["type": entry.eventType, "audience": entry.audience, "status": entry.status, "last_result": entry.lastResult ?? "", "attempts": entry.attempts]
+        }
+        var values: [String: Any] = [
+            "signed_in_as": PageRenderer.string("signed_in_as", language, session.email),
+            "apps": apps,
+            "notifications": notifications,
+            "has_notifications": !notifications.isEmpty,
+            "csrf": session.csrf,
+        ]
+        if let message { values["message"] = message }
+        let body = pages.render("portal", language: language, title: PageRenderer.string("portal_title", language), values: values)
+        return HTTPExchange.html(body, language: language)
+    }
+
+    private func answering(_ context: BasicRequestContext, _ language: PageLanguage, _ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch let error as OAuthError {
+            return pages.errorPage(error, language: language)
+        } catch {
+            context.logger.error("account portal failed", metadata: ["error.type": "\(type(of: error))"])
+            return pages.errorPage(.serverError(), language: language)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import AppleIDEmulator
+import ArgumentParser
+import Foundation
+import Hummingbird
+
+/// `juice emulator`: runs a local appleid.apple.com (the default), or creates a team key (`new-key`).
+struct EmulatorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "emulator",
+        abstract: "Run a local Sign in with Apple server (appleid.apple.com), or create a team key.",
+        subcommands: [EmulatorRunCommand.self, EmulatorNewKeyCommand.self],
+        defaultSubcommand: EmulatorRunCommand.self
+    )
+}
+
+/// `juice emulator [run] --port P --config FILE --data-dir DIR [--issuer URL]`.
+struct EmulatorRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Serve Apple's endpoints and pages from a configuration file; state persists in the data directory."
+    )
+
+    @Option(help: "The port to listen on (0 picks a free one).")
+    var port: Int = 8081
+
+    @Option(help: "The address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "The emulator configuration (JSON: teams, apps, apple_ids).")
+    var config: String
+
+    @Option(name: .customLong("data-dir"), help: "Where the emulator keeps its SQLite store.")
+    var dataDirectory: String = "emulator-data"
+
+    @Option(help: "The iss of every token (default: the base URL). https://appleid.apple.com issues tokens exactly as Apple does.")
+    var issuer: String?
+
+    @Option(name: .customLong("public-url"), help: "The URL clients reach the emulator at, if not http://HOST:PORT.")
+    var publicURL: String?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        for (name, value) in [("--issuer", issuer), ("--public-url", publicURL)] {
+            if let value, URL(string: value)?.scheme == nil { throw ValidationError("\(name) must be an absolute URL") }
+        }
+    }
+
+    func run() async throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: config))
+        } catch {
+            throw CLIError("cannot read the configuration file \(config)")
+        }
+        let configuration: EmulatorConfiguration
+        do {
+            configuration = try EmulatorConfiguration(json: data)
+        } catch {
+            throw CLIError("\(config): \(error.reason)")
+        }
+        let app = try await buildEmulatorApplication(
+            configuration: configuration,
+            dataDirectory: URL(fileURLWithPath: dataDirectory),
+            host: host,
+            port: port,
+            issuer: issuer,
+            publicURL: publicURL
+        )
+        try await app.runService()
+    }
+}
+
+/// `juice emulator new-key --team-id T --out FILE.p8`.
+struct EmulatorNewKeyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new-key",
+        abstract: "Create a Sign in with Apple key (P-256 .p8, mode 0600) and print its key id and public PEM for the configuration."
+    )
+
+    @Option(name: .customLong("team-id"), help: "The team the key belongs to (10 uppercase letters or digits).")
+    var teamID: String
+
+    @Option(help: "The .p8 file to create (never overwritten).")
+    var out: String
+
+    func run() async throws {
+        let key: GeneratedTeamKey
+        do {
+            key = try TeamKeyGenerator.generate(teamID: teamID, writingTo: URL(fileURLWithPath: out))
+        } catch {
+            throw CLIError(error.reason)
+        }
+        print("Team ID:    \(key.teamID)")
+        print("Key ID:     \(key.keyID)")
+        print("Private key: \(key.privateKeyPath) (mode 0600; keep it secret)")
+        print("")
+        print("Add to the emulator configuration under teams[].keys:")
+        let entry = ["key_id": key.keyID, "public_key_pem": key.publicKeyPEM]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(entry), as: UTF8.self))
+    }
+}
