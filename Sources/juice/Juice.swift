@@ -10,6 +10,7 @@ struct Juice: AsyncParsableCommand {
             VerifyTokenCommand.self,
             ClientSecretCommand.self,
             BenchCommand.self,
+            ServeCommand.self,
             EmulatorCommand.self,
         ]
     )

@@ -64,7 +64,7 @@ struct EmulatorCommandTests {
         ]
         let configFile = directory.appendingPathComponent("emulator.json")
         try JSONSerialization.data(withJSONObject: config).write(to: configFile)
-        let port = freeLoopbackPort()
+        let port = try FreePort.pick()
         let process = Process()
         process.executableURL = JuiceProcess.executable
         process.arguments = ["emulator", "--port", "\(port)", "--config", configFile.path, "--data-dir", directory.appendingPathComponent("data").path, "--issuer", "https://appleid.apple.com"]

@@ -1,0 +1,136 @@
+import AppleSignIn
+import Foundation
+
+/// Accounts, their Apple IDs and password credentials.
+///
+/// Operations that start a session take the session to start (``SessionDraft``) so that the account
+/// change and the session are one transaction.
+public protocol AccountRepository: Sendable {
+    /// The account with `id`.
+    func account(id: String) async throws -> Account?
+
+    /// The account linked to the Apple ID `subject`.
+    func account(appleSubject subject: String) async throws -> Account?
+
+    /// The stored password credential for a normalized username.
+    func passwordCredential(username: String) async throws -> PasswordCredential?
+
+    /// Creates a password account and starts its session.
+    /// - Throws: ``ServerError/Code/usernameTaken`` when the username exists.
+    func createPasswordAccount(username: String, passwordHash: String, session: SessionDraft) async throws -> (Account, Session)
+
+    /// Starts a session for an existing account (password sign-in).
+    func startSession(_ draft: SessionDraft, accountID: String) async throws -> Session
+
+    /// Finds or creates the account of an Apple sign-in, applies its data and starts a session.
+    ///
+    /// - An existing Apple ID: its email, relay flag, real-user status and refresh token are updated;
+    ///   its name is filled only where empty.
+    /// - A new Apple ID with `linkTo`: linked to that account (refused if it already has another Apple ID).
+    /// - A new Apple ID otherwise: a new account.
+    /// - Throws: ``ServerError/Code/appleIDInUse`` when `linkTo` names another account than the Apple ID's.
+    func completeAppleSignIn(
+        _ signIn: AppleSignInRecord, linkTo accountID: String?, replacingSession: String?, session: SessionDraft
+    ) async throws
+        -> AppleSignInResult
+
+    /// The Apple ID of an account with its sealed refresh token (to validate or revoke at Apple).
+    func appleCredential(accountID: String) async throws -> StoredAppleCredential?
+
+    /// Deletes an account with its identities, credentials and sessions; returns what Apple must be told.
+    func deleteAccount(id: String) async throws -> DeletedAccount?
+}
+
+/// A stored password credential.
+public struct PasswordCredential: Sendable, Hashable {
+    /// The account.
+    public let accountID: String
+    /// The normalized username.
+    public let username: String
+    /// The bcrypt hash.
+    public let passwordHash: String
+
+    public init(accountID: String, username: String, passwordHash: String) {
+        self.accountID = accountID
+        self.username = username
+        self.passwordHash = passwordHash
+    }
+}
+
+/// What a verified Apple sign-in brings: the token's claims, the once-only `user` data, and the
+/// sealed refresh token from the code exchange.
+public struct AppleSignInRecord: Sendable, Hashable {
+    /// `sub`.
+    public var subject: String
+    /// The client id (`aud`).
+    public var clientID: String
+    /// The token's email, if any.
+    public var email: String?
+    /// Whether the email is a relay address.
+    public var isPrivateEmail: Bool?
+    /// The real-user status, if sent.
+    public var realUserStatus: RealUserStatus?
+    /// Given name from the once-only `user` data (or a device's `fullName`).
+    public var givenName: String?
+    /// Family name, likewise.
+    public var familyName: String?
+    /// The refresh token sealed with ``RefreshTokenCipher``, base64.
+    public var sealedRefreshToken: String?
+    /// When the sign-in happened.
+    public var at: Date
+
+    public init(
+        subject: String, clientID: String, email: String?, isPrivateEmail: Bool?, realUserStatus: RealUserStatus?, givenName: String?,
+        familyName: String?, sealedRefreshToken: String?, at: Date
+    ) {
+        self.subject = subject
+        self.clientID = clientID
+        self.email = email
+        self.isPrivateEmail = isPrivateEmail
+        self.realUserStatus = realUserStatus
+        self.givenName = givenName
+        self.familyName = familyName
+        self.sealedRefreshToken = sealedRefreshToken
+        self.at = at
+    }
+}
+
+/// The outcome of ``AccountRepository/completeAppleSignIn(_:linkTo:replacingSession:session:)``.
+public struct AppleSignInResult: Sendable, Hashable {
+    /// The signed-in account, as stored after the sign-in.
+    public let account: Account
+    /// The session started.
+    public let session: Session
+    /// Whether the account was created now.
+    public let createdAccount: Bool
+    /// Whether the Apple ID was linked to an existing account now.
+    public let linked: Bool
+}
+
+/// What remains to do at Apple after an account is deleted.
+public struct DeletedAccount: Sendable, Hashable {
+    /// The deleted account's id.
+    public let accountID: String
+    /// The Apple ID's client id and sealed refresh token, if one was stored.
+    public let appleClientID: String?
+    /// The sealed refresh token (base64), to revoke.
+    public let sealedRefreshToken: String?
+    /// The Apple ID's `sub`, if linked.
+    public let appleSubject: String?
+}
+
+/// An Apple ID's stored credential.
+public struct StoredAppleCredential: Sendable, Hashable {
+    /// `sub`.
+    public let subject: String
+    /// The client id the refresh token was issued to.
+    public let clientID: String
+    /// The sealed refresh token (base64), if Apple gave one.
+    public let sealedRefreshToken: String?
+
+    public init(subject: String, clientID: String, sealedRefreshToken: String?) {
+        self.subject = subject
+        self.clientID = clientID
+        self.sealedRefreshToken = sealedRefreshToken
+    }
+}

@@ -1,0 +1,228 @@
+import AppleSignIn
+import Foundation
+import Hummingbird
+import SQLKit
+
+/// ``AccountRepository`` on the `accounts`, `apple_identities`, `password_credentials` and
+/// `sessions` tables; every multi-table write is one transaction.
+public struct SQLAccountRepository: AccountRepository {
+    private let database: any JuiceDatabase
+    private let random: ServerRandom
+
+    public init(database: any JuiceDatabase, random: ServerRandom) {
+        self.database = database
+        self.random = random
+    }
+
+    public func account(id: String) async throws -> Account? {
+        try await database.read { sql in try await Self.load(where: "a.id", equals: id, on: sql) }
+    }
+
+    public func account(appleSubject subject: String) async throws -> Account? {
+        try await database.read { sql in try await Self.load(where: "i.subject", equals: subject, on: sql) }
+    }
+
+    public func passwordCredential(username: String) async throws -> PasswordCredential? {
+        try await database.read { sql in
+            try await sql.select().columns("account_id", "username", "password_hash").from("password_credentials")
+                .where("username", .equal, username).first()
+                .map {
+                    PasswordCredential(
+                        accountID: try $0.decode(column: "account_id", as: String.self),
+                        username: try $0.decode(column: "username", as: String.self),
+                        passwordHash: try $0.decode(column: "password_hash", as: String.self)
+                    )
+                }
+        }
+    }
+
+    public func createPasswordAccount(username: String, passwordHash: String, session: SessionDraft) async throws -> (Account, Session) {
+        let accountID = random.identifier()
+        return try await database.transaction { sql in
+            let taken = try await sql.select().column("account_id").from("password_credentials").where("username", .equal, username).first()
+            guard taken == nil else { throw ServerError(.usernameTaken, status: .conflict, "this username is taken; choose another or sign in") }
+            let now = Int64(session.createdAt.timeIntervalSince1970)
+            try await sql.insert(into: "accounts").columns("id", "created_at", "is_private_email")
+                .values(SQLBind(accountID), SQLBind(now), SQLBind(0)).run()
+            try await sql.insert(into: "password_credentials").columns("account_id", "username", "password_hash", "created_at")
+                .values(SQLBind(accountID), SQLBind(username), SQLBind(passwordHash), SQLBind(now)).run()
+            try await SQLSessionStore.insert(session, accountID: accountID, on: sql)
+            guard let account = try await Self.load(where: "a.id", equals: accountID, on: sql) else { throw ServerError.internalError() }
+            return (account, session.session(accountID: accountID))
+        }
+    }
+
+    public func startSession(_ draft: SessionDraft, accountID: String) async throws -> Session {
+        try await database.transaction { sql in
+            try await SQLSessionStore.insert(draft, accountID: accountID, on: sql)
+            return draft.session(accountID: accountID)
+        }
+    }
+
+    public func completeAppleSignIn(
+        _ signIn: AppleSignInRecord, linkTo linkAccountID: String?, replacingSession: String?, session: SessionDraft
+    ) async throws -> AppleSignInResult {
+        let newAccountID = random.identifier()
+        return try await database.transaction { sql in
+            let now = Int64(signIn.at.timeIntervalSince1970)
+            let existing = try await sql.select().columns("account_id").from("apple_identities").where("subject", .equal, signIn.subject).first()
+            let accountID: String
+            var created = false
+            var linked = false
+            if let existing {
+                accountID = try existing.decode(column: "account_id", as: String.self)
+                if let linkAccountID, linkAccountID != accountID {
+                    throw ServerError(
+                        .appleIDInUse, status: .conflict,
+                        "this Apple ID already belongs to another Juice account; sign out and sign in with Apple to use that account"
+                    )
+                }
+                var update = sql.update("apple_identities")
+                    .set("client_id", to: signIn.clientID).set("state", to: "authorized").set("updated_at", to: now)
+                if let email = signIn.email { update = update.set("email", to: email) }
+                if let isPrivate = signIn.isPrivateEmail { update = update.set("is_private_email", to: isPrivate ? 1 : 0) }
+                if let status = signIn.realUserStatus { update = update.set("real_user_status", to: status.rawValue) }
+                if let sealed = signIn.sealedRefreshToken { update = update.set("refresh_token", to: sealed) }
+                try await update.where("subject", .equal, signIn.subject).run()
+            } else {
+                if let linkAccountID {
+                    let target = try await sql.select().column("id").from("accounts").where("id", .equal, linkAccountID).first()
+                    let other = try await sql.select().column("subject").from("apple_identities").where("account_id", .equal, linkAccountID).first()
+                    guard target != nil else { throw ServerError.unauthorized("the account to link no longer exists") }
+                    guard other == nil else {
+                        throw ServerError(.appleIDInUse, status: .conflict, "this Juice account is already linked to another Apple ID")
+                    }
+                    accountID = linkAccountID
+                    linked = true
+                } else {
+                    accountID = newAccountID
+                    created = true
+                    try await sql.insert(into: "accounts").columns("id", "created_at", "is_private_email")
+                        .values(SQLBind(accountID), SQLBind(now), SQLBind(0)).run()
+                }
+                try await sql.insert(into: "apple_identities")
+                    .columns(
+                        "subject", "account_id", "client_id", "email", "is_private_email", "real_user_status", "refresh_token", "state", "created_at",
+                        "updated_at"
+                    )
+                    .values(
+                        SQLBind(signIn.subject), SQLBind(accountID), SQLBind(signIn.clientID), SQLBind(signIn.email),
+                        SQLBind(signIn.isPrivateEmail.map { $0 ? 1 : 0 }), SQLBind(signIn.realUserStatus?.rawValue),
+                        SQLBind(signIn.sealedRefreshToken),
+                        SQLBind("authorized"), SQLBind(now), SQLBind(now)
+                    )
+                    .run()
+            }
+            try await Self.applyProfile(signIn, accountID: accountID, on: sql)
+            if let replacingSession {
+                try await sql.delete(from: "sessions").where("id", .equal, replacingSession).run()
+            }
+            try await SQLSessionStore.insert(session, accountID: accountID, on: sql)
+            guard let account = try await Self.load(where: "a.id", equals: accountID, on: sql) else { throw ServerError.internalError() }
+            return AppleSignInResult(account: account, session: session.session(accountID: accountID), createdAccount: created, linked: linked)
+        }
+    }
+
+    public func appleCredential(accountID: String) async throws -> StoredAppleCredential? {
+        try await database.read { sql in
+            try await sql.select().columns("subject", "client_id", "refresh_token").from("apple_identities")
+                .where("account_id", .equal, accountID).first()
+                .map {
+                    StoredAppleCredential(
+                        subject: try $0.decode(column: "subject", as: String.self),
+                        clientID: try $0.decode(column: "client_id", as: String.self),
+                        sealedRefreshToken: try $0.decode(column: "refresh_token", as: String?.self)
+                    )
+                }
+        }
+    }
+
+    public func deleteAccount(id: String) async throws -> DeletedAccount? {
+        try await database.transaction { sql in
+            guard try await sql.select().column("id").from("accounts").where("id", .equal, id).first() != nil else { return nil }
+            let identity = try await sql.select().columns("subject", "client_id", "refresh_token").from("apple_identities")
+                .where("account_id", .equal, id).first()
+            // Explicit deletes keep this independent of the database's foreign-key enforcement.
+            try await sql.delete(from: "sessions").where("account_id", .equal, id).run()
+            try await sql.delete(from: "password_credentials").where("account_id", .equal, id).run()
+            try await sql.delete(from: "apple_identities").where("account_id", .equal, id).run()
+            try await sql.delete(from: "accounts").where("id", .equal, id).run()
+            return DeletedAccount(
+                accountID: id,
+                appleClientID: try identity?.decode(column: "client_id", as: String.self),
+                sealedRefreshToken: try identity.flatMap { try $0.decode(column: "refresh_token", as: String?.self) },
+                appleSubject: try identity?.decode(column: "subject", as: String.self)
+            )
+        }
+    }
+
+    /// Fills the name only where the account has none; takes the email from Apple when it sends one.
+    static func applyProfile(_ signIn: AppleSignInRecord, accountID: String, on sql: any SQLDatabase) async throws {
+        guard let row = try await sql.select().columns("given_name", "family_name", "email").from("accounts").where("id", .equal, accountID).first()
+        else { return }
+        let currentGiven = try row.decode(column: "given_name", as: String?.self)
+        let currentFamily = try row.decode(column: "family_name", as: String?.self)
+        var update = sql.update("accounts")
+        var changed = false
+        if currentGiven.isBlank, let given = signIn.givenName?.trimmed, !given.isEmpty {
+            update = update.set("given_name", to: given)
+            changed = true
+        }
+        if currentFamily.isBlank, let family = signIn.familyName?.trimmed, !family.isEmpty {
+            update = update.set("family_name", to: family)
+            changed = true
+        }
+        if let email = signIn.email?.trimmed, !email.isEmpty {
+            update = update.set("email", to: email).set("is_private_email", to: (signIn.isPrivateEmail ?? false) ? 1 : 0)
+            changed = true
+        }
+        if changed { try await update.where("id", .equal, accountID).run() }
+    }
+
+    /// Reads one account with its Apple ID and username.
+    static func load(where column: String, equals value: String, on sql: any SQLDatabase) async throws -> Account? {
+        let filter: SQLQueryString = column == "a.id" ? "a.id = \(bind: value)" : "i.subject = \(bind: value)"
+        let query: SQLQueryString = """
+            SELECT a.id, a.created_at, a.given_name, a.family_name, a.email, a.is_private_email, p.username,
+                   i.subject, i.client_id, i.email AS apple_email, i.is_private_email AS apple_private_email, i.real_user_status,
+                   i.state, i.created_at AS apple_created_at, CASE WHEN i.refresh_token IS NULL THEN 0 ELSE 1 END AS has_refresh_token
+            FROM accounts a
+            LEFT JOIN apple_identities i ON i.account_id = a.id
+            LEFT JOIN password_credentials p ON p.account_id = a.id
+            WHERE \(filter)
+            """
+        guard let row = try await sql.raw(query).first() else { return nil }
+        var apple: AppleIdentity?
+        if let subject = try row.decode(column: "subject", as: String?.self) {
+            apple = AppleIdentity(
+                subject: subject,
+                clientID: try row.decode(column: "client_id", as: String.self),
+                email: try row.decode(column: "apple_email", as: String?.self),
+                isPrivateEmail: try row.decode(column: "apple_private_email", as: Int?.self).map { $0 != 0 },
+                realUserStatus: try row.decode(column: "real_user_status", as: Int?.self).flatMap(RealUserStatus.init(rawValue:)),
+                state: try row.decode(column: "state", as: String.self),
+                hasRefreshToken: try row.decode(column: "has_refresh_token", as: Int.self) != 0,
+                createdAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "apple_created_at", as: Int64.self)))
+            )
+        }
+        return Account(
+            id: try row.decode(column: "id", as: String.self),
+            createdAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "created_at", as: Int64.self))),
+            givenName: try row.decode(column: "given_name", as: String?.self),
+            familyName: try row.decode(column: "family_name", as: String?.self),
+            email: try row.decode(column: "email", as: String?.self),
+            isPrivateEmail: try row.decode(column: "is_private_email", as: Int.self) != 0,
+            username: try row.decode(column: "username", as: String?.self),
+            apple: apple
+        )
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// Whether the value is absent or only whitespace.
+    var isBlank: Bool { self?.trimmed.isEmpty ?? true }
+}
+
+extension String {
+    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Hummingbird
+
+/// `GET /auth/apple` (start: store state and nonce, redirect to Apple) and
+/// `POST /auth/apple/callback` (Apple's cross-site `form_post`, which carries no cookies).
+public struct AppleAuthController: Sendable {
+    let signIn: AppleWebSignIn
+    let cookies: SessionCookies
+    let csrf: CSRFProtection
+
+    public init(signIn: AppleWebSignIn, cookies: SessionCookies, csrf: CSRFProtection) {
+        self.signIn = signIn
+        self.cookies = cookies
+        self.csrf = csrf
+    }
+
+    public var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("/auth/apple") { _, context in
+            let session = context.signedIn?.viaCookie == true ? context.signedIn?.session : nil
+            let url = try await signIn.begin(session: session)
+            var response = Response.redirect(to: url.absoluteString, type: .found)
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
+        routes.post("/auth/apple/callback") { request, _ in
+            let body = try await request.bodyText()
+            switch try await signIn.complete(formBody: body) {
+            case .cancelled:
+                return Response.seeOther("/?notice=cancelled")
+            case .signedIn(let token, let result):
+                var response = Response.seeOther(result.linked ? "/account?notice=linked" : "/account")
+                response.setCookie(cookies.session(token))
+                response.setCookie(csrf.rotate().cookie)
+                return response
+            }
+        }
+        return routes
+    }
+}

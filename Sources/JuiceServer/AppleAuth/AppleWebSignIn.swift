@@ -1,0 +1,187 @@
+import AppleSignIn
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+
+/// The web Sign in with Apple flow, without HTTP: ``begin(session:)`` makes the authorize URL,
+/// ``complete(formBody:)`` turns Apple's `form_post` answer into a signed-in account.
+///
+/// The callback is a cross-site POST that carries no cookies, so everything it needs comes from the
+/// consumed `state`: the nonce, the account to link, the session to replace.
+///
+/// ```swift
+/// let url = try await signIn.begin(session: currentSession)  // redirect the browser there
+/// // … Apple posts back:
+/// switch try await signIn.complete(formBody: body) {
+/// case .signedIn(let token, let result): setCookie(token); redirect("/account")
+/// case .cancelled: redirect("/?notice=cancelled")
+/// }
+/// ```
+public struct AppleWebSignIn: Sendable {
+    /// The result of Apple's answer.
+    public enum Outcome: Sendable {
+        /// Signed in: the new session's token (give it to the browser) and the account.
+        case signedIn(token: String, result: AppleSignInResult)
+        /// The person cancelled at Apple.
+        case cancelled
+    }
+
+    private let configuration: ServerConfiguration
+    private let verifier: IdentityTokenVerifier
+    private let client: AppleIDClient
+    private let cipher: RefreshTokenCipher
+    private let authorizations: any AuthorizationStore
+    private let accounts: any AccountRepository
+    private let tokens: SessionTokens
+    private let random: ServerRandom
+    private let time: TimeSource
+    private let metrics: SignInMetrics
+
+    /// Creates the flow. `verifier` should accept only the web client id (the Services ID).
+    public init(
+        configuration: ServerConfiguration, verifier: IdentityTokenVerifier, client: AppleIDClient, cipher: RefreshTokenCipher,
+        authorizations: any AuthorizationStore, accounts: any AccountRepository, tokens: SessionTokens, random: ServerRandom, time: TimeSource,
+        metrics: SignInMetrics = SignInMetrics()
+    ) {
+        self.configuration = configuration
+        self.verifier = verifier
+        self.client = client
+        self.cipher = cipher
+        self.authorizations = authorizations
+        self.accounts = accounts
+        self.tokens = tokens
+        self.random = random
+        self.time = time
+        self.metrics = metrics
+    }
+
+    /// Stores a fresh single-use `state` and `nonce` and returns Apple's authorize URL
+    /// (`response_type=code id_token`, `response_mode=form_post`, the configured scopes).
+    /// - Parameter session: The current session, if any: its account gets the Apple ID linked.
+    public func begin(session: Session?) async throws -> URL {
+        let now = Date(timeIntervalSince1970: time.now.timeIntervalSince1970.rounded(.down))
+        let request = AuthorizationRequest(
+            clientID: configuration.apple.clientID,
+            redirectURI: configuration.redirectURI,
+            responseType: .codeAndIDToken,
+            responseMode: .formPost,
+            scopes: configuration.apple.scopes,
+            state: random.token(),
+            nonce: random.token()
+        )
+        let url = try request.url(appleBaseURL: configuration.apple.appleBaseURL)
+        try await authorizations.save(
+            PendingAuthorization(
+                state: request.state, nonce: request.nonce ?? "", purpose: .web, linkAccountID: session?.accountID, replacesSessionID: session?.id,
+                createdAt: now, expiresAt: now.addingTimeInterval(configuration.authorizationLifetime)
+            )
+        )
+        return url
+    }
+
+    /// Handles Apple's `form_post`: consumes the state, verifies the identity token (issuer, audience,
+    /// expiry, nonce, `c_hash`), claims the code, exchanges it, stores the sealed refresh token, finds
+    /// or creates the account and starts a session.
+    /// - Throws: ``ServerError`` (4xx for replays, forgeries and bad input; 503 when Apple is unreachable).
+    public func complete(formBody: String) async throws -> Outcome {
+        do {
+            let outcome = try await run(formBody: formBody)
+            switch outcome {
+            case .signedIn: metrics.record(.apple, outcome: "success")
+            case .cancelled: metrics.record(.apple, outcome: "cancelled")
+            }
+            return outcome
+        } catch let error as ServerError {
+            metrics.record(.apple, outcome: error.code.rawValue)
+            throw error
+        }
+    }
+
+    private func run(formBody: String) async throws -> Outcome {
+        let response: AuthorizationResponse
+        do {
+            response = try AuthorizationResponse(formBody: formBody)
+        } catch {
+            // Whatever Apple said, the state is spent.
+            if let state = error.state { _ = try await authorizations.consume(state: state, now: time.now) }
+            if error.code == .userCancelled { return .cancelled }
+            if error.code == .appleError {
+                throw ServerError(
+                    .appleError, status: .badRequest, "Apple could not complete the sign-in (\(error.appleError?.prefix(64) ?? "error"))")
+            }
+            throw ServerError.invalidRequest("Apple's answer is malformed: \(error.reason)")
+        }
+        guard let pending = try await authorizations.consume(state: response.state, now: time.now) else {
+            throw ServerError(.invalidState, status: .badRequest, "this sign-in has expired or was already used; start again")
+        }
+        guard pending.purpose == .web else {
+            throw ServerError(.invalidState, status: .badRequest, "this sign-in was not started on the web")
+        }
+        guard let idToken = response.idToken else {
+            throw ServerError(.invalidIdentityToken, status: .badRequest, "Apple's answer has no identity token")
+        }
+        let token: IdentityToken
+        do {
+            token = try await verifier.verify(idToken, nonce: pending.nonce, authorizationCode: response.code)
+        } catch {
+            throw Self.serverError(error)
+        }
+        guard try await authorizations.claimCode(hash: SHA256.hex(response.code), now: time.now) else {
+            throw ServerError(.invalidCode, status: .badRequest, "this authorization code was already used")
+        }
+        let tokens: TokenResponse
+        do {
+            tokens = try await client.exchangeCode(response.code, clientID: token.audience, redirectURI: configuration.redirectURI)
+        } catch {
+            throw Self.serverError(error)
+        }
+        if let exchanged = tokens.idToken {
+            let confirmed: IdentityToken
+            do {
+                confirmed = try await verifier.verify(exchanged)
+            } catch {
+                throw Self.serverError(error)
+            }
+            guard confirmed.subject == token.subject else {
+                throw ServerError(.invalidIdentityToken, status: .badRequest, "Apple's token response is for another user")
+            }
+        }
+        let sealed = try tokens.refreshToken.map { try cipher.seal($0, subject: token.subject) }
+        let record = AppleSignInRecord(
+            subject: token.subject,
+            clientID: token.audience,
+            email: token.email,
+            isPrivateEmail: token.email == nil ? nil : token.isRelayEmail,
+            realUserStatus: token.realUserStatus,
+            givenName: response.user?.name?.firstName,
+            familyName: response.user?.name?.lastName,
+            sealedRefreshToken: sealed,
+            at: time.now
+        )
+        let (sessionToken, draft) = self.tokens.issue(.apple)
+        let result = try await accounts.completeAppleSignIn(
+            record, linkTo: pending.linkAccountID, replacingSession: pending.replacesSessionID, session: draft
+        )
+        return .signedIn(token: sessionToken, result: result)
+    }
+
+    /// Maps a verification failure to a response: Apple's keys unreachable is 503, anything else 400.
+    static func serverError(_ error: TokenVerificationError) -> ServerError {
+        if error.code == .keysUnavailable {
+            return ServerError(.appleUnavailable, status: .serviceUnavailable, "Apple's signing keys cannot be fetched right now; try again shortly")
+        }
+        return ServerError(.invalidIdentityToken, status: .badRequest, "the identity token was refused (\(error.code)): \(error.reason)")
+    }
+
+    /// Maps a code-exchange failure: Apple's refusal is 400, Apple unreachable 503.
+    static func serverError(_ error: AppleIDClientError) -> ServerError {
+        if error.code == .apple {
+            return ServerError(.invalidCode, status: .badRequest, "Apple refused the authorization code (\(error.appleError ?? "error"))")
+        }
+        if error.isTransient {
+            return ServerError(.appleUnavailable, status: .serviceUnavailable, "Apple cannot be reached right now; try again shortly")
+        }
+        return ServerError(.appleUnavailable, status: .badGateway, "Apple's answer could not be used (\(error.code))")
+    }
+}

@@ -1,0 +1,91 @@
+import AppleSignIn
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+
+/// Builds the Juice server: opens and migrates the database, wires the stores and flows, and
+/// returns a Hummingbird application whose services (database lifetime, expiry purge) run with it.
+///
+/// ```swift
+/// let app = try await buildApplication(configuration: configuration)
+/// try await app.runService()
+/// ```
+///
+/// - Parameters:
+///   - configuration: The server's configuration.
+///   - time: The clock (tests inject one to expire sessions and sign-in requests).
+///   - random: The source of tokens and ids.
+///   - httpClient: Reaches Apple (or the emulator), over HTTP only.
+///   - logger: The application's logger (tokens, cookies and passwords are never logged).
+///   - onServerRunning: Called with the bound port once the server listens.
+/// - Throws: a storage error, or ``DatabaseLocationError`` for a database this build cannot open.
+public func buildApplication(
+    configuration: ServerConfiguration,
+    time: TimeSource = .system,
+    random: ServerRandom = .system,
+    httpClient: HTTPClient = .shared,
+    logger: Logger = Logger(label: "juice.server"),
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) async throws -> some ApplicationProtocol {
+    let database = try await openDatabase(configuration.database, logger: logger)
+    let dependencies: ServerDependencies
+    do {
+        try await SchemaMigrator().migrate(database, now: time.now, logger: logger)
+        dependencies = try await ServerDependencies.make(
+            configuration: configuration, database: database, time: time, random: random, httpClient: httpClient, logger: logger
+        )
+    } catch {
+        await database.close()
+        throw error
+    }
+    let router = buildRouter(dependencies: dependencies)
+    let purge = ExpiryPurgeService(
+        sessions: dependencies.sessions, authorizations: dependencies.authorizations, interval: configuration.purgeInterval, time: time,
+        logger: logger
+    )
+    return Application(
+        router: router,
+        configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "Juice"),
+        services: [DatabaseService(database: database), purge],
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            logger.info("Juice listening", metadata: ["address": "\(configuration.host):\(port)", "public_url": "\(configuration.publicBase)"])
+            await onServerRunning(port)
+        },
+        logger: logger
+    )
+}
+
+/// Builds the router: request logging (no headers, so no cookies or tokens), error pages, session
+/// resolution, then the controllers.
+public func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))
+    router.add(middleware: ErrorMiddleware(pages: dependencies.pages))
+    router.add(
+        middleware: SessionMiddleware(
+            sessions: dependencies.sessions, accounts: dependencies.accounts, cookies: dependencies.cookies, time: dependencies.time
+        )
+    )
+    router.addRoutes(
+        WebController(
+            pages: dependencies.pages, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
+            cookies: dependencies.cookies, csrf: dependencies.csrf
+        ).endpoints
+    )
+    router.addRoutes(AppleAuthController(signIn: dependencies.appleSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf).endpoints)
+    router.addRoutes(APIController().endpoints)
+    return router
+}
+
+/// Opens the configured database.
+/// - Throws: ``DatabaseLocationError`` for PostgreSQL, which this build does not open yet.
+public func openDatabase(_ location: DatabaseLocation, logger: Logger) async throws -> any JuiceDatabase {
+    switch location {
+    case .sqlite(let path):
+        return try await SQLiteJuiceDatabase.open(path: path, logger: logger)
+    case .postgres:
+        throw DatabaseLocationError("PostgreSQL (\(location)) is not supported by this build yet; use a SQLite path")
+    }
+}

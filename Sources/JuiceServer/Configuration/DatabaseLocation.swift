@@ -1,0 +1,62 @@
+import Foundation
+
+/// Where the server's database is: a SQLite file, or a PostgreSQL server.
+///
+/// Parsed from `--database`: `sqlite:PATH`, `sqlite:///ABSOLUTE/PATH`, a plain file path, or
+/// `postgres://user:password@host:port/database` (also `postgresql://`).
+public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
+    /// A SQLite file (created if missing; WAL mode).
+    case sqlite(path: String)
+    /// A PostgreSQL URL.
+    case postgres(url: String)
+
+    /// Parses a database URL or path.
+    /// - Throws: a message naming what is wrong.
+    public init(parsing text: String) throws(DatabaseLocationError) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw DatabaseLocationError("the database URL is empty") }
+        let lower = trimmed.lowercased()
+        if lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") {
+            guard let url = URL(string: trimmed), url.host?.isEmpty == false else {
+                throw DatabaseLocationError("\(Self.redacted(trimmed)) is not a valid PostgreSQL URL (postgres://user:password@host:5432/database)")
+            }
+            self = .postgres(url: trimmed)
+        } else if lower.hasPrefix("sqlite://") {
+            let path = String(trimmed.dropFirst("sqlite://".count))
+            guard !path.isEmpty else { throw DatabaseLocationError("sqlite:// needs a path, e.g. sqlite:///var/lib/juice/juice.sqlite") }
+            self = .sqlite(path: path)
+        } else if lower.hasPrefix("sqlite:") {
+            let path = String(trimmed.dropFirst("sqlite:".count))
+            guard !path.isEmpty else { throw DatabaseLocationError("sqlite: needs a path, e.g. sqlite:juice-data/juice.sqlite") }
+            self = .sqlite(path: path)
+        } else if trimmed.contains("://") {
+            throw DatabaseLocationError("unknown database scheme in \(Self.redacted(trimmed)); use sqlite:PATH or postgres://…")
+        } else {
+            self = .sqlite(path: trimmed)
+        }
+    }
+
+    /// The location with any password hidden.
+    public var description: String {
+        switch self {
+        case .sqlite(let path): return "sqlite:\(path)"
+        case .postgres(let url): return Self.redacted(url)
+        }
+    }
+
+    /// `url` with the password of its user info replaced by `***`.
+    static func redacted(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://"), let at = url[schemeEnd.upperBound...].firstIndex(of: "@") else { return url }
+        let userInfo = url[schemeEnd.upperBound..<at]
+        guard let colon = userInfo.firstIndex(of: ":") else { return url }
+        return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
+    }
+}
+
+/// A database location that cannot be used.
+public struct DatabaseLocationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong (never the password).
+    public let reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}

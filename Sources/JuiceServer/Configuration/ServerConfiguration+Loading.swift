@@ -1,0 +1,194 @@
+import AppleSignIn
+import Crypto
+import Foundation
+
+extension ServerConfiguration {
+    /// Values given on the command line; they win over the environment, which wins over the file.
+    public struct Overrides: Sendable {
+        /// `--host`.
+        public var host: String?
+        /// `--port`.
+        public var port: Int?
+        /// `--public-url`.
+        public var publicURL: String?
+        /// `--database`.
+        public var database: String?
+
+        /// Creates overrides; `nil` leaves a value to the environment or the file.
+        public init(host: String? = nil, port: Int? = nil, publicURL: String? = nil, database: String? = nil) {
+            self.host = host
+            self.port = port
+            self.publicURL = publicURL
+            self.database = database
+        }
+    }
+
+    /// The server's own settings, next to the toolkit's `config.json` fields.
+    static let serverFields: [String] = [
+        "public_url", "database_url", "host", "port", "session_lifetime", "refresh_token_key", "refresh_token_key_path", "password_hash_cost",
+    ]
+    /// The toolkit's fields (see ``AppleSignInConfiguration``).
+    static let toolkitFields: [String] = [
+        "client_id", "team_id", "key_id", "redirect_uri", "scope", "private_key_path", "private_key", "additional_client_ids", "apple_base_url",
+        "issuer",
+    ]
+    /// Every field that may come from the environment as `JUICE_<FIELD>` (e.g. `JUICE_CLIENT_ID`).
+    public static var environmentVariables: [String] { (toolkitFields + serverFields).map { "JUICE_" + $0.uppercased() } }
+
+    /// Whether the environment configures the server (any `JUICE_*` setting is present).
+    public static func environmentConfigures(_ environment: [String: String]) -> Bool {
+        environmentVariables.contains { environment[$0] != nil }
+    }
+
+    /// Loads the configuration: the file (if any), then `JUICE_*` environment variables, then `overrides`.
+    ///
+    /// - Parameters:
+    ///   - file: A `juice.json`; `nil` reads only the environment and overrides.
+    ///   - environment: The process environment.
+    ///   - overrides: Command-line values.
+    ///   - dataDirectory: Where the default SQLite database lives.
+    /// - Throws: ``AppleSignIn/ConfigurationError`` listing every problem, each naming its field.
+    public static func load(
+        file: URL?, environment: [String: String], overrides: Overrides = Overrides(), dataDirectory: URL
+    ) throws(ConfigurationError) -> ServerConfiguration {
+        var document: [String: Any] = [:]
+        var baseDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        if let file {
+            let data: Data
+            do {
+                data = try Data(contentsOf: file)
+            } catch {
+                throw ConfigurationError(field: "config", "cannot read \(file.path)")
+            }
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw ConfigurationError(field: "config", "\(file.path) is not a JSON object")
+            }
+            document = object
+            baseDirectory = file.deletingLastPathComponent()
+        }
+        for field in toolkitFields + serverFields {
+            guard let value = environment["JUICE_" + field.uppercased()] else { continue }
+            document[field] = field == "additional_client_ids" ? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : value
+        }
+        if let host = overrides.host { document["host"] = host }
+        if let port = overrides.port { document["port"] = port }
+        if let publicURL = overrides.publicURL { document["public_url"] = publicURL }
+        if let database = overrides.database { document["database_url"] = database }
+
+        var problems: [ConfigurationError.Problem] = []
+        func problem(_ field: String, _ message: String) { problems.append(.init(field: field, message: message)) }
+        func string(_ field: String) -> String? {
+            guard let value = document[field], !(value is NSNull) else { return nil }
+            if let text = value as? String { return text }
+            problem(field, "must be a string")
+            return nil
+        }
+        func integer(_ field: String, in range: ClosedRange<Int>) -> Int? {
+            guard let value = document[field], !(value is NSNull) else { return nil }
+            let number: Int?
+            if let text = value as? String {
+                number = Int(text.trimmingCharacters(in: .whitespaces))
+            } else {
+                number = (value as? NSNumber)?.intValue
+            }
+            guard let number, range.contains(number) else {
+                problem(field, "must be a whole number between \(range.lowerBound) and \(range.upperBound)")
+                return nil
+            }
+            return number
+        }
+
+        // The server's fields.
+        var publicURL: URL?
+        if let text = string("public_url") {
+            if let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host,
+                !host.isEmpty,
+                url.query == nil, url.fragment == nil
+            {
+                if scheme == "http" && !Self.isLoopback(host) {
+                    problem("public_url", "must use https (plain http is accepted only for localhost and 127.0.0.1)")
+                } else {
+                    publicURL = url
+                }
+            } else {
+                problem("public_url", "\"\(text.prefix(200))\" is not an absolute http(s) URL without query or fragment")
+            }
+        } else {
+            problem("public_url", "is required: the URL people open, e.g. https://juice.example.com")
+        }
+        var database = DatabaseLocation.sqlite(path: dataDirectory.appendingPathComponent("juice.sqlite").path)
+        if let text = string("database_url") {
+            do { database = try DatabaseLocation(parsing: text) } catch { problem("database_url", error.reason) }
+        }
+        let host = string("host") ?? "127.0.0.1"
+        let port = integer("port", in: 0...65535) ?? 8080
+        let sessionLifetime = integer("session_lifetime", in: 60...31_536_000) ?? 7 * 86_400
+        let cost = integer("password_hash_cost", in: 4...31) ?? 12
+        var refreshTokenKey: SymmetricKey?
+        switch (string("refresh_token_key"), string("refresh_token_key_path")) {
+        case (nil, nil):
+            problem("refresh_token_key", "is required: 32 random bytes, base64 (e.g. `openssl rand -base64 32`), or refresh_token_key_path")
+        case (.some, .some):
+            problem("refresh_token_key", "give either refresh_token_key or refresh_token_key_path, not both")
+        case (let inline?, nil):
+            refreshTokenKey = Self.parseKey(inline)
+            if refreshTokenKey == nil { problem("refresh_token_key", "must be 32 bytes, base64-encoded") }
+        case (nil, let path?):
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
+            if let text = try? String(contentsOf: url, encoding: .utf8) {
+                refreshTokenKey = Self.parseKey(text)
+                if refreshTokenKey == nil { problem("refresh_token_key_path", "\(url.path) must hold 32 bytes, base64-encoded") }
+            } else {
+                problem("refresh_token_key_path", "cannot read \(url.path)")
+            }
+        }
+
+        // The toolkit's fields.
+        var toolkitDocument = document
+        for field in serverFields { toolkitDocument.removeValue(forKey: field) }
+        var apple: AppleSignInConfiguration?
+        do {
+            let data = try JSONSerialization.data(withJSONObject: toolkitDocument)
+            apple = try AppleSignInConfiguration(json: data, baseDirectory: baseDirectory)
+        } catch let error as ConfigurationError {
+            problems.append(contentsOf: error.problems)
+        } catch {
+            problem("config", "cannot be read as JSON")
+        }
+        if let apple, let publicURL, let redirect = apple.redirectURI {
+            let expected = publicURL.absoluteString.trimmingSuffix("/") + "/auth/apple/callback"
+            if redirect.absoluteString != expected {
+                problem("redirect_uri", "must be \(expected) (the callback under public_url), not \(redirect.absoluteString)")
+            }
+        }
+        guard problems.isEmpty, let apple, let publicURL, let refreshTokenKey else { throw ConfigurationError(problems) }
+        return ServerConfiguration(
+            apple: apple,
+            publicURL: publicURL,
+            host: host,
+            port: port,
+            database: database,
+            refreshTokenKey: refreshTokenKey,
+            sessionLifetime: TimeInterval(sessionLifetime),
+            passwordHashCost: cost
+        )
+    }
+
+    /// 32 bytes from base64 (standard or url-safe), or `nil`.
+    static func parseKey(_ text: String) -> SymmetricKey? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let bytes = Data(base64Encoded: trimmed).map(Array.init) ?? Base64URL.decode(trimmed)
+        guard let bytes, bytes.count == 32 else { return nil }
+        return SymmetricKey(data: bytes)
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host.lowercased())
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

@@ -1,0 +1,91 @@
+import AppleSignIn
+import Crypto
+import Foundation
+
+/// Everything `juice serve` needs to run: how to reach Apple, where it is published, its database,
+/// and its session and secret settings.
+///
+/// Build one in code (tests, development mode) or load it with
+/// ``load(file:environment:overrides:)`` from a `juice.json` in the shape Apple's developers already
+/// write, plus the server's own settings.
+///
+/// ```swift
+/// let configuration = try ServerConfiguration.load(file: URL(fileURLWithPath: "juice.json"), environment: ProcessInfo.processInfo.environment)
+/// let app = try await buildApplication(configuration: configuration)
+/// try await app.runService()
+/// ```
+public struct ServerConfiguration: Sendable {
+    /// Client ids, team key and Apple's (or an emulator's) address.
+    public var apple: AppleSignInConfiguration
+    /// The URL people open: pages, the callback and cookies live under it. `https` makes cookies `Secure`.
+    public var publicURL: URL
+    /// The address to bind.
+    public var host: String
+    /// The port to bind; 0 picks a free one.
+    public var port: Int
+    /// Where accounts and sessions are stored.
+    public var database: DatabaseLocation
+    /// How long a session lasts after sign-in.
+    public var sessionLifetime: TimeInterval
+    /// How long a sign-in request (`state` and `nonce`) may wait for Apple's answer.
+    public var authorizationLifetime: TimeInterval
+    /// The AES-256-GCM key that seals Apple refresh tokens at rest.
+    public var refreshTokenKey: SymmetricKey
+    /// The bcrypt cost of password hashes (4...31; 12 by default).
+    public var passwordHashCost: Int
+    /// Failed password sign-ins allowed per username and per client address within ``LoginThrottle/Limits/window``.
+    public var loginLimits: LoginThrottle.Limits
+    /// How often expired sessions and sign-in requests are removed.
+    public var purgeInterval: Duration
+
+    /// Creates a configuration from already-validated values.
+    public init(
+        apple: AppleSignInConfiguration,
+        publicURL: URL,
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        database: DatabaseLocation,
+        refreshTokenKey: SymmetricKey,
+        sessionLifetime: TimeInterval = 7 * 86_400,
+        authorizationLifetime: TimeInterval = 600,
+        passwordHashCost: Int = 12,
+        loginLimits: LoginThrottle.Limits = LoginThrottle.Limits(),
+        purgeInterval: Duration = .seconds(300)
+    ) {
+        self.apple = apple
+        self.publicURL = publicURL
+        self.host = host
+        self.port = port
+        self.database = database
+        self.refreshTokenKey = refreshTokenKey
+        self.sessionLifetime = sessionLifetime
+        self.authorizationLifetime = authorizationLifetime
+        self.passwordHashCost = passwordHashCost
+        self.loginLimits = loginLimits
+        self.purgeInterval = purgeInterval
+    }
+
+    /// The public URL without a trailing slash.
+    public var publicBase: String {
+        let text = publicURL.absoluteString
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+
+    /// Where Apple posts the authorization response: the configured `redirect_uri`, or
+    /// `{public_url}/auth/apple/callback`.
+    public var redirectURI: URL {
+        apple.redirectURI ?? URL(string: publicBase + "/auth/apple/callback")!
+    }
+
+    /// Whether cookies carry `Secure` (the public URL is https).
+    public var usesSecureCookies: Bool {
+        publicURL.scheme?.lowercased() == "https"
+    }
+
+    /// The public URL's origin (`scheme://host[:port]`), compared with a form post's `Origin` header.
+    public var publicOrigin: String {
+        guard let scheme = publicURL.scheme?.lowercased(), let host = publicURL.host?.lowercased() else { return publicBase }
+        let port = publicURL.port.map { ":\($0)" } ?? ""
+        return "\(scheme)://\(host)\(port)"
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Mustache
+
+/// Renders Juice's pages (``PageTemplates``) in the request's language and wraps them in responses
+/// with a strict Content-Security-Policy.
+public struct PageRenderer: Sendable {
+    private let library: MustacheLibrary
+
+    /// The policy of every page: no scripts, no external anything, forms only to this site.
+    static let contentSecurityPolicy =
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+    public init() throws {
+        var library = MustacheLibrary()
+        let templates = [
+            "head": PageTemplates.head, "foot": PageTemplates.foot, "messages": PageTemplates.messages, "login": PageTemplates.login,
+            "signup": PageTemplates.signup, "account": PageTemplates.account, "error": PageTemplates.error,
+        ]
+        for (name, text) in templates {
+            try library.register(text, named: name)
+        }
+        self.library = library
+    }
+
+    /// Renders `template` with `values`; the language's strings (`t`), `lang` and `title` are added.
+    func render(_ template: String, language: PageLanguage, title: String, values: [String: Any]) -> String {
+        var context = values
+        context["lang"] = language.tag
+        context["title"] = title
+        context["t"] = PageStrings.table(language)
+        return library.render(context, withTemplate: template) ?? ""
+    }
+
+    /// An HTML response for `body`.
+    func response(_ body: String, status: HTTPResponse.Status = .ok, language: PageLanguage) -> Response {
+        var headers: HTTPFields = [
+            .contentType: "text/html; charset=utf-8",
+            .contentLanguage: language.tag,
+            .cacheControl: "no-store",
+            .contentSecurityPolicy: Self.contentSecurityPolicy,
+        ]
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// The friendly page for an error: localized message by code, never a stack trace.
+    func errorPage(_ error: ServerError, language: PageLanguage) -> Response {
+        let message = PageStrings.table(language)["error_" + error.code.rawValue] ?? PageStrings.string("error_internal_error", language)
+        let body = render(
+            "error", language: language, title: PageStrings.string("error_title", language),
+            values: ["message": message, "code": error.code.rawValue]
+        )
+        return response(body, status: error.status, language: language)
+    }
+}

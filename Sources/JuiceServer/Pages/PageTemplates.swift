@@ -1,0 +1,140 @@
+/// The Mustache templates of Juice's pages. User data is only rendered with `{{ }}` (escaped); the
+/// triple-brace `{{{button}}}` takes HTML built by ``AppleIDButton`` from validated values.
+enum PageTemplates {
+    static let head = """
+        <!DOCTYPE html>
+        <html lang="{{lang}}">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light">
+        <title>{{title}} · Juice</title>
+        <style>
+        body{font-family:-apple-system,BlinkMacSystemFont,"SF Pro Text","Helvetica Neue","PingFang SC",Helvetica,Arial,sans-serif;background:#fbf7ef;color:#1d1d1f;margin:0}
+        header{text-align:center;padding:2rem 1rem 0}
+        header .brand{font-size:2rem;font-weight:700;color:#1d1d1f;text-decoration:none;letter-spacing:-.02em}
+        header .brand span{color:#e8590c}
+        header p{margin:.25rem 0 0;color:#515154}
+        main{max-width:26rem;margin:1.5rem auto 3rem;background:#fff;border-radius:18px;padding:2rem;box-shadow:0 2px 14px rgba(0,0,0,.08)}
+        h1{font-size:1.5rem;font-weight:600;text-align:center;margin:0 0 1.25rem}
+        label{display:block;margin:.9rem 0 .3rem;font-weight:500}
+        input[type=text],input[type=password]{width:100%;box-sizing:border-box;padding:.7rem;border:1px solid #86868b;border-radius:10px;font-size:1rem}
+        .hint{color:#515154;font-size:.875rem;margin:.3rem 0 0}
+        button{font:inherit;cursor:pointer}
+        .primary{display:block;width:100%;margin-top:1.25rem;padding:.75rem;border-radius:10px;border:0;background:#e8590c;color:#fff;font-size:1rem;font-weight:600}
+        .secondary{display:block;width:100%;margin-top:.75rem;padding:.7rem;border-radius:10px;border:1px solid #1d1d1f;background:#fff;color:#1d1d1f;font-size:1rem}
+        .danger{border-color:#b00020;color:#b00020}
+        .divider{display:flex;align-items:center;gap:.75rem;color:#515154;margin:1.25rem 0 .5rem}
+        .divider::before,.divider::after{content:"";flex:1;border-top:1px solid #d2d2d7}
+        .apple{display:flex;justify-content:center}
+        .switch{text-align:center;margin:1rem 0 0;color:#515154}
+        a{color:#0058b9}
+        a:focus-visible,input:focus-visible,button:focus-visible{outline:3px solid #0071e3;outline-offset:2px}
+        .notice{background:#eaf6ec;color:#1b5e20;border-radius:10px;padding:.75rem;margin:0 0 1rem}
+        .error{background:#fdecee;color:#b00020;border-radius:10px;padding:.75rem;margin:0 0 1rem}
+        dl{margin:0}
+        dl div{display:flex;justify-content:space-between;gap:1rem;padding:.6rem 0;border-bottom:1px solid #e5e5ea}
+        dt{font-weight:500;color:#515154}
+        dd{margin:0;text-align:right;word-break:break-all}
+        .badge{display:inline-block;font-size:.75rem;background:#eef3fb;color:#0058b9;border-radius:6px;padding:.1rem .4rem;margin-left:.3rem}
+        .muted{color:#515154}
+        .confirm{display:flex;gap:.5rem;align-items:flex-start;margin-top:1rem;font-weight:400}
+        section{margin-top:1.5rem}
+        code{word-break:break-all}
+        \(AppleIDButton.stylesheet)
+        </style>
+        </head>
+        <body>
+        <header><a class="brand" href="/">Juice<span>.</span></a><p>{{t.tagline}}</p></header>
+        <main>
+        """
+
+    static let foot = """
+        </main>
+        </body>
+        </html>
+        """
+
+    static let messages = """
+        {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+        {{#error}}<p class="error" role="alert" id="form-error">{{error}}</p>{{/error}}
+        """
+
+    static let login = """
+        {{> head}}
+        <h1>{{t.login_title}}</h1>
+        {{> messages}}
+        <form method="post" action="/signin">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="username">{{t.username}}</label>
+        <input type="text" id="username" name="username" value="{{username}}" autocomplete="username" autocapitalize="none" spellcheck="false" required{{#error}} aria-describedby="form-error" aria-invalid="true"{{/error}}>
+        <label for="password">{{t.password}}</label>
+        <input type="password" id="password" name="password" autocomplete="current-password" required>
+        <button type="submit" class="primary">{{t.sign_in}}</button>
+        </form>
+        <div class="divider">{{t.or}}</div>
+        <div class="apple">{{{button}}}</div>
+        <p class="switch">{{t.new_here}} <a href="/signup">{{t.create_account}}</a></p>
+        {{> foot}}
+        """
+
+    static let signup = """
+        {{> head}}
+        <h1>{{t.signup_title}}</h1>
+        {{> messages}}
+        <form method="post" action="/signup">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="username">{{t.username}}</label>
+        <input type="text" id="username" name="username" value="{{username}}" autocomplete="username" autocapitalize="none" spellcheck="false" minlength="3" maxlength="64" required>
+        <label for="password">{{t.password}}</label>
+        <input type="password" id="password" name="password" autocomplete="new-password" minlength="8" required aria-describedby="password-hint">
+        <p class="hint" id="password-hint">{{t.password_hint}}</p>
+        <button type="submit" class="primary">{{t.sign_up}}</button>
+        </form>
+        <div class="divider">{{t.or}}</div>
+        <div class="apple">{{{button}}}</div>
+        <p class="switch">{{t.have_account}} <a href="/">{{t.back_to_sign_in}}</a></p>
+        {{> foot}}
+        """
+
+    static let account = """
+        {{> head}}
+        <h1>{{t.account_title}}</h1>
+        {{> messages}}
+        <dl>
+        <div><dt>{{t.user_identifier}}</dt><dd><code id="user-identifier">{{user_identifier}}</code></dd></div>
+        <div><dt>{{t.given_name}}</dt><dd id="given-name">{{given_name}}</dd></div>
+        <div><dt>{{t.family_name}}</dt><dd id="family-name">{{family_name}}</dd></div>
+        <div><dt>{{t.email}}</dt><dd id="email">{{#email}}{{email}}{{#private_email}}<span class="badge">{{t.private_relay}}</span>{{/private_email}}{{/email}}{{^email}}<span class="muted">{{t.not_shared}}</span>{{/email}}</dd></div>
+        {{#username}}<div><dt>{{t.username}}</dt><dd id="username">{{username}}</dd></div>{{/username}}
+        <div><dt>{{t.apple_id}}</dt><dd id="apple-id">{{#apple_linked}}{{t.apple_linked}}{{/apple_linked}}{{^apple_linked}}<span class="muted">—</span>{{/apple_linked}}</dd></div>
+        </dl>
+        {{^apple_linked}}
+        <section aria-label="{{t.apple_id}}">
+        <p class="muted">{{t.apple_not_linked}}</p>
+        <div class="apple">{{{button}}}</div>
+        </section>
+        {{/apple_linked}}
+        <form method="post" action="/signout">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit" class="secondary" id="sign-out">{{t.sign_out}}</button>
+        </form>
+        <section aria-labelledby="delete-heading">
+        <form method="post" action="/account/delete">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label class="confirm"><input type="checkbox" name="confirm" value="yes" required> <span id="delete-heading">{{t.delete_confirm}}</span></label>
+        <button type="submit" class="secondary danger">{{t.delete_account}}</button>
+        </form>
+        </section>
+        {{> foot}}
+        """
+
+    static let error = """
+        {{> head}}
+        <h1>{{t.error_title}}</h1>
+        <p class="error" role="alert">{{message}}</p>
+        <p class="muted">{{t.error_code}}: <code>{{code}}</code></p>
+        <p class="switch"><a href="/">{{t.back_home}}</a></p>
+        {{> foot}}
+        """
+}

@@ -1,0 +1,91 @@
+import AppleSignIn
+import AsyncHTTPClient
+import Foundation
+import Logging
+
+/// Everything the routes use, built once from a configuration. Tests build their own to reach the
+/// same stores the running server uses.
+public struct ServerDependencies: Sendable {
+    /// The configuration.
+    public let configuration: ServerConfiguration
+    /// The database.
+    public let database: any JuiceDatabase
+    /// Accounts.
+    public let accounts: any AccountRepository
+    /// Sessions.
+    public let sessions: any SessionStore
+    /// Pending sign-ins and used codes.
+    public let authorizations: any AuthorizationStore
+    /// Session token minting.
+    public let sessionTokens: SessionTokens
+    /// Password sign-up and sign-in.
+    public let passwords: PasswordAccounts
+    /// Web Sign in with Apple.
+    public let appleSignIn: AppleWebSignIn
+    /// Apple's REST endpoints.
+    public let appleClient: AppleIDClient
+    /// Apple's signing keys (shared by every verifier).
+    public let appleKeys: AppleKeySet
+    /// Seals refresh tokens.
+    public let cipher: RefreshTokenCipher
+    /// Account deletion.
+    public let deletion: AccountDeletion
+    /// Pages.
+    public let pages: PageRenderer
+    /// Cookies.
+    public let cookies: SessionCookies
+    /// CSRF tokens.
+    public let csrf: CSRFProtection
+    /// The clock.
+    public let time: TimeSource
+    /// Randomness.
+    public let random: ServerRandom
+
+    /// Builds the dependencies over an open, migrated database.
+    public static func make(
+        configuration: ServerConfiguration, database: any JuiceDatabase, time: TimeSource, random: ServerRandom, httpClient: HTTPClient,
+        logger: Logger
+    ) async throws -> ServerDependencies {
+        let accounts = SQLAccountRepository(database: database, random: random)
+        let sessions = SQLSessionStore(database: database)
+        let authorizations = SQLAuthorizationStore(database: database)
+        let tokens = SessionTokens(lifetime: configuration.sessionLifetime, random: random, time: time)
+        let hasher = try await PasswordHasher.make(cost: configuration.passwordHashCost, random: random)
+        let passwords = PasswordAccounts(
+            accounts: accounts, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginLimits, time: time), tokens: tokens
+        )
+        let keys = AppleKeySet(
+            source: HTTPAppleKeySource(appleBaseURL: configuration.apple.appleBaseURL, httpClient: httpClient, logger: logger), time: time,
+            logger: logger
+        )
+        // The web flow accepts only the Services ID: a token minted for the app is not a web sign-in.
+        let webVerifier = IdentityTokenVerifier(keys: keys, issuer: configuration.apple.issuer, audiences: [configuration.apple.clientID], time: time)
+        let signer = try ClientSecretSigner(configuration: configuration.apple, time: time)
+        let client = AppleIDClient(baseURL: configuration.apple.appleBaseURL, signer: signer, httpClient: httpClient, logger: logger)
+        let cipher = RefreshTokenCipher(key: configuration.refreshTokenKey)
+        let cookies = SessionCookies(secure: configuration.usesSecureCookies, sessionLifetime: configuration.sessionLifetime)
+        let appleSignIn = AppleWebSignIn(
+            configuration: configuration, verifier: webVerifier, client: client, cipher: cipher, authorizations: authorizations, accounts: accounts,
+            tokens: tokens, random: random, time: time
+        )
+        return ServerDependencies(
+            configuration: configuration,
+            database: database,
+            accounts: accounts,
+            sessions: sessions,
+            authorizations: authorizations,
+            sessionTokens: tokens,
+            passwords: passwords,
+            appleSignIn: appleSignIn,
+            appleClient: client,
+            appleKeys: keys,
+            cipher: cipher,
+            deletion: AccountDeletion(accounts: accounts, client: client, cipher: cipher),
+            pages: try PageRenderer(),
+            cookies: cookies,
+            csrf: CSRFProtection(cookies: cookies, random: random, origin: configuration.publicOrigin),
+            time: time,
+            random: random
+        )
+    }
+}

@@ -1,0 +1,49 @@
+import AppleSignIn
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Removes expired sessions, sign-in requests and old code claims every ``interval``, until
+/// graceful shutdown.
+public struct ExpiryPurgeService: Service {
+    let sessions: any SessionStore
+    let authorizations: any AuthorizationStore
+    let interval: Duration
+    let time: TimeSource
+    let logger: Logger
+
+    public init(sessions: any SessionStore, authorizations: any AuthorizationStore, interval: Duration, time: TimeSource, logger: Logger) {
+        self.sessions = sessions
+        self.authorizations = authorizations
+        self.interval = interval
+        self.time = time
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: interval)
+                } catch {
+                    return
+                }
+                await purgeOnce()
+            }
+        }
+    }
+
+    /// One purge pass (codes are kept a day: Apple's codes live five minutes).
+    public func purgeOnce() async {
+        let now = time.now
+        do {
+            let sessionCount = try await sessions.purgeExpired(now: now)
+            let requestCount = try await authorizations.purgeExpired(now: now, codesBefore: now.addingTimeInterval(-86_400))
+            if sessionCount + requestCount > 0 {
+                logger.debug("purged expired rows", metadata: ["sessions": "\(sessionCount)", "requests_and_codes": "\(requestCount)"])
+            }
+        } catch {
+            logger.warning("purge failed", metadata: ["error.type": "\(type(of: error))"])
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import AppleSignIn
+import Crypto
+import Foundation
+
+/// Mints session tokens: 32 random bytes (base64url) given once to the client; only their SHA-256
+/// is stored.
+///
+/// ```swift
+/// let (token, draft) = tokens.issue(.password)
+/// let (account, session) = try await accounts.createPasswordAccount(username: name, passwordHash: hash, session: draft)
+/// // set `token` as the cookie or return it to the app
+/// ```
+public struct SessionTokens: Sendable {
+    /// How long a session lasts.
+    public let lifetime: TimeInterval
+    private let random: ServerRandom
+    private let time: TimeSource
+
+    public init(lifetime: TimeInterval, random: ServerRandom, time: TimeSource) {
+        self.lifetime = lifetime
+        self.random = random
+        self.time = time
+    }
+
+    /// A new token and the draft of the session it will prove.
+    public func issue(_ method: SignInMethod) -> (token: String, draft: SessionDraft) {
+        let token = random.token()
+        let now = Date(timeIntervalSince1970: time.now.timeIntervalSince1970.rounded(.down))
+        let draft = SessionDraft(
+            id: random.identifier(), tokenHash: Self.hash(token), method: method, createdAt: now, expiresAt: now.addingTimeInterval(lifetime)
+        )
+        return (token, draft)
+    }
+
+    /// The stored form of a token.
+    public static func hash(_ token: String) -> String {
+        SHA256.hex(token)
+    }
+}

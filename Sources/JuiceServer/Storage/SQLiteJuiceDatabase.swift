@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+import SQLKit
+import SQLiteKit
+
+/// A SQLite file in WAL mode with a busy timeout, on one connection.
+///
+/// Calls run one at a time in arrival order (``AsyncLock``), so a transaction's statements never
+/// interleave with another call's; several processes on one file are serialized by SQLite's own
+/// locking (`BEGIN IMMEDIATE` plus the busy timeout).
+public final class SQLiteJuiceDatabase: JuiceDatabase {
+    private let connection: SQLiteConnection
+    private let lock = AsyncLock()
+    /// The database file.
+    public let path: String
+
+    private init(connection: SQLiteConnection, path: String) {
+        self.connection = connection
+        self.path = path
+    }
+
+    /// Opens (creating if needed) the SQLite file at `path`, with mode 0600 and its directory 0700.
+    /// - Parameters:
+    ///   - path: The database file.
+    ///   - busyTimeout: How long a statement waits for another process's lock.
+    ///   - logger: Receives connection messages (queries are never logged: binds hold personal data).
+    public static func open(path: String, busyTimeout: Duration = .seconds(5), logger: Logger) async throws -> SQLiteJuiceDatabase {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var quietLogger = logger
+        quietLogger.logLevel = max(logger.logLevel, .info)
+        let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: quietLogger)
+        let database = SQLiteJuiceDatabase(connection: connection, path: path)
+        let sql = database.database
+        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        do {
+            try await sql.raw("PRAGMA busy_timeout = \(unsafeRaw: String(milliseconds))").run()
+            try await sql.raw("PRAGMA journal_mode = WAL").run()
+            try await sql.raw("PRAGMA synchronous = NORMAL").run()
+            try await sql.raw("PRAGMA foreign_keys = ON").run()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        }
+        return database
+    }
+
+    private var database: any SQLDatabase {
+        connection.sql(queryLogLevel: nil)
+    }
+
+    public func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await lock.withLock {
+            let database = self.database
+            try await database.raw("BEGIN IMMEDIATE").run()
+            let result: Result
+            do {
+                result = try await body(database)
+            } catch {
+                try? await database.raw("ROLLBACK").run()
+                throw error
+            }
+            try await database.raw("COMMIT").run()
+            return result
+        }
+    }
+
+    public func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await lock.withLock { try await body(self.database) }
+    }
+
+    public func close() async {
+        await lock.lock()
+        try? await connection.close()
+        await lock.unlock()
+    }
+}

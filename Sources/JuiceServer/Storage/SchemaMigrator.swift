@@ -1,0 +1,45 @@
+import Foundation
+import Logging
+import SQLKit
+
+/// Brings a database's schema up to date with ``JuiceSchema/migrations``.
+///
+/// Applied versions are recorded in `juice_schema_migrations`; each step and its record are one
+/// transaction, so a step is applied completely or not at all.
+public struct SchemaMigrator: Sendable {
+    /// The steps, by increasing version.
+    public let migrations: [SchemaMigration]
+
+    /// Creates a migrator for `migrations` (the server's by default).
+    public init(migrations: [SchemaMigration] = JuiceSchema.migrations) {
+        self.migrations = migrations.sorted { $0.version < $1.version }
+    }
+
+    /// Applies every step not yet applied; returns the versions applied now.
+    @discardableResult
+    public func migrate(_ database: any JuiceDatabase, now: Date, logger: Logger) async throws -> [Int] {
+        try await database.transaction { sql in
+            try await sql.create(table: "juice_schema_migrations").ifNotExists()
+                .column("version", type: .bigint, .primaryKey(autoIncrement: false))
+                .column("name", type: .text, .notNull)
+                .column("applied_at", type: .bigint, .notNull)
+                .run()
+        }
+        let applied = try await database.read { sql in
+            try await sql.select().column("version").from("juice_schema_migrations").all().map { try $0.decode(column: "version", as: Int.self) }
+        }
+        var done: [Int] = []
+        for migration in migrations where !applied.contains(migration.version) {
+            try await database.transaction { sql in
+                try await migration.apply(sql)
+                try await sql.insert(into: "juice_schema_migrations")
+                    .columns("version", "name", "applied_at")
+                    .values(SQLBind(migration.version), SQLBind(migration.name), SQLBind(Int64(now.timeIntervalSince1970)))
+                    .run()
+            }
+            logger.info("database migrated", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+            done.append(migration.version)
+        }
+        return done
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+
+/// An error the server answers with: an HTTP status, a stable machine-readable code and a reason
+/// for humans. API routes answer `{"error": code, "reason": reason}`; pages show a friendly,
+/// localized page for the code. The reason never contains a token, password, cookie or secret.
+///
+/// ```swift
+/// throw ServerError.unauthorized("sign in first")
+/// ```
+public struct ServerError: Error, Sendable, Hashable, CustomStringConvertible, HTTPResponseError {
+    /// A stable identifier for the problem.
+    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The request is malformed.
+        public static let invalidRequest = Code(rawValue: "invalid_request")
+        /// No valid session or bearer token.
+        public static let unauthorized = Code(rawValue: "unauthorized")
+        /// The form's CSRF token is missing or wrong.
+        public static let invalidCSRFToken = Code(rawValue: "invalid_csrf_token")
+        /// The sign-in `state` is unknown, expired or already used.
+        public static let invalidState = Code(rawValue: "invalid_state")
+        /// The identity token failed verification.
+        public static let invalidIdentityToken = Code(rawValue: "invalid_identity_token")
+        /// The authorization code was already used, or Apple refused it.
+        public static let invalidCode = Code(rawValue: "invalid_code")
+        /// Apple answered the sign-in with an error.
+        public static let appleError = Code(rawValue: "apple_error")
+        /// Apple could not be reached.
+        public static let appleUnavailable = Code(rawValue: "apple_unavailable")
+        /// Wrong username or password (deliberately the same for both).
+        public static let invalidCredentials = Code(rawValue: "invalid_credentials")
+        /// The username is taken.
+        public static let usernameTaken = Code(rawValue: "username_taken")
+        /// The password or username does not meet the rules.
+        public static let invalidPassword = Code(rawValue: "invalid_password")
+        /// Too many attempts; try later.
+        public static let rateLimited = Code(rawValue: "rate_limited")
+        /// The Apple ID is already linked to another account.
+        public static let appleIDInUse = Code(rawValue: "apple_id_in_use")
+        /// No such page or resource.
+        public static let notFound = Code(rawValue: "not_found")
+        /// Something failed inside the server.
+        public static let internalError = Code(rawValue: "internal_error")
+    }
+
+    /// The code.
+    public let code: Code
+    /// The HTTP status.
+    public let status: HTTPResponse.Status
+    /// For humans; safe to show and log.
+    public let reason: String
+
+    /// Creates an error.
+    public init(_ code: Code, status: HTTPResponse.Status, _ reason: String) {
+        self.code = code
+        self.status = status
+        self.reason = reason
+    }
+
+    public var description: String { "\(code): \(reason)" }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// The JSON body `{"error": code, "reason": reason}`.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        jsonResponse()
+    }
+
+    /// The JSON error response.
+    public func jsonResponse() -> Response {
+        let body = JSONErrorBody(error: code.rawValue, reason: reason)
+        let data = (try? JSONEncoder().encode(body)) ?? Data(#"{"error":"internal_error","reason":"error"}"#.utf8)
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+
+    /// 400 `invalid_request`.
+    public static func invalidRequest(_ reason: String) -> Self { .init(.invalidRequest, status: .badRequest, reason) }
+    /// 401 `unauthorized`.
+    public static func unauthorized(_ reason: String = "sign in first") -> Self { .init(.unauthorized, status: .unauthorized, reason) }
+    /// 403 `invalid_csrf_token`.
+    public static func invalidCSRFToken() -> Self {
+        .init(.invalidCSRFToken, status: .forbidden, "the form is missing its security token or it has expired; reload the page and try again")
+    }
+    /// 404 `not_found`.
+    public static func notFound() -> Self { .init(.notFound, status: .notFound, "there is nothing here") }
+    /// 500 `internal_error`.
+    public static func internalError() -> Self { .init(.internalError, status: .internalServerError, "something went wrong on our side") }
+}
+
+/// The body of every JSON error.
+struct JSONErrorBody: Codable, Sendable {
+    var error: String
+    var reason: String
+}

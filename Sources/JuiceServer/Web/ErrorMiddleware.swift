@@ -1,0 +1,50 @@
+import Hummingbird
+import Logging
+
+/// Turns every error into a proper answer: JSON `{"error", "reason"}` under `/api/`, a friendly
+/// localized page elsewhere. Unexpected errors become `internal_error` and are logged by type only
+/// (their text might hold personal data), never shown.
+public struct ErrorMiddleware: RouterMiddleware {
+    public typealias Context = AppRequestContext
+
+    let pages: PageRenderer
+
+    public init(pages: PageRenderer) {
+        self.pages = pages
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let serverError = Self.serverError(for: error, logger: context.logger)
+            if Self.wantsJSON(request) { return serverError.jsonResponse() }
+            return pages.errorPage(serverError, language: PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage]))
+        }
+    }
+
+    /// Whether the request is an API call (answered in JSON).
+    static func wantsJSON(_ request: Request) -> Bool {
+        request.uri.path.hasPrefix("/api/") || request.uri.path == "/api"
+    }
+
+    static func serverError(for error: any Error, logger: Logger) -> ServerError {
+        switch error {
+        case let error as ServerError:
+            return error
+        case let error as any HTTPResponseError:
+            switch error.status {
+            case .notFound: return .notFound()
+            case .contentTooLarge: return .invalidRequest("the request body is too large")
+            case .methodNotAllowed: return ServerError(.invalidRequest, status: .methodNotAllowed, "this method is not allowed here")
+            case let status where status.code < 500: return ServerError(.invalidRequest, status: status, "the request could not be understood")
+            default:
+                logger.error("request failed", metadata: ["error.type": "\(type(of: error))", "status": "\(error.status.code)"])
+                return .internalError()
+            }
+        default:
+            logger.error("request failed", metadata: ["error.type": "\(type(of: error))"])
+            return .internalError()
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import AppleSignIn
+import Foundation
+import Hummingbird
+
+/// Resolves the session a request proves: `Authorization: Bearer <token>` or the session cookie.
+/// An unknown or expired token leaves the request signed out (routes decide what that means).
+public struct SessionMiddleware: RouterMiddleware {
+    public typealias Context = AppRequestContext
+
+    let sessions: any SessionStore
+    let accounts: any AccountRepository
+    let cookies: SessionCookies
+    let time: TimeSource
+
+    public init(sessions: any SessionStore, accounts: any AccountRepository, cookies: SessionCookies, time: TimeSource) {
+        self.sessions = sessions
+        self.accounts = accounts
+        self.cookies = cookies
+        self.time = time
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        var token: String?
+        var viaCookie = false
+        if let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") {
+            token = String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+        } else if let cookie = request.cookies[cookies.sessionName]?.value, !cookie.isEmpty {
+            token = cookie
+            viaCookie = true
+        }
+        if let token, token.utf8.count <= 256, let session = try await sessions.session(token: token, now: time.now),
+            let account = try await accounts.account(id: session.accountID)
+        {
+            context.signedIn = SignedIn(session: session, account: account, viaCookie: viaCookie)
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,177 @@
+import AppleSignIn
+import Foundation
+import Hummingbird
+import Logging
+
+/// The pages: `/` (sign-in form and the Sign in with Apple button), `/signup`, `/account`, and the
+/// password, sign-out and delete forms. Every form post is CSRF-checked.
+public struct WebController: Sendable {
+    let pages: PageRenderer
+    let passwords: PasswordAccounts
+    let sessions: any SessionStore
+    let deletion: AccountDeletion
+    let cookies: SessionCookies
+    let csrf: CSRFProtection
+
+    public init(
+        pages: PageRenderer, passwords: PasswordAccounts, sessions: any SessionStore, deletion: AccountDeletion, cookies: SessionCookies,
+        csrf: CSRFProtection
+    ) {
+        self.pages = pages
+        self.passwords = passwords
+        self.sessions = sessions
+        self.deletion = deletion
+        self.cookies = cookies
+        self.csrf = csrf
+    }
+
+    /// A password form.
+    struct CredentialsForm: Decodable {
+        var csrf: String?
+        var username: String?
+        var password: String?
+    }
+
+    /// A form with only its CSRF token (and an optional confirmation).
+    struct ActionForm: Decodable {
+        var csrf: String?
+        var confirm: String?
+    }
+
+    /// The notices `/` and `/account` can show (`?notice=`); anything else is ignored.
+    static let notices: Set<String> = ["cancelled", "signed_out", "deleted", "linked", "welcome"]
+
+    public var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("/") { request, context in
+            if context.signedIn?.viaCookie == true { return Response.seeOther("/account") }
+            return loginPage(request, username: "", error: nil)
+        }
+        routes.get("/signup") { request, context in
+            if context.signedIn?.viaCookie == true { return Response.seeOther("/account") }
+            return signupPage(request, username: "", error: nil)
+        }
+        routes.post("/signin") { request, context in
+            let form = try await request.form(CredentialsForm.self)
+            try csrf.verify(request, submitted: form.csrf)
+            do {
+                let (token, _, _) = try await passwords.signIn(
+                    username: form.username ?? "", password: form.password ?? "", address: context.clientAddress
+                )
+                return signedIn(token: token, replacing: context.signedIn, location: "/account")
+            } catch let error as ServerError where error.status.code < 500 {
+                return loginPage(request, username: form.username ?? "", error: error)
+            }
+        }
+        routes.post("/signup") { request, context in
+            let form = try await request.form(CredentialsForm.self)
+            try csrf.verify(request, submitted: form.csrf)
+            do {
+                let (token, _, _) = try await passwords.signUp(username: form.username ?? "", password: form.password ?? "")
+                return signedIn(token: token, replacing: context.signedIn, location: "/account?notice=welcome")
+            } catch let error as ServerError where error.status.code < 500 {
+                return signupPage(request, username: form.username ?? "", error: error)
+            }
+        }
+        routes.get("/account") { request, context in
+            guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
+            return accountPage(request, signedIn.account)
+        }
+        routes.post("/signout") { request, context in
+            let form = try await request.form(ActionForm.self)
+            try csrf.verify(request, submitted: form.csrf)
+            if let signedIn = context.signedIn { try await sessions.end(sessionID: signedIn.session.id) }
+            return signedOut(location: "/?notice=signed_out")
+        }
+        routes.post("/account/delete") { request, context in
+            let form = try await request.form(ActionForm.self)
+            try csrf.verify(request, submitted: form.csrf)
+            guard let signedIn = context.signedIn else { return Response.seeOther("/") }
+            guard form.confirm == "yes" else { return Response.seeOther("/account") }
+            try await deletion.delete(accountID: signedIn.account.id, logger: context.logger)
+            return signedOut(location: "/?notice=deleted")
+        }
+        return routes
+    }
+
+    // MARK: - Responses
+
+    private func signedIn(token: String, replacing previous: SignedIn?, location: String) -> Response {
+        var response = Response.seeOther(location)
+        response.setCookie(cookies.session(token))
+        response.setCookie(csrf.rotate().cookie)
+        return response
+    }
+
+    private func signedOut(location: String) -> Response {
+        var response = Response.seeOther(location)
+        response.setCookie(cookies.clearedSession())
+        response.setCookie(csrf.rotate().cookie)
+        return response
+    }
+
+    private func notice(_ request: Request, _ language: PageLanguage) -> String? {
+        guard let key = request.uri.queryParameters.get("notice"), Self.notices.contains(key) else { return nil }
+        return PageStrings.string("notice_" + key, language)
+    }
+
+    private func errorMessage(_ error: ServerError?, _ language: PageLanguage) -> String? {
+        guard let error else { return nil }
+        return PageStrings.table(language)["error_" + error.code.rawValue] ?? error.reason
+    }
+
+    private func loginPage(_ request: Request, username: String, error: ServerError?) -> Response {
+        let language = request.language
+        let (token, cookie) = csrf.token(for: request)
+        let button = (try? AppleIDButton(type: .signIn, style: .black, width: 280, height: 44, cornerRadius: 10, language: language))?
+            .html(href: "/auth/apple")
+        var values: [String: Any] = ["csrf": token, "username": String(username.prefix(64)), "button": button ?? ""]
+        if let notice = notice(request, language) { values["notice"] = notice }
+        if let message = errorMessage(error, language) { values["error"] = message }
+        var response = pages.response(
+            pages.render("login", language: language, title: PageStrings.string("login_title", language), values: values),
+            status: error?.status ?? .ok, language: language
+        )
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    private func signupPage(_ request: Request, username: String, error: ServerError?) -> Response {
+        let language = request.language
+        let (token, cookie) = csrf.token(for: request)
+        let button = (try? AppleIDButton(type: .signUp, style: .whiteOutline, width: 280, height: 44, cornerRadius: 10, language: language))?
+            .html(href: "/auth/apple")
+        var values: [String: Any] = ["csrf": token, "username": String(username.prefix(64)), "button": button ?? ""]
+        if let message = errorMessage(error, language) { values["error"] = message }
+        var response = pages.response(
+            pages.render("signup", language: language, title: PageStrings.string("signup_title", language), values: values),
+            status: error?.status ?? .ok, language: language
+        )
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    private func accountPage(_ request: Request, _ account: Account) -> Response {
+        let language = request.language
+        let (token, cookie) = csrf.token(for: request)
+        let button = (try? AppleIDButton(type: .continue, style: .black, width: 280, height: 44, cornerRadius: 10, language: language))?
+            .html(href: "/auth/apple")
+        var values: [String: Any] = [
+            "csrf": token,
+            "user_identifier": account.apple?.subject ?? account.id,
+            "given_name": account.givenName ?? "",
+            "family_name": account.familyName ?? "",
+            "private_email": account.isPrivateEmail,
+            "apple_linked": account.apple != nil,
+            "button": button ?? "",
+        ]
+        if let email = account.email { values["email"] = email }
+        if let username = account.username { values["username"] = username }
+        if let notice = notice(request, language) { values["notice"] = notice }
+        var response = pages.response(
+            pages.render("account", language: language, title: PageStrings.string("account_title", language), values: values), language: language
+        )
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+}

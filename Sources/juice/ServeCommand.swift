@@ -1,0 +1,77 @@
+import AppleSignIn
+import ArgumentParser
+import Foundation
+import Hummingbird
+import JuiceServer
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// `juice serve`: the Juice web app. Without a configuration it runs in development mode, with an
+/// Apple ID emulator in the same process that the app reaches over HTTP only.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the Juice web app (development mode with a local Apple ID emulator when no configuration is given)."
+    )
+
+    @Option(help: "A juice.json (the toolkit's config.json plus public_url, database_url, refresh_token_key…). JUICE_* variables override it.")
+    var config: String?
+
+    @Option(help: "The address to bind.")
+    var host: String?
+
+    @Option(help: "The port to bind (default 8080).")
+    var port: Int?
+
+    @Option(name: .customLong("public-url"), help: "The URL people open (default http://localhost:PORT in development mode).")
+    var publicURL: String?
+
+    @Option(name: .customLong("data-dir"), help: "Where development-mode keys and the SQLite database live.")
+    var dataDir: String = "juice-data"
+
+    @Option(help: "sqlite:PATH or postgres://… (default: juice.sqlite in the data directory).")
+    var database: String?
+
+    @Option(name: .customLong("emulator-port"), help: "The port of the development-mode Apple ID emulator.")
+    var emulatorPort: Int = 8081
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func run() async throws {
+        var logger = Logger(label: "juice")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let environment = ProcessInfo.processInfo.environment
+        let dataDirectory = URL(fileURLWithPath: dataDir, isDirectory: true).standardizedFileURL
+        if config == nil && !ServerConfiguration.environmentConfigures(environment) {
+            let development = try await DevelopmentStack.prepare(
+                dataDirectory: dataDirectory, host: host ?? "127.0.0.1", port: port ?? 8080, publicURL: publicURL, database: database,
+                emulatorPort: emulatorPort, logger: logger
+            )
+            try await development.run()
+            return
+        }
+        let configuration: ServerConfiguration
+        do {
+            configuration = try ServerConfiguration.load(
+                file: config.map { URL(fileURLWithPath: $0) }, environment: environment,
+                overrides: .init(host: host, port: port, publicURL: publicURL, database: database), dataDirectory: dataDirectory
+            )
+        } catch {
+            throw CLIError("invalid configuration:\n" + error.problems.map { "  \($0.field): \($0.message)" }.joined(separator: "\n"))
+        }
+        let app: any ApplicationProtocol
+        do {
+            app = try await buildApplication(configuration: configuration, logger: logger)
+        } catch let error as DatabaseLocationError {
+            throw CLIError("database: \(error.reason)")
+        }
+        FileHandle.standardOutput.write(
+            Data("Juice is running at \(configuration.publicBase) (Apple: \(configuration.apple.appleBaseURL.absoluteString))\n".utf8))
+        let group = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        )
+        try await group.run()
+    }
+}

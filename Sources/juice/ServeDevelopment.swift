@@ -1,0 +1,138 @@
+import AppleIDEmulator
+import AppleSignIn
+import Crypto
+import Foundation
+import Hummingbird
+import JuiceServer
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// Development mode of `juice serve`: a generated team key and refresh-token key (0600) in the data
+/// directory, an Apple ID emulator on its own port in this process, and the app configured to
+/// reach it over HTTP exactly as it would reach Apple.
+struct DevelopmentStack {
+    static let teamID = "JUICEDEV01"
+    static let bundleID = "com.example.apple-samplecode.juice"
+    static let servicesID = "com.example.apple-samplecode.juice.web"
+    static let demoAppleID = EmulatorConfiguration.AppleID(
+        email: "appleseed@juice.test", password: "juice", firstName: "Johnny", lastName: "Appleseed")
+
+    /// The team key's id and public half, kept next to the .p8.
+    struct TeamKeyRecord: Codable {
+        var teamID: String
+        var keyID: String
+        var publicKeyPEM: String
+    }
+
+    let emulator: any ApplicationProtocol
+    let server: any ApplicationProtocol
+    let publicURL: String
+    let emulatorURL: String
+    let logger: Logger
+
+    static func prepare(
+        dataDirectory: URL, host: String, port: Int, publicURL: String?, database: String?, emulatorPort: Int, logger: Logger
+    ) async throws -> DevelopmentStack {
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let keyFile = dataDirectory.appendingPathComponent("team-key.p8")
+        let recordFile = dataDirectory.appendingPathComponent("team-key.json")
+        let record: TeamKeyRecord
+        if let data = try? Data(contentsOf: recordFile), let existing = try? JSONDecoder().decode(TeamKeyRecord.self, from: data),
+            FileManager.default.fileExists(atPath: keyFile.path)
+        {
+            record = existing
+        } else {
+            try? FileManager.default.removeItem(at: keyFile)
+            let generated: GeneratedTeamKey
+            do {
+                generated = try TeamKeyGenerator.generate(teamID: teamID, writingTo: keyFile)
+            } catch {
+                throw CLIError("cannot create the development team key: \(error.reason)")
+            }
+            record = TeamKeyRecord(teamID: generated.teamID, keyID: generated.keyID, publicKeyPEM: generated.publicKeyPEM)
+            try JSONEncoder().encode(record).write(to: recordFile)
+        }
+        let refreshTokenKey: SymmetricKey
+        do {
+            refreshTokenKey = try SecretFile.loadOrCreateKey(at: dataDirectory.appendingPathComponent("refresh-token.key"))
+        } catch {
+            throw CLIError(error.reason)
+        }
+        let privateKey: P256.Signing.PrivateKey
+        do {
+            privateKey = try TeamPrivateKey.parse(pem: String(contentsOf: keyFile, encoding: .utf8))
+        } catch {
+            throw CLIError("the development team key \(keyFile.path) cannot be read; remove team-key.json to generate a new one")
+        }
+
+        let publicBase = (publicURL ?? "http://localhost:\(port)").trimmingSuffix("/")
+        guard let publicURLValue = URL(string: publicBase), publicURLValue.host != nil else {
+            throw CLIError("--public-url: \(publicBase) is not a URL")
+        }
+        let emulatorBase = "http://127.0.0.1:\(emulatorPort)"
+        let emulatorConfiguration = EmulatorConfiguration(
+            teams: [.init(teamID: record.teamID, keys: [.init(keyID: record.keyID, publicKeyPEM: record.publicKeyPEM)])],
+            apps: [
+                .init(
+                    teamID: record.teamID, bundleID: bundleID, servicesIDs: [servicesID], redirectURIs: [publicBase + "/auth/apple/callback"],
+                    allowLocalRedirects: true
+                )
+            ],
+            appleIDs: [demoAppleID]
+        )
+        var emulatorLogger = logger
+        emulatorLogger[metadataKey: "component"] = "emulator"
+        let emulator = try await buildEmulatorApplication(
+            configuration: emulatorConfiguration, dataDirectory: dataDirectory.appendingPathComponent("emulator"), host: "127.0.0.1",
+            port: emulatorPort,
+            logger: emulatorLogger
+        )
+
+        var location = DatabaseLocation.sqlite(path: dataDirectory.appendingPathComponent("juice.sqlite").path)
+        if let database {
+            do {
+                location = try DatabaseLocation(parsing: database)
+            } catch {
+                throw CLIError("--database: \(error.reason)")
+            }
+        }
+        let apple = AppleSignInConfiguration(
+            clientID: servicesID, teamID: record.teamID, keyID: record.keyID, privateKey: privateKey, additionalClientIDs: [bundleID],
+            appleBaseURL: URL(string: emulatorBase)!, issuer: emulatorBase
+        )
+        let configuration = ServerConfiguration(
+            apple: apple, publicURL: publicURLValue, host: host, port: port, database: location, refreshTokenKey: refreshTokenKey
+        )
+        let server: any ApplicationProtocol
+        do {
+            server = try await buildApplication(configuration: configuration, logger: logger)
+        } catch let error as DatabaseLocationError {
+            throw CLIError("--database: \(error.reason)")
+        }
+        return DevelopmentStack(emulator: emulator, server: server, publicURL: publicBase, emulatorURL: emulatorBase, logger: logger)
+    }
+
+    func run() async throws {
+        FileHandle.standardOutput.write(
+            Data(
+                """
+                Juice (development mode)
+                  Open:           \(publicURL)
+                  Apple (local):  \(emulatorURL)
+                  Demo Apple ID:  \(Self.demoAppleID.email) / \(Self.demoAppleID.password)  (\(Self.demoAppleID.firstName) \(Self.demoAppleID.lastName))
+                Press Ctrl-C to stop.
+
+                """.utf8))
+        let group = ServiceGroup(
+            configuration: .init(services: [emulator, server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        )
+        try await group.run()
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

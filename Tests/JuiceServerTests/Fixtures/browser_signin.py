@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Drives headless Chromium through Juice's web sign-in with Apple, against running servers.
+
+usage: browser_signin.py JUICE_URL APPLE_ID PASSWORD SCREENSHOT_DIR
+
+Opens the login page, clicks "Sign in with Apple", signs in and consents at the (emulated) Apple
+page, lands on /account, checks the account shows the Apple ID's name and email, signs out, and
+checks it is back on the login page. Screenshots of every step go to SCREENSHOT_DIR.
+Exit status 0 on success; any failure prints why and exits 1.
+"""
+import os
+import shutil
+import sys
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def main():
+    base, apple_id, password, shots = sys.argv[1:5]
+    os.makedirs(shots, exist_ok=True)
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,1100", "--lang=en-US"]:
+        options.add_argument(argument)
+    binary = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    if binary:
+        options.binary_location = binary
+    driver_path = shutil.which("chromedriver")
+    driver = webdriver.Chrome(service=Service(driver_path) if driver_path else Service(), options=options)
+    wait = WebDriverWait(driver, 20)
+    step = 0
+
+    def shot(name):
+        nonlocal step
+        step += 1
+        driver.save_screenshot(os.path.join(shots, f"{step:02d}-{name}.png"))
+
+    try:
+        driver.get(base + "/")
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "a.apple-id-button")))
+        assert "Sign in to Juice" in driver.page_source, "the login page is not shown"
+        shot("login")
+
+        driver.find_element(By.CSS_SELECTOR, "a.apple-id-button").click()
+        wait.until(EC.presence_of_element_located((By.ID, "account_name")))
+        shot("apple-sign-in")
+        driver.find_element(By.ID, "account_name").send_keys(apple_id)
+        driver.find_element(By.ID, "password").send_keys(password)
+        driver.find_element(By.CSS_SELECTOR, "button.primary").click()
+
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "button[value=continue]")))
+        shot("apple-consent")
+        driver.find_element(By.CSS_SELECTOR, "button[value=continue]").click()
+
+        wait.until(EC.url_contains("/account"))
+        wait.until(EC.presence_of_element_located((By.ID, "user-identifier")))
+        shot("account")
+        given = driver.find_element(By.ID, "given-name").text
+        family = driver.find_element(By.ID, "family-name").text
+        email = driver.find_element(By.ID, "email").text
+        user = driver.find_element(By.ID, "user-identifier").text
+        assert given == "Johnny" and family == "Appleseed", f"the account shows the name {given!r} {family!r}"
+        assert apple_id in email, f"the account shows the email {email!r}"
+        assert user.count(".") == 2, f"the user identifier {user!r} is not Apple-shaped"
+        cookies = {cookie["name"]: cookie for cookie in driver.get_cookies()}
+        session = cookies.get("juice_session") or cookies.get("__Host-juice_session")
+        assert session and session["httpOnly"] and session.get("sameSite") == "Lax", f"the session cookie is {session!r}"
+
+        driver.find_element(By.ID, "sign-out").click()
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "p.notice")))
+        assert "You have signed out." in driver.page_source, "no signed-out notice"
+        shot("signed-out")
+        driver.get(base + "/account")
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "a.apple-id-button")))
+        assert "/account" not in driver.current_url, "still signed in after signing out"
+        print("browser sign-in: ok", user)
+        return 0
+    except Exception as error:  # report and keep a screenshot of where it stopped
+        shot("failure")
+        print(f"browser sign-in failed at {driver.current_url}: {error!r}", file=sys.stderr)
+        return 1
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

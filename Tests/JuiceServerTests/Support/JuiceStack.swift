@@ -1,0 +1,132 @@
+import AppleIDEmulator
+import AppleSignIn
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Hummingbird
+import JuiceServer
+import Logging
+import ServiceLifecycle
+
+/// What survives a restart: the data directory, the team key, the refresh-token key and the
+/// server's port (its callback URL is registered at the emulator).
+struct StackEnvironment: Sendable {
+    static let teamID = "TEAMJUICE1"
+    static let bundleID = "com.example.apple-samplecode.juice"
+    static let servicesID = "com.example.apple-samplecode.juice.web"
+    static let johnny = EmulatorConfiguration.AppleID(email: "appleseed@juice.test", password: "juice", firstName: "Johnny", lastName: "Appleseed")
+    static let jane = EmulatorConfiguration.AppleID(email: "jane@juice.test", password: "juice-jane", firstName: "Jane", lastName: "Doe")
+
+    let directory: URL
+    let teamKey: P256.Signing.PrivateKey
+    let keyID: String
+    let refreshTokenKey: SymmetricKey
+    let serverPort: Int
+
+    static func make() throws -> StackEnvironment {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-server-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return StackEnvironment(
+            directory: directory, teamKey: P256.Signing.PrivateKey(), keyID: "KEYJUICE01", refreshTokenKey: SymmetricKey(size: .bits256),
+            serverPort: try FreePort.pick()
+        )
+    }
+
+    var serverURL: String { "http://127.0.0.1:\(serverPort)" }
+    var databasePath: String { directory.appendingPathComponent("juice.sqlite").path }
+
+    var emulatorConfiguration: EmulatorConfiguration {
+        EmulatorConfiguration(
+            teams: [.init(teamID: Self.teamID, keys: [.init(keyID: keyID, publicKeyPEM: teamKey.publicKey.pemRepresentation)])],
+            apps: [
+                .init(
+                    teamID: Self.teamID, bundleID: Self.bundleID, servicesIDs: [Self.servicesID], redirectURIs: [serverURL + "/auth/apple/callback"],
+                    allowLocalRedirects: true
+                )
+            ],
+            appleIDs: [Self.johnny, Self.jane]
+        )
+    }
+
+    func serverConfiguration(emulatorURL: String, loginLimits: LoginThrottle.Limits) -> ServerConfiguration {
+        let apple = AppleSignInConfiguration(
+            clientID: Self.servicesID, teamID: Self.teamID, keyID: keyID, privateKey: teamKey, additionalClientIDs: [Self.bundleID],
+            appleBaseURL: URL(string: emulatorURL)!, issuer: emulatorURL
+        )
+        return ServerConfiguration(
+            apple: apple, publicURL: URL(string: serverURL)!, port: serverPort, database: .sqlite(path: databasePath),
+            refreshTokenKey: refreshTokenKey, passwordHashCost: 4, loginLimits: loginLimits
+        )
+    }
+}
+
+/// The real server and the real emulator on loopback ports, started for one test.
+struct JuiceStack: Sendable {
+    let environment: StackEnvironment
+    let emulatorURL: String
+    let clock: TestClock
+
+    var serverURL: String { environment.serverURL }
+
+    /// Starts both, runs `body`, shuts both down (also when `body` throws).
+    static func with<T: Sendable>(
+        environment: StackEnvironment? = nil,
+        clock: TestClock = TestClock(),
+        loginLimits: LoginThrottle.Limits = .init(),
+        _ body: @Sendable (JuiceStack) async throws -> T
+    ) async throws -> T {
+        let environment = try environment ?? StackEnvironment.make()
+        var logger = Logger(label: "juice-test")
+        logger.logLevel = .warning
+        let (emulatorPorts, emulatorPortSink) = AsyncStream.makeStream(of: Int.self)
+        let emulator = try await buildEmulatorApplication(
+            configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"), port: 0,
+            time: clock.emulatorTime, httpClient: Browser.http, logger: logger, onServerRunning: { emulatorPortSink.yield($0) }
+        )
+        let emulatorGroup = ServiceGroup(configuration: .init(services: [emulator], gracefulShutdownSignals: [], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await emulatorGroup.run() }
+            var serverGroup: ServiceGroup?
+            do {
+                var emulatorIterator = emulatorPorts.makeAsyncIterator()
+                guard let emulatorPort = await emulatorIterator.next() else { throw CancellationError() }
+                let emulatorURL = "http://127.0.0.1:\(emulatorPort)"
+                let (serverPorts, serverPortSink) = AsyncStream.makeStream(of: Int.self)
+                let server = try await buildApplication(
+                    configuration: environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: loginLimits), time: clock.time,
+                    httpClient: Browser.http, logger: logger, onServerRunning: { serverPortSink.yield($0) }
+                )
+                let group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [], logger: logger))
+                serverGroup = group
+                tasks.addTask { try await group.run() }
+                var serverIterator = serverPorts.makeAsyncIterator()
+                guard await serverIterator.next() != nil else { throw CancellationError() }
+                let result = try await body(JuiceStack(environment: environment, emulatorURL: emulatorURL, clock: clock))
+                await group.triggerGracefulShutdown()
+                await emulatorGroup.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                return result
+            } catch {
+                await serverGroup?.triggerGracefulShutdown()
+                await emulatorGroup.triggerGracefulShutdown()
+                try? await tasks.waitForAll()
+                throw error
+            }
+        }
+    }
+
+    /// Opens the server's database file (a second connection; WAL lets both work).
+    func withDatabase<T: Sendable>(_ body: @Sendable (any JuiceDatabase) async throws -> T) async throws -> T {
+        var logger = Logger(label: "juice-test-db")
+        logger.logLevel = .warning
+        let database = try await SQLiteJuiceDatabase.open(path: environment.databasePath, logger: logger)
+        do {
+            let result = try await body(database)
+            await database.close()
+            return result
+        } catch {
+            await database.close()
+            throw error
+        }
+    }
+}
