@@ -21,7 +21,12 @@ struct RS256SignatureCheck: Sendable {
         guard let kid = jws.keyID, !kid.isEmpty else {
             throw TokenVerificationError(.unknownKey, "the header names no key (\"kid\")")
         }
-        let key = try await keys.key(for: kid)
+        let key: _RSA.Signing.PublicKey
+        if let fresh = keys.freshKey(for: kid) {
+            key = fresh
+        } else {
+            key = try await keys.key(for: kid)
+        }
         guard jws.signature.count == key.keySizeInBits / 8 else {
             throw TokenVerificationError(.badSignature, "the signature has the wrong length for key \"\(kid)\"")
         }

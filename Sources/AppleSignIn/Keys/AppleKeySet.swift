@@ -67,13 +67,17 @@ public actor AppleKeySet {
 
     /// Returns the RSA key named `kid`, fetching the key set when the cache is stale or lacks it.
     nonisolated func key(for kid: String) async throws(TokenVerificationError) -> _RSA.Signing.PublicKey {
+        if let cached = freshKey(for: kid) { return cached }
+        return try await resolve(kid)
+    }
+
+    /// The key named `kid` if the cache is fresh and holds it: the synchronous common case.
+    nonisolated func freshKey(for kid: String) -> _RSA.Signing.PublicKey? {
         let now = time.now
-        let cached: _RSA.Signing.PublicKey? = cache.withLock { cache in
+        return cache.withLock { cache in
             guard now < cache.expiresAt else { return nil }
             return cache.keys?.keys[kid]
         }
-        if let cached { return cached }
-        return try await resolve(kid)
     }
 
     /// The slow path: refresh if allowed, then look the key up in whatever is cached.
