@@ -12,7 +12,7 @@ enum PageTemplates {
         <style>
         body{font-family:-apple-system,BlinkMacSystemFont,"Helvetica Neue","PingFang SC",Helvetica,Arial,sans-serif;background:#f5f5f7;color:#1d1d1f;margin:0}
         main{max-width:30rem;margin:3rem auto;background:#fff;border-radius:18px;padding:2rem;box-shadow:0 2px 12px rgba(0,0,0,.08)}
-        .logo{font-size:2.5rem;text-align:center;margin:0}
+        .logo{text-align:center;margin:0}
         h1{font-size:1.5rem;text-align:center;font-weight:600}
         label{display:block;margin:.75rem 0 .25rem;font-weight:500}
         input[type=text],input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.7rem;border:1px solid #86868b;border-radius:10px;font-size:1rem}
@@ -34,7 +34,7 @@ enum PageTemplates {
         </head>
         <body>
         <main>
-        <p class="logo" aria-hidden="true">&#63743;</p>
+        <p class="logo" aria-hidden="true"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 24" width="40" height="48" focusable="false"><path fill="currentColor" d="M10 7.2C8.7 6.2 6.9 6 5.4 6.6 2.6 7.7 1.3 10.8 1.7 14.2c.4 3.6 2.5 7.3 4.7 8.2 1.2.5 2.2-.2 3.6-.2s2.4.7 3.6.2c1.8-.7 3.3-3 4.2-5.2-2.2-1-3.5-3.2-3.3-5.4.1-1.5.9-2.7 2.1-3.5-1.1-1.4-2.7-2-4.2-1.9-.9.1-1.6.4-2.4.8zM10.3 5.6c-.1-2 1.5-4 3.7-4.4.2 2.1-1.5 4.2-3.7 4.4z"/></svg></p>
         """
 
     static let foot = """
