@@ -1,18 +1,23 @@
 import Foundation
 import Logging
+import NIOPosix
 import SQLiteKit
 
 /// The emulator's persistent state: one SQLite file (WAL mode) under the data directory.
 ///
 /// Every operation runs in a transaction on the store's single connection; transactions run one at
-/// a time, in arrival order, so each one sees and leaves a consistent state.
+/// a time, in arrival order, so each one sees and leaves a consistent state. The connection has its
+/// own I/O thread: SQLite blocks it (including `fsync` at commit), and NIO's shared blocking pool is
+/// not the place to queue that behind other work.
 final class EmulatorStore: Sendable {
     private let connection: SQLiteConnection
+    private let threadPool: NIOThreadPool
     private let lock = AsyncLock()
     let path: String
 
-    private init(connection: SQLiteConnection, path: String) {
+    private init(connection: SQLiteConnection, threadPool: NIOThreadPool, path: String) {
         self.connection = connection
+        self.threadPool = threadPool
         self.path = path
     }
 
@@ -22,8 +27,18 @@ final class EmulatorStore: Sendable {
         let path = directory.appendingPathComponent("emulator.sqlite").path
         var sqliteLogger = logger
         sqliteLogger.logLevel = max(logger.logLevel, .info)
-        let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: sqliteLogger)
-        let store = EmulatorStore(connection: connection, path: path)
+        let threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
+        let connection: SQLiteConnection
+        do {
+            connection = try await SQLiteConnection.open(
+                storage: .file(path: path), threadPool: threadPool, logger: sqliteLogger, on: MultiThreadedEventLoopGroup.singleton.any()
+            )
+        } catch {
+            try? await threadPool.shutdownGracefully()
+            throw error
+        }
+        let store = EmulatorStore(connection: connection, threadPool: threadPool, path: path)
         let database = store.database
         try await database.raw("PRAGMA journal_mode=WAL").run()
         try await database.raw("PRAGMA synchronous=NORMAL").run()
@@ -71,6 +86,7 @@ final class EmulatorStore: Sendable {
     func close() async {
         await lock.lock()
         try? await connection.close()
+        try? await threadPool.shutdownGracefully()
         await lock.unlock()
     }
 }

@@ -1,21 +1,28 @@
 import Foundation
 import Logging
+import NIOPosix
 import SQLKit
 import SQLiteKit
 
-/// A SQLite file in WAL mode with a busy timeout, on one connection.
+/// A SQLite file in WAL mode with a busy timeout, on one connection with its own I/O thread.
+///
+/// SQLite blocks the thread it runs on (including `fsync` at commit), so the connection gets a
+/// dedicated one-thread pool rather than NIO's shared blocking pool: a slow disk or bcrypt work
+/// elsewhere in the process cannot queue in front of its queries.
 ///
 /// Calls run one at a time in arrival order (``AsyncLock``), so a transaction's statements never
 /// interleave with another call's; several processes on one file are serialized by SQLite's own
 /// locking (`BEGIN IMMEDIATE` plus the busy timeout).
 public final class SQLiteJuiceDatabase: JuiceDatabase {
     private let connection: SQLiteConnection
+    private let threadPool: NIOThreadPool
     private let lock = AsyncLock()
     /// The database file.
     public let path: String
 
-    private init(connection: SQLiteConnection, path: String) {
+    private init(connection: SQLiteConnection, threadPool: NIOThreadPool, path: String) {
         self.connection = connection
+        self.threadPool = threadPool
         self.path = path
     }
 
@@ -29,8 +36,18 @@ public final class SQLiteJuiceDatabase: JuiceDatabase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var quietLogger = logger
         quietLogger.logLevel = max(logger.logLevel, .info)
-        let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: quietLogger)
-        let database = SQLiteJuiceDatabase(connection: connection, path: path)
+        let threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
+        let connection: SQLiteConnection
+        do {
+            connection = try await SQLiteConnection.open(
+                storage: .file(path: path), threadPool: threadPool, logger: quietLogger, on: MultiThreadedEventLoopGroup.singleton.any()
+            )
+        } catch {
+            try? await threadPool.shutdownGracefully()
+            throw error
+        }
+        let database = SQLiteJuiceDatabase(connection: connection, threadPool: threadPool, path: path)
         let sql = database.database
         let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         do {
@@ -40,6 +57,7 @@ public final class SQLiteJuiceDatabase: JuiceDatabase {
             try await sql.raw("PRAGMA foreign_keys = ON").run()
         } catch {
             try? await connection.close()
+            try? await threadPool.shutdownGracefully()
             throw error
         }
         for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
@@ -75,6 +93,7 @@ public final class SQLiteJuiceDatabase: JuiceDatabase {
     public func close() async {
         await lock.lock()
         try? await connection.close()
+        try? await threadPool.shutdownGracefully()
         await lock.unlock()
     }
 }
