@@ -119,7 +119,7 @@ public struct ServerDependencies: Sendable {
             ),
             revocations: revocations,
             refreshTokenCheck: RefreshTokenCheck(store: lifecycle, client: backgroundClient, cipher: cipher, time: time),
-            appTransfer: AppTransfer(store: lifecycle, client: client)
+            appTransfer: AppTransfer(store: lifecycle, client: client, time: time)
         )
     }
 }

@@ -40,4 +40,42 @@ struct AppTransferTests {
             #expect(identities == 1)
         }
     }
+
+    @Test("the receiving team's migration step re-keys every account at once with Apple's usermigrationinfo, before anyone signs in")
+    func migrateAhead() async throws {
+        var environment = try StackEnvironment.make()
+        let clock = TestClock()
+        let before = try await JuiceStack.with(environment: environment, clock: clock) { stack in
+            let (_, account, credential) = try await NativeFlow.signIn(stack, emailChoice: "hide")
+            try await stack.withDependencies {
+                _ = try await $0.appTransfer.prepare(targetTeamID: StackEnvironment.receivingTeamID, logger: StackServices.logger)
+            }
+            try await NativeFlow.admin(
+                stack, "transfer-app", ["bundle_id": StackEnvironment.bundleID, "to_team_id": StackEnvironment.receivingTeamID]
+            )
+            return (accountID: try #require(account["id"] as? String), subject: credential.user, email: try #require(account["email"] as? String))
+        }
+        environment.serverIsReceivingTeam = true
+        try await JuiceStack.with(environment: environment, clock: clock) { stack in
+            let migrated = try await stack.withDependencies { try await $0.appTransfer.migrate(logger: StackServices.logger) }
+            #expect(migrated == 1)
+            #expect(try await stack.withDependencies { try await $0.appTransfer.migrate(logger: StackServices.logger) } == 0)
+            #expect(try await NativeFlow.credentialState(stack, user: before.subject) == "transferred")
+            let (subject, email) = try await stack.withDatabase { database in
+                try await database.read { sql in
+                    let row = try await sql.select().columns("subject", "email").from("apple_identities").first()
+                    return (try row?.decode(column: "subject", as: String.self), try row?.decode(column: "email", as: String?.self))
+                }
+            }
+            let newSubject = try #require(subject)
+            #expect(newSubject != before.subject)
+            #expect(email != before.email, "the receiving team has its own relay address")
+            #expect(email?.hasSuffix("@privaterelay.appleid.com") == true)
+            #expect(try await NativeFlow.credentialState(stack, user: newSubject) == "authorized")
+
+            let (_, account, credential) = try await NativeFlow.signIn(stack, emailChoice: "hide")
+            #expect(credential.user == newSubject)
+            #expect(account["id"] as? String == before.accountID)
+        }
+    }
 }

@@ -30,6 +30,16 @@ public protocol AppleLifecycleStore: Sendable {
 
     /// Stores the `transfer_sub` Apple gave for `subject` ahead of an app transfer.
     func setTransferSubject(_ transferSubject: String, for subject: String) async throws
+
+    /// Apple IDs that carry a `transfer_sub` not yet exchanged for the receiving team's `sub`, as
+    /// (`transfer_sub`, client id) pairs.
+    func pendingTransfers(limit: Int) async throws -> [(transferSubject: String, clientID: String)]
+
+    /// Re-keys the Apple ID with `transferSubject` to the receiving team's `subject` (the old `sub`
+    /// becomes ``CredentialState/transferred``), taking the new team's email when Apple gives one.
+    /// Returns whether a row was re-keyed.
+    @discardableResult
+    func completeTransfer(transferSubject: String, to subject: String, email: String?, isPrivateEmail: Bool?, at: Date) async throws -> Bool
 }
 
 /// What applying a notification did.

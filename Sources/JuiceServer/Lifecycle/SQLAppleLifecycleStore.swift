@@ -111,6 +111,42 @@ public struct SQLAppleLifecycleStore: AppleLifecycleStore {
         }
     }
 
+    public func pendingTransfers(limit: Int) async throws -> [(transferSubject: String, clientID: String)] {
+        try await database.read { sql in
+            let query: SQLQueryString = """
+                SELECT transfer_subject, client_id FROM apple_identities WHERE transfer_subject IS NOT NULL
+                ORDER BY transfer_subject LIMIT \(unsafeRaw: String(max(1, limit)))
+                """
+            return try await sql.raw(query).all().map {
+                (try $0.decode(column: "transfer_subject", as: String.self), try $0.decode(column: "client_id", as: String.self))
+            }
+        }
+    }
+
+    @discardableResult
+    public func completeTransfer(transferSubject: String, to subject: String, email: String?, isPrivateEmail: Bool?, at: Date) async throws -> Bool {
+        let now = Int64(at.timeIntervalSince1970)
+        return try await database.transaction { sql in
+            // Already re-keyed by a sign-in that carried the transfer_sub: only clear the marker.
+            if try await sql.select().column("subject").from("apple_identities").where("subject", .equal, subject).first() != nil {
+                try await sql.update("apple_identities").set(SQLColumn("transfer_subject"), to: SQLLiteral.null)
+                    .where("transfer_subject", .equal, transferSubject).run()
+                return false
+            }
+            guard let row = try await SQLAccountRepository.rekeyTransferred(from: transferSubject, to: subject, at: now, on: sql) else {
+                return false
+            }
+            if let email, !email.isEmpty {
+                let accountID = try row.decode(column: "account_id", as: String.self)
+                let flag = (isPrivateEmail ?? false) ? 1 : 0
+                try await sql.update("apple_identities").set("email", to: email).set("is_private_email", to: flag)
+                    .where("subject", .equal, subject).run()
+                try await sql.update("accounts").set("email", to: email).set("is_private_email", to: flag).where("id", .equal, accountID).run()
+            }
+            return true
+        }
+    }
+
     static func credential(from row: any SQLRow) throws -> StoredAppleCredential {
         StoredAppleCredential(
             subject: try row.decode(column: "subject", as: String.self),
