@@ -72,6 +72,8 @@ struct APITests {
             #expect(leak.status == 400 && !leak.body.contains(secret), "a refusal never echoes a password")
             let unknown = try await APIRequests.json(stack, "GET", "/api/nothing-here")
             #expect(unknown.status == 404 && unknown.error == "not_found")
+            let wrongMethod = try await Browser().get(stack.serverURL + "/apple/notifications")
+            #expect([404, 405].contains(wrongMethod.status) && wrongMethod.error != nil, "machine routes answer JSON errors, not pages")
             let noSession = try await APIRequests.json(stack, "GET", "/api/credential-state")
             #expect(noSession.status == 401 && noSession.error == "unauthorized")
             #expect(try await NativeFlow.credentialState(stack, user: "000000.unknown.0000") == "notFound")

@@ -50,6 +50,22 @@ struct NativeSignInTests {
         }
     }
 
+    @Test("concurrent deliveries of one credential: the database lets exactly one of them sign in")
+    func concurrentReplay() async throws {
+        try await JuiceStack.with { stack in
+            let nonce = try await NativeFlow.nonce(stack)
+            let credential = try await NativeFlow.deviceCredential(stack, nonce: nonce)
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<6 {
+                    group.addTask { try await NativeFlow.post(stack, NativeFlow.body(credential, nonce: nonce)).status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 200 }.count == 1)
+            #expect(statuses.filter { $0 == 400 }.count == 5)
+        }
+    }
+
     @Test("refused: a nonce never issued, an expired nonce, a token for another nonce, a token for another app, a forged signature")
     func refusals() async throws {
         let clock = TestClock()

@@ -7,14 +7,18 @@ import SQLKit
 public struct SQLAppleLifecycleStore: AppleLifecycleStore {
     private let database: any JuiceDatabase
 
+    /// Seconds an event may predate the identity's last sign-in and still apply.
+    static let staleTolerance: Int64 = 60
+
     public init(database: any JuiceDatabase) {
         self.database = database
     }
 
     public func apply(_ notification: ServerNotification, receivedAt: Date) async throws -> NotificationOutcome {
         let received = Int64(receivedAt.timeIntervalSince1970)
-        // An event older than the identity's last sign-in is stale (a consent revoked, then given again).
-        let eventTime = Int64(notification.eventTime.timeIntervalSince1970.rounded(.up))
+        // An event older than the identity's last sign-in is stale (a consent revoked, then given again). A
+        // minute of tolerance for clock differences: a spurious revocation costs a sign-in, a lost one is a hole.
+        let eventTime = Int64(notification.eventTime.timeIntervalSince1970.rounded(.up)) + Self.staleTolerance
         return try await database.transaction { sql in
             let inserted = try await sql.insert(into: "notifications_seen").columns("jti", "event_type", "received_at")
                 .values(SQLBind(notification.id), SQLBind(String(notification.type.description.prefix(64))), SQLBind(received))
