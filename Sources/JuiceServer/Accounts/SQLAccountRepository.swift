@@ -171,7 +171,7 @@ public struct SQLAccountRepository: AccountRepository {
 
     /// Re-keys the Apple ID an app transfer renamed: the row whose stored `transfer_subject` (from the
     /// sending team's migration step) or `subject` equals `transferSubject` takes the new `sub`, and the
-    /// old `sub` is recorded as transferred. Returns the re-keyed row's `account_id`, or `nil`.
+    /// old `sub` is recorded as transferred. Returns the row as it was (`subject`, `account_id`), or `nil`.
     static func rekeyTransferred(
         from transferSubject: String, to subject: String, at now: Int64, on sql: any SQLDatabase
     ) async throws

@@ -119,7 +119,10 @@ struct JuiceStack: Sendable {
         )
         let emulatorGroup = ServiceGroup(configuration: .init(services: [emulator], gracefulShutdownSignals: [], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await emulatorGroup.run() }
+            tasks.addTask {
+                defer { emulatorPortSink.finish() }
+                try await emulatorGroup.run()
+            }
             var serverGroup: ServiceGroup?
             do {
                 var emulatorIterator = emulatorPorts.makeAsyncIterator()
@@ -132,9 +135,13 @@ struct JuiceStack: Sendable {
                 )
                 let group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [], logger: logger))
                 serverGroup = group
-                tasks.addTask { try await group.run() }
+                tasks.addTask {
+                    // A server that cannot bind its pre-picked port must fail the test, not hang it.
+                    defer { serverPortSink.finish() }
+                    try await group.run()
+                }
                 var serverIterator = serverPorts.makeAsyncIterator()
-                guard await serverIterator.next() != nil else { throw CancellationError() }
+                guard await serverIterator.next() != nil else { throw StackServices.StartFailure() }
                 let result = try await body(JuiceStack(environment: environment, emulatorURL: emulatorURL, clock: clock))
                 await group.triggerGracefulShutdown()
                 await emulatorGroup.triggerGracefulShutdown()

@@ -45,9 +45,15 @@ actor NotificationTap {
         )
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
+            tasks.addTask {
+                defer { continuation.finish() }
+                try await group.run()
+            }
             var iterator = started.makeAsyncIterator()
-            guard await iterator.next() != nil else { throw CancellationError() }
+            guard await iterator.next() != nil else {
+                try await tasks.waitForAll()
+                throw StackServices.StartFailure()
+            }
             do {
                 let result = try await body(tap)
                 await group.triggerGracefulShutdown()
