@@ -118,8 +118,16 @@ struct APITests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        try process.run()
-        process.waitUntilExit()
+        // Waits without blocking a thread of the test's cooperative pool.
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
         let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 0, "openapi-spec-validator: \(said)")
 
