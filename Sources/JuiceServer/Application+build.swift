@@ -47,7 +47,11 @@ public func buildApplication(
     return Application(
         router: router,
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "Juice"),
-        services: [DatabaseService(database: database), purge],
+        services: [
+            DatabaseService(database: database), purge,
+            RefreshTokenCheckService(check: dependencies.refreshTokenCheck, logger: logger),
+            RevocationRetryService(queue: dependencies.revocations, logger: logger),
+        ],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             logger.info("Juice listening", metadata: ["address": "\(configuration.host):\(port)", "public_url": "\(configuration.publicBase)"])
@@ -75,7 +79,16 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestCo
         ).endpoints
     )
     router.addRoutes(AppleAuthController(signIn: dependencies.appleSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf).endpoints)
-    router.addRoutes(APIController().endpoints)
+    router.addRoutes(
+        APIController(
+            native: dependencies.nativeSignIn, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
+            lifecycle: dependencies.lifecycle, origin: dependencies.configuration.publicOrigin
+        ).endpoints
+    )
+    router.addRoutes(
+        NotificationController(verifier: dependencies.notificationVerifier, lifecycle: dependencies.lifecycle, time: dependencies.time).endpoints
+    )
+    router.addRoutes(OpenAPIDocument.endpoints)
     return router
 }
 

@@ -40,6 +40,18 @@ public struct ServerDependencies: Sendable {
     public let time: TimeSource
     /// Randomness.
     public let random: ServerRandom
+    /// Native Sign in with Apple (nonces, credential verification).
+    public let nativeSignIn: AppleNativeSignIn
+    /// Notifications, credential states, refresh-token checks, app transfer.
+    public let lifecycle: any AppleLifecycleStore
+    /// Verifies Apple's server-to-server notifications (audiences: every client id).
+    public let notificationVerifier: ServerNotificationVerifier
+    /// Revocations owed to Apple, retried until confirmed.
+    public let revocations: RevocationQueue
+    /// The daily refresh-token check.
+    public let refreshTokenCheck: RefreshTokenCheck
+    /// The sending team's app-transfer step.
+    public let appTransfer: AppTransfer
 
     /// Builds the dependencies over an open, migrated database.
     public static func make(
@@ -64,6 +76,17 @@ public struct ServerDependencies: Sendable {
         let client = AppleIDClient(baseURL: configuration.apple.appleBaseURL, signer: signer, httpClient: httpClient, logger: logger)
         let cipher = RefreshTokenCipher(key: configuration.refreshTokenKey)
         let cookies = SessionCookies(secure: configuration.usesSecureCookies, sessionLifetime: configuration.sessionLifetime)
+        // The native API accepts every client id: the bundle id (a device) and the Services ID (the relay).
+        let nativeVerifier = IdentityTokenVerifier(
+            keys: keys, issuer: configuration.apple.issuer, audiences: configuration.apple.clientIDs, time: time)
+        let lifecycle = SQLAppleLifecycleStore(database: database)
+        // Background calls (revocation, refresh checks) try once, briefly: their own queue and schedule retry,
+        // and a deletion does not keep its request waiting on an unreachable Apple.
+        let backgroundClient = AppleIDClient(
+            baseURL: configuration.apple.appleBaseURL, signer: signer, httpClient: httpClient, timeout: .seconds(5), retryPolicy: .none,
+            logger: logger
+        )
+        let revocations = RevocationQueue(store: SQLRevocationStore(database: database), client: backgroundClient, cipher: cipher, time: time)
         let appleSignIn = AppleWebSignIn(
             configuration: configuration, verifier: webVerifier, client: client, cipher: cipher, authorizations: authorizations, accounts: accounts,
             tokens: tokens, random: random, time: time
@@ -80,12 +103,23 @@ public struct ServerDependencies: Sendable {
             appleClient: client,
             appleKeys: keys,
             cipher: cipher,
-            deletion: AccountDeletion(accounts: accounts, client: client, cipher: cipher),
+            deletion: AccountDeletion(accounts: accounts, revocations: revocations, time: time),
             pages: try PageRenderer(),
             cookies: cookies,
             csrf: CSRFProtection(cookies: cookies, random: random, origin: configuration.publicOrigin),
             time: time,
-            random: random
+            random: random,
+            nativeSignIn: AppleNativeSignIn(
+                configuration: configuration, verifier: nativeVerifier, client: client, cipher: cipher, nonces: SQLNonceStore(database: database),
+                authorizations: authorizations, accounts: accounts, tokens: tokens, random: random, time: time
+            ),
+            lifecycle: lifecycle,
+            notificationVerifier: ServerNotificationVerifier(
+                keys: keys, issuer: configuration.apple.issuer, audiences: configuration.apple.clientIDs, time: time
+            ),
+            revocations: revocations,
+            refreshTokenCheck: RefreshTokenCheck(store: lifecycle, client: backgroundClient, cipher: cipher, time: time),
+            appTransfer: AppTransfer(store: lifecycle, client: client, time: time)
         )
     }
 }

@@ -76,7 +76,7 @@ struct DevelopmentStack {
             apps: [
                 .init(
                     teamID: record.teamID, bundleID: bundleID, servicesIDs: [servicesID], redirectURIs: [publicBase + "/auth/apple/callback"],
-                    allowLocalRedirects: true
+                    notificationURL: publicBase + "/apple/notifications", allowLocalRedirects: true
                 )
             ],
             appleIDs: [demoAppleID]

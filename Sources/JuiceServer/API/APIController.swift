@@ -2,8 +2,22 @@ import AppleSignIn
 import Foundation
 import Hummingbird
 
-/// The JSON API. `GET /api/me` answers the signed-in account for the session cookie or
-/// `Authorization: Bearer <token>`, and 401 `{"error": "unauthorized", …}` otherwise.
+/// The JSON API (described by `docs/openapi.yaml`, served at `GET /openapi.yaml`).
+///
+/// Sign-in routes answer `{token, account}`; the token works as `Authorization: Bearer <token>` (and
+/// is the value of the session cookie). Every error is the status with `{"error", "reason"}`; bodies
+/// must be `application/json` (415 otherwise), at most 64 KiB (413), and valid (400).
+///
+/// | Route | Does |
+/// |---|---|
+/// | `POST /api/auth/nonce` | a single-use nonce (10 minutes) for native sign-in |
+/// | `POST /api/auth/apple` | native Sign in with Apple |
+/// | `POST /api/accounts` | password sign-up |
+/// | `POST /api/auth/password` | password sign-in |
+/// | `GET /api/me` | the signed-in account |
+/// | `POST /api/signout` | ends this session |
+/// | `DELETE /api/account` | deletes the account and revokes its Apple tokens |
+/// | `GET /api/credential-state` | `authorized`, `revoked`, `notFound` or `transferred` |
 public struct APIController: Sendable {
     /// An account as the API shows it.
     public struct AccountResponse: ResponseEncodable, Sendable, Hashable {
@@ -46,14 +60,138 @@ public struct APIController: Sendable {
         }
     }
 
-    public init() {}
+    /// `{token, account}`: a sign-in's answer.
+    public struct SignInResponse: ResponseEncodable, Sendable {
+        /// The session token (`Authorization: Bearer`).
+        public var token: String
+        /// The account.
+        public var account: AccountResponse
+    }
+
+    /// `{"nonce"}`.
+    public struct NonceResponse: ResponseEncodable, Sendable {
+        /// The raw nonce; send its SHA-256 hex to Apple.
+        public var nonce: String
+    }
+
+    /// `{"state"}`.
+    public struct CredentialStateResponse: ResponseEncodable, Sendable {
+        /// The credential state.
+        public var state: CredentialState
+    }
+
+    /// `POST /api/auth/apple`'s body: the Apple ID credential as an iOS app holds it.
+    struct AppleSignInBody: Decodable {
+        struct FullName: Decodable {
+            var givenName: String?
+            var familyName: String?
+        }
+        var identityToken: String
+        var authorizationCode: String?
+        var nonce: String
+        var fullName: FullName?
+        var email: String?
+    }
+
+    /// A username and password.
+    struct PasswordBody: Decodable {
+        var username: String
+        var password: String
+    }
+
+    /// `DELETE /api/account`'s answer.
+    struct DeletedResponse: ResponseEncodable {
+        var deleted: Bool
+        var appleRevocation: AccountDeletion.Revocation
+    }
+
+    struct SignedOutResponse: ResponseEncodable {
+        var signedOut: Bool
+    }
+
+    let native: AppleNativeSignIn
+    let passwords: PasswordAccounts
+    let sessions: any SessionStore
+    let deletion: AccountDeletion
+    let lifecycle: any AppleLifecycleStore
+    let origin: String
+
+    public init(
+        native: AppleNativeSignIn, passwords: PasswordAccounts, sessions: any SessionStore, deletion: AccountDeletion,
+        lifecycle: any AppleLifecycleStore, origin: String
+    ) {
+        self.native = native
+        self.passwords = passwords
+        self.sessions = sessions
+        self.deletion = deletion
+        self.lifecycle = lifecycle
+        self.origin = origin
+    }
 
     public var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
+        routes.post("/api/auth/nonce") { _, _ in
+            NonceResponse(nonce: try await native.issueNonce())
+        }
+        routes.post("/api/auth/apple") { request, context in
+            let body = try await request.decodeJSON(AppleSignInBody.self)
+            let signedIn = context.signedIn.flatMap { $0.viaCookie ? nil : $0 }
+            let (token, result) = try await native.signIn(
+                .init(
+                    identityToken: body.identityToken, authorizationCode: body.authorizationCode, nonce: body.nonce,
+                    givenName: body.fullName?.givenName, familyName: body.fullName?.familyName
+                ),
+                linkTo: signedIn?.account.id, replacingSession: signedIn?.session.id
+            )
+            return SignInResponse(token: token, account: AccountResponse(result.account))
+        }
+        routes.post("/api/accounts") { request, _ -> EditedResponse<SignInResponse> in
+            let body = try await request.decodeJSON(PasswordBody.self)
+            let (token, account, _) = try await passwords.signUp(username: body.username, password: body.password)
+            return EditedResponse(status: .created, response: SignInResponse(token: token, account: AccountResponse(account)))
+        }
+        routes.post("/api/auth/password") { request, context in
+            let body = try await request.decodeJSON(PasswordBody.self)
+            let (token, account, _) = try await passwords.signIn(username: body.username, password: body.password, address: context.clientAddress)
+            return SignInResponse(token: token, account: AccountResponse(account))
+        }
         routes.get("/api/me") { _, context -> AccountResponse in
-            guard let signedIn = context.signedIn else { throw ServerError.unauthorized("a valid session cookie or bearer token is required") }
-            return AccountResponse(signedIn.account)
+            AccountResponse(try requireSignedIn(context).account)
+        }
+        routes.post("/api/signout") { request, context in
+            let signedIn = try requireSignedIn(context)
+            try checkOrigin(request, signedIn)
+            try await sessions.end(sessionID: signedIn.session.id)
+            return SignedOutResponse(signedOut: true)
+        }
+        routes.delete("/api/account") { request, context in
+            let signedIn = try requireSignedIn(context)
+            try checkOrigin(request, signedIn)
+            let revocation = try await deletion.delete(accountID: signedIn.account.id, logger: context.logger)
+            return DeletedResponse(deleted: revocation != nil, appleRevocation: revocation ?? .noToken)
+        }
+        routes.get("/api/credential-state") { request, context in
+            if let user = request.uri.queryParameters.get("user") {
+                guard !user.isEmpty, user.utf8.count <= 256 else { throw ServerError.invalidRequest("user must be an Apple user identifier") }
+                return CredentialStateResponse(state: try await lifecycle.credentialState(subject: user))
+            }
+            let signedIn = try requireSignedIn(context)
+            guard let subject = signedIn.account.apple?.subject else { return CredentialStateResponse(state: .notFound) }
+            return CredentialStateResponse(state: try await lifecycle.credentialState(subject: subject))
         }
         return routes
+    }
+
+    private func requireSignedIn(_ context: AppRequestContext) throws -> SignedIn {
+        guard let signedIn = context.signedIn else { throw ServerError.unauthorized("a valid session cookie or bearer token is required") }
+        return signedIn
+    }
+
+    /// A cookie-authenticated change must come from the public origin (a bearer token cannot be forged cross-site).
+    private func checkOrigin(_ request: Request, _ signedIn: SignedIn) throws {
+        guard signedIn.viaCookie else { return }
+        guard let requestOrigin = request.headers[.origin], requestOrigin.lowercased() == origin else {
+            throw ServerError(.invalidCSRFToken, status: .forbidden, "a change made with the session cookie must come from this site")
+        }
     }
 }

@@ -2,41 +2,40 @@ import AppleSignIn
 import Hummingbird
 import Logging
 
-/// Deletes an account as Apple requires: the Apple refresh token is revoked first, then the
-/// account, its Apple ID, password and sessions are deleted in one transaction.
+/// Deletes an account as Apple requires: the account, its Apple ID, password and sessions are
+/// deleted in one transaction that also queues the Apple refresh token for revocation
+/// (`pending_revocations`); the revocation is then tried at once.
 ///
-/// When Apple cannot be reached nothing is deleted and the caller gets `apple_unavailable`, so a
-/// revocation is never silently dropped (a durable retry queue is the next step).
+/// When Apple cannot be reached the account is still deleted and the revocation stays queued;
+/// ``RevocationRetryService`` retries it with backoff until Apple confirms, so it is never dropped.
 public struct AccountDeletion: Sendable {
-    let accounts: any AccountRepository
-    let client: AppleIDClient
-    let cipher: RefreshTokenCipher
-
-    public init(accounts: any AccountRepository, client: AppleIDClient, cipher: RefreshTokenCipher) {
-        self.accounts = accounts
-        self.client = client
-        self.cipher = cipher
+    /// What happened at Apple.
+    public enum Revocation: String, Sendable, Hashable, Codable {
+        /// Apple confirmed the revocation.
+        case revoked
+        /// Apple could not be reached; the revocation is queued and retried.
+        case queued
+        /// No Apple refresh token was stored (a password account, or none was issued).
+        case noToken = "none"
     }
 
-    /// Revokes at Apple, then deletes.
-    /// - Throws: ``ServerError`` `apple_unavailable` when the revocation cannot be made.
-    public func delete(accountID: String, logger: Logger) async throws {
-        if let credential = try await accounts.appleCredential(accountID: accountID), let sealed = credential.sealedRefreshToken {
-            let refreshToken: String
-            do {
-                refreshToken = try cipher.open(sealed, subject: credential.subject)
-            } catch {
-                logger.error("a stored refresh token cannot be opened; is the refresh-token key the one it was sealed with?")
-                throw ServerError.internalError()
-            }
-            do {
-                try await client.revoke(refreshToken, hint: .refreshToken, clientID: credential.clientID)
-            } catch {
-                logger.warning("revocation at Apple failed; account kept", metadata: ["error": "\(error.code)"])
-                throw ServerError(
-                    .appleUnavailable, status: .serviceUnavailable, "Apple cannot be reached to revoke your Apple ID's access; try again shortly")
-            }
-        }
-        _ = try await accounts.deleteAccount(id: accountID)
+    let accounts: any AccountRepository
+    let revocations: RevocationQueue
+    let time: TimeSource
+
+    public init(accounts: any AccountRepository, revocations: RevocationQueue, time: TimeSource) {
+        self.accounts = accounts
+        self.revocations = revocations
+        self.time = time
+    }
+
+    /// Deletes the account, then revokes at Apple (or leaves the revocation queued).
+    /// - Returns: What happened at Apple; `nil` when there was no such account.
+    @discardableResult
+    public func delete(accountID: String, logger: Logger) async throws -> Revocation? {
+        guard let deleted = try await accounts.deleteAccount(id: accountID, at: time.now) else { return nil }
+        logger.info("account deleted", metadata: ["account": "\(accountID)"])
+        guard let revocationID = deleted.pendingRevocationID else { return .noToken }
+        return try await revocations.attempt(id: revocationID, logger: logger) ? .revoked : .queued
     }
 }

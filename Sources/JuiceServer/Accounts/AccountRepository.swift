@@ -38,7 +38,10 @@ public protocol AccountRepository: Sendable {
     func appleCredential(accountID: String) async throws -> StoredAppleCredential?
 
     /// Deletes an account with its identities, credentials and sessions; returns what Apple must be told.
-    func deleteAccount(id: String) async throws -> DeletedAccount?
+    ///
+    /// A stored refresh token is queued for revocation (`pending_revocations`, still sealed) in the
+    /// same transaction, so the revocation survives a crash or an unreachable Apple.
+    func deleteAccount(id: String, at: Date) async throws -> DeletedAccount?
 }
 
 /// A stored password credential.
@@ -78,10 +81,13 @@ public struct AppleSignInRecord: Sendable, Hashable {
     public var sealedRefreshToken: String?
     /// When the sign-in happened.
     public var at: Date
+    /// The token's `transfer_sub` (during the 60 days after an app transfer): the account that had
+    /// this transfer identifier (or this `sub`) before the transfer is re-keyed to ``subject``.
+    public var transferSubject: String?
 
     public init(
         subject: String, clientID: String, email: String?, isPrivateEmail: Bool?, realUserStatus: RealUserStatus?, givenName: String?,
-        familyName: String?, sealedRefreshToken: String?, at: Date
+        familyName: String?, sealedRefreshToken: String?, at: Date, transferSubject: String? = nil
     ) {
         self.subject = subject
         self.clientID = clientID
@@ -92,6 +98,7 @@ public struct AppleSignInRecord: Sendable, Hashable {
         self.familyName = familyName
         self.sealedRefreshToken = sealedRefreshToken
         self.at = at
+        self.transferSubject = transferSubject
     }
 }
 
@@ -117,6 +124,8 @@ public struct DeletedAccount: Sendable, Hashable {
     public let sealedRefreshToken: String?
     /// The Apple ID's `sub`, if linked.
     public let appleSubject: String?
+    /// The queued revocation (`pending_revocations` id), when a refresh token was stored.
+    public let pendingRevocationID: String?
 }
 
 /// An Apple ID's stored credential.

@@ -65,7 +65,10 @@ public struct SQLAccountRepository: AccountRepository {
         let newAccountID = random.identifier()
         return try await database.transaction { sql in
             let now = Int64(signIn.at.timeIntervalSince1970)
-            let existing = try await sql.select().columns("account_id").from("apple_identities").where("subject", .equal, signIn.subject).first()
+            var existing = try await sql.select().columns("account_id").from("apple_identities").where("subject", .equal, signIn.subject).first()
+            if existing == nil, let transferSubject = signIn.transferSubject {
+                existing = try await Self.rekeyTransferred(from: transferSubject, to: signIn.subject, at: now, on: sql)
+            }
             let accountID: String
             var created = false
             var linked = false
@@ -82,7 +85,7 @@ public struct SQLAccountRepository: AccountRepository {
                 if let email = signIn.email { update = update.set("email", to: email) }
                 if let isPrivate = signIn.isPrivateEmail { update = update.set("is_private_email", to: isPrivate ? 1 : 0) }
                 if let status = signIn.realUserStatus { update = update.set("real_user_status", to: status.rawValue) }
-                if let sealed = signIn.sealedRefreshToken { update = update.set("refresh_token", to: sealed) }
+                if let sealed = signIn.sealedRefreshToken { update = update.set("refresh_token", to: sealed).set("last_checked_at", to: now) }
                 try await update.where("subject", .equal, signIn.subject).run()
             } else {
                 if let linkAccountID {
@@ -103,13 +106,13 @@ public struct SQLAccountRepository: AccountRepository {
                 try await sql.insert(into: "apple_identities")
                     .columns(
                         "subject", "account_id", "client_id", "email", "is_private_email", "real_user_status", "refresh_token", "state", "created_at",
-                        "updated_at"
+                        "updated_at", "last_checked_at"
                     )
                     .values(
                         SQLBind(signIn.subject), SQLBind(accountID), SQLBind(signIn.clientID), SQLBind(signIn.email),
                         SQLBind(signIn.isPrivateEmail.map { $0 ? 1 : 0 }), SQLBind(signIn.realUserStatus?.rawValue),
                         SQLBind(signIn.sealedRefreshToken),
-                        SQLBind("authorized"), SQLBind(now), SQLBind(now)
+                        SQLBind("authorized"), SQLBind(now), SQLBind(now), SQLBind(signIn.sealedRefreshToken == nil ? nil : now)
                     )
                     .run()
             }
@@ -137,8 +140,10 @@ public struct SQLAccountRepository: AccountRepository {
         }
     }
 
-    public func deleteAccount(id: String) async throws -> DeletedAccount? {
-        try await database.transaction { sql in
+    public func deleteAccount(id: String, at: Date) async throws -> DeletedAccount? {
+        let revocationID = random.identifier()
+        let now = Int64(at.timeIntervalSince1970)
+        return try await database.transaction { sql in
             guard try await sql.select().column("id").from("accounts").where("id", .equal, id).first() != nil else { return nil }
             let identity = try await sql.select().columns("subject", "client_id", "refresh_token").from("apple_identities")
                 .where("account_id", .equal, id).first()
@@ -147,13 +152,47 @@ public struct SQLAccountRepository: AccountRepository {
             try await sql.delete(from: "password_credentials").where("account_id", .equal, id).run()
             try await sql.delete(from: "apple_identities").where("account_id", .equal, id).run()
             try await sql.delete(from: "accounts").where("id", .equal, id).run()
+            let clientID = try identity?.decode(column: "client_id", as: String.self)
+            let sealed = try identity.flatMap { try $0.decode(column: "refresh_token", as: String?.self) }
+            let subject = try identity?.decode(column: "subject", as: String.self)
+            var queued: String?
+            if let clientID, let sealed, let subject {
+                try await sql.insert(into: "pending_revocations")
+                    .columns("id", "subject", "client_id", "sealed_token", "attempts", "next_attempt_at", "created_at")
+                    .values(SQLBind(revocationID), SQLBind(subject), SQLBind(clientID), SQLBind(sealed), SQLBind(0), SQLBind(now), SQLBind(now))
+                    .run()
+                queued = revocationID
+            }
             return DeletedAccount(
-                accountID: id,
-                appleClientID: try identity?.decode(column: "client_id", as: String.self),
-                sealedRefreshToken: try identity.flatMap { try $0.decode(column: "refresh_token", as: String?.self) },
-                appleSubject: try identity?.decode(column: "subject", as: String.self)
+                accountID: id, appleClientID: clientID, sealedRefreshToken: sealed, appleSubject: subject, pendingRevocationID: queued
             )
         }
+    }
+
+    /// Re-keys the Apple ID an app transfer renamed: the row whose stored `transfer_subject` (from the
+    /// sending team's migration step) or `subject` equals `transferSubject` takes the new `sub`, and the
+    /// old `sub` is recorded as transferred. Returns the row as it was (`subject`, `account_id`), or `nil`.
+    static func rekeyTransferred(
+        from transferSubject: String, to subject: String, at now: Int64, on sql: any SQLDatabase
+    ) async throws
+        -> (any SQLRow)?
+    {
+        let query: SQLQueryString = """
+            SELECT subject, account_id FROM apple_identities
+            WHERE transfer_subject = \(bind: transferSubject) OR subject = \(bind: transferSubject)
+            """
+        guard let row = try await sql.raw(query).first() else { return nil }
+        let oldSubject = try row.decode(column: "subject", as: String.self)
+        // The old refresh token was sealed for the old sub (and belongs to the old team): it is dropped.
+        try await sql.update("apple_identities")
+            .set("subject", to: subject).set(SQLColumn("transfer_subject"), to: SQLLiteral.null).set(SQLColumn("refresh_token"), to: SQLLiteral.null)
+            .set("updated_at", to: now)
+            .where("subject", .equal, oldSubject).run()
+        try await sql.insert(into: "transferred_subjects").columns("old_subject", "new_subject", "transferred_at")
+            .values(SQLBind(oldSubject), SQLBind(subject), SQLBind(now))
+            .onConflict(with: ["old_subject"]) { $0.set("new_subject", to: subject).set("transferred_at", to: now) }
+            .run()
+        return row
     }
 
     /// Fills the name only where the account has none; takes the email from Apple when it sends one.

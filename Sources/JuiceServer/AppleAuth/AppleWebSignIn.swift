@@ -25,6 +25,8 @@ public struct AppleWebSignIn: Sendable {
         case signedIn(token: String, result: AppleSignInResult)
         /// The person cancelled at Apple.
         case cancelled
+        /// A native relay's answer: send the browser to this loopback URL (Apple's fields in the query).
+        case relayed(URL)
     }
 
     private let configuration: ServerConfiguration
@@ -80,6 +82,36 @@ public struct AppleWebSignIn: Sendable {
         return url
     }
 
+    /// Starts a native relay sign-in (`GET /auth/apple/native`): stores a pending authorization with
+    /// purpose ``PendingAuthorization/Purpose/native``, the client's loopback URI and `state`, and
+    /// returns Apple's authorize URL carrying the client's `nonce` (the SHA-256 hex of its raw nonce)
+    /// and a fresh server `state`.
+    /// - Throws: ``ServerError`` `invalid_redirect_uri` or `invalid_request`.
+    public func beginNative(redirectURI: String?, state: String?, nonce: String?) async throws -> URL {
+        let target = try LoopbackRedirectURI(redirectURI ?? "")
+        guard let state, !state.isEmpty, state.utf8.count <= 512 else { throw ServerError.invalidRequest("state is required (at most 512 bytes)") }
+        guard let nonce, !nonce.isEmpty, nonce.utf8.count <= 512 else { throw ServerError.invalidRequest("nonce is required (at most 512 bytes)") }
+        let now = Date(timeIntervalSince1970: time.now.timeIntervalSince1970.rounded(.down))
+        let request = AuthorizationRequest(
+            clientID: configuration.apple.clientID,
+            redirectURI: configuration.redirectURI,
+            responseType: .codeAndIDToken,
+            responseMode: .formPost,
+            scopes: configuration.apple.scopes,
+            state: random.token(),
+            nonce: nonce
+        )
+        let url = try request.url(appleBaseURL: configuration.apple.appleBaseURL)
+        try await authorizations.save(
+            PendingAuthorization(
+                state: request.state, nonce: nonce, purpose: .native, linkAccountID: nil, replacesSessionID: nil, createdAt: now,
+                expiresAt: now.addingTimeInterval(configuration.authorizationLifetime), relayRedirectURI: target.url.absoluteString,
+                relayState: state
+            )
+        )
+        return url
+    }
+
     /// Handles Apple's `form_post`: consumes the state, verifies the identity token (issuer, audience,
     /// expiry, nonce, `c_hash`), claims the code, exchanges it, stores the sealed refresh token, finds
     /// or creates the account and starts a session.
@@ -90,6 +122,7 @@ public struct AppleWebSignIn: Sendable {
             switch outcome {
             case .signedIn: metrics.record(.apple, outcome: "success")
             case .cancelled: metrics.record(.apple, outcome: "cancelled")
+            case .relayed: break
             }
             return outcome
         } catch let error as ServerError {
@@ -104,7 +137,9 @@ public struct AppleWebSignIn: Sendable {
             response = try AuthorizationResponse(formBody: formBody)
         } catch {
             // Whatever Apple said, the state is spent.
-            if let state = error.state { _ = try await authorizations.consume(state: state, now: time.now) }
+            if let state = error.state, let pending = try await authorizations.consume(state: state, now: time.now), pending.purpose == .native {
+                return try Self.relay(pending, [("error", error.appleError ?? error.code.rawValue)])
+            }
             if error.code == .userCancelled { return .cancelled }
             if error.code == .appleError {
                 throw ServerError(
@@ -114,6 +149,13 @@ public struct AppleWebSignIn: Sendable {
         }
         guard let pending = try await authorizations.consume(state: response.state, now: time.now) else {
             throw ServerError(.invalidState, status: .badRequest, "this sign-in has expired or was already used; start again")
+        }
+        if pending.purpose == .native {
+            // The client verifies nothing itself: it posts these to /api/auth/apple, which does.
+            var fields = [("code", response.code)]
+            if let idToken = response.idToken { fields.append(("id_token", idToken)) }
+            if let user = response.user, let json = try? JSONEncoder().encode(user) { fields.append(("user", String(decoding: json, as: UTF8.self))) }
+            return try Self.relay(pending, fields)
         }
         guard pending.purpose == .web else {
             throw ServerError(.invalidState, status: .badRequest, "this sign-in was not started on the web")
@@ -157,13 +199,21 @@ public struct AppleWebSignIn: Sendable {
             givenName: response.user?.name?.firstName,
             familyName: response.user?.name?.lastName,
             sealedRefreshToken: sealed,
-            at: time.now
+            at: time.now,
+            transferSubject: token.transferSubject
         )
         let (sessionToken, draft) = self.tokens.issue(.apple)
         let result = try await accounts.completeAppleSignIn(
             record, linkTo: pending.linkAccountID, replacingSession: pending.replacesSessionID, session: draft
         )
         return .signedIn(token: sessionToken, result: result)
+    }
+
+    /// The loopback URL that hands Apple's answer (and the client's own `state`) to a native client.
+    static func relay(_ pending: PendingAuthorization, _ fields: [(String, String)]) throws -> Outcome {
+        guard let target = pending.relayRedirectURI else { throw ServerError.invalidRequest("this sign-in has no relay target") }
+        let uri = try LoopbackRedirectURI(target)
+        return .relayed(uri.appending(fields + [("state", pending.relayState ?? "")]))
     }
 
     /// Maps a verification failure to a response: Apple's keys unreachable is 503, anything else 400.

@@ -10,6 +10,8 @@ public struct PendingAuthorization: Sendable, Hashable {
 
         /// A browser sign-in that ends on `/account`.
         public static let web = Purpose(rawValue: "web")
+        /// A native client's sign-in through the relay: Apple's answer goes to its loopback URI.
+        public static let native = Purpose(rawValue: "native")
     }
 
     /// The `state` sent to Apple (random, single use).
@@ -26,9 +28,14 @@ public struct PendingAuthorization: Sendable, Hashable {
     public let createdAt: Date
     /// After this, the state is refused.
     public let expiresAt: Date
+    /// For ``Purpose/native``: the client's loopback URI that receives Apple's answer.
+    public let relayRedirectURI: String?
+    /// For ``Purpose/native``: the client's own `state`, handed back with Apple's answer.
+    public let relayState: String?
 
     public init(
-        state: String, nonce: String, purpose: Purpose, linkAccountID: String?, replacesSessionID: String?, createdAt: Date, expiresAt: Date
+        state: String, nonce: String, purpose: Purpose, linkAccountID: String?, replacesSessionID: String?, createdAt: Date, expiresAt: Date,
+        relayRedirectURI: String? = nil, relayState: String? = nil
     ) {
         self.state = state
         self.nonce = nonce
@@ -37,5 +44,7 @@ public struct PendingAuthorization: Sendable, Hashable {
         self.replacesSessionID = replacesSessionID
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.relayRedirectURI = relayRedirectURI
+        self.relayState = relayState
     }
 }

@@ -12,11 +12,14 @@ public struct SQLAuthorizationStore: AuthorizationStore {
     public func save(_ request: PendingAuthorization) async throws {
         try await database.transaction { sql in
             try await sql.insert(into: "auth_requests")
-                .columns("state", "nonce", "purpose", "link_account_id", "replaces_session_id", "created_at", "expires_at")
+                .columns(
+                    "state", "nonce", "purpose", "link_account_id", "replaces_session_id", "created_at", "expires_at", "relay_redirect_uri",
+                    "relay_state"
+                )
                 .values(
                     SQLBind(request.state), SQLBind(request.nonce), SQLBind(request.purpose.rawValue), SQLBind(request.linkAccountID),
                     SQLBind(request.replacesSessionID), SQLBind(Int64(request.createdAt.timeIntervalSince1970)),
-                    SQLBind(Int64(request.expiresAt.timeIntervalSince1970))
+                    SQLBind(Int64(request.expiresAt.timeIntervalSince1970)), SQLBind(request.relayRedirectURI), SQLBind(request.relayState)
                 )
                 .run()
         }
@@ -27,7 +30,10 @@ public struct SQLAuthorizationStore: AuthorizationStore {
         return try await database.transaction { sql in
             // One statement: the row is gone for everyone else once this returns it.
             let row = try await sql.delete(from: "auth_requests").where("state", .equal, state)
-                .returning("state", "nonce", "purpose", "link_account_id", "replaces_session_id", "created_at", "expires_at")
+                .returning(
+                    "state", "nonce", "purpose", "link_account_id", "replaces_session_id", "created_at", "expires_at", "relay_redirect_uri",
+                    "relay_state"
+                )
                 .first()
             guard let row else { return nil }
             let request = PendingAuthorization(
@@ -37,7 +43,9 @@ public struct SQLAuthorizationStore: AuthorizationStore {
                 linkAccountID: try row.decode(column: "link_account_id", as: String?.self),
                 replacesSessionID: try row.decode(column: "replaces_session_id", as: String?.self),
                 createdAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "created_at", as: Int64.self))),
-                expiresAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "expires_at", as: Int64.self)))
+                expiresAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "expires_at", as: Int64.self))),
+                relayRedirectURI: try row.decode(column: "relay_redirect_uri", as: String?.self),
+                relayState: try row.decode(column: "relay_state", as: String?.self)
             )
             return Int64(request.expiresAt.timeIntervalSince1970) > seconds ? request : nil
         }

@@ -60,6 +60,41 @@ public enum JuiceSchema {
                 .column("used_at", type: .bigint, .notNull)
                 .run()
             try await sql.create(index: "used_codes_used_at").on("used_codes").column("used_at").run()
-        }
+        },
+        SchemaMigration(version: 2, name: "native nonces, relay targets, notifications seen, pending revocations, app transfer") { sql in
+            // One column per ALTER: SQLite adds a single column per statement.
+            try await sql.raw("ALTER TABLE auth_requests ADD COLUMN relay_redirect_uri TEXT").run()
+            try await sql.raw("ALTER TABLE auth_requests ADD COLUMN relay_state TEXT").run()
+            try await sql.raw("ALTER TABLE apple_identities ADD COLUMN email_forwarding SMALLINT").run()
+            try await sql.raw("ALTER TABLE apple_identities ADD COLUMN transfer_subject TEXT").run()
+            try await sql.create(index: "apple_identities_last_checked_at").on("apple_identities").column("last_checked_at").run()
+            try await sql.create(table: "api_nonces")
+                .column("nonce_hash", type: .text, .primaryKey(autoIncrement: false))
+                .column("created_at", type: .bigint, .notNull)
+                .column("expires_at", type: .bigint, .notNull)
+                .run()
+            try await sql.create(index: "api_nonces_expires_at").on("api_nonces").column("expires_at").run()
+            try await sql.create(table: "notifications_seen")
+                .column("jti", type: .text, .primaryKey(autoIncrement: false))
+                .column("event_type", type: .text, .notNull)
+                .column("received_at", type: .bigint, .notNull)
+                .run()
+            try await sql.create(table: "pending_revocations")
+                .column("id", type: .text, .primaryKey(autoIncrement: false))
+                .column("subject", type: .text, .notNull)
+                .column("client_id", type: .text, .notNull)
+                .column("sealed_token", type: .text, .notNull)
+                .column("attempts", type: .bigint, .notNull, .default(0))
+                .column("next_attempt_at", type: .bigint, .notNull)
+                .column("last_error", type: .text)
+                .column("created_at", type: .bigint, .notNull)
+                .run()
+            try await sql.create(index: "pending_revocations_next_attempt_at").on("pending_revocations").column("next_attempt_at").run()
+            try await sql.create(table: "transferred_subjects")
+                .column("old_subject", type: .text, .primaryKey(autoIncrement: false))
+                .column("new_subject", type: .text, .notNull)
+                .column("transferred_at", type: .bigint, .notNull)
+                .run()
+        },
     ]
 }

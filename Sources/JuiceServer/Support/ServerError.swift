@@ -45,6 +45,16 @@ public struct ServerError: Error, Sendable, Hashable, CustomStringConvertible, H
         public static let notFound = Code(rawValue: "not_found")
         /// Something failed inside the server.
         public static let internalError = Code(rawValue: "internal_error")
+        /// The native relay's `redirect_uri` is not a loopback `http` URI with a port.
+        public static let invalidRedirectURI = Code(rawValue: "invalid_redirect_uri")
+        /// The native sign-in's nonce is unknown, expired or already used.
+        public static let invalidNonce = Code(rawValue: "invalid_nonce")
+        /// The request body is not `application/json`.
+        public static let unsupportedMediaType = Code(rawValue: "unsupported_media_type")
+        /// The request body is larger than the server accepts.
+        public static let payloadTooLarge = Code(rawValue: "payload_too_large")
+        /// A server-to-server notification failed verification.
+        public static let invalidNotification = Code(rawValue: "invalid_notification")
     }
 
     /// The code.

@@ -23,9 +23,12 @@ public struct ErrorMiddleware: RouterMiddleware {
         }
     }
 
+    /// Machine-facing routes outside `/api/` (Apple's notifications, the native relay's start).
+    static let jsonPaths: Set<String> = ["/apple/notifications", "/auth/apple/native"]
+
     /// Whether the request is an API call (answered in JSON).
     static func wantsJSON(_ request: Request) -> Bool {
-        request.uri.path.hasPrefix("/api/") || request.uri.path == "/api"
+        request.uri.path.hasPrefix("/api/") || request.uri.path == "/api" || jsonPaths.contains(request.uri.path)
     }
 
     static func serverError(for error: any Error, logger: Logger) -> ServerError {

@@ -1,0 +1,36 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Runs ``RefreshTokenCheck/checkDue(logger:)`` every ``interval`` until graceful shutdown; each
+/// token is still validated at most once a day.
+public struct RefreshTokenCheckService: Service {
+    let check: RefreshTokenCheck
+    let interval: Duration
+    let logger: Logger
+
+    public init(check: RefreshTokenCheck, interval: Duration = .seconds(3600), logger: Logger) {
+        self.check = check
+        self.interval = interval
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: interval)
+                } catch {
+                    return
+                }
+                do {
+                    try await check.checkDue(logger: logger)
+                } catch  where !Task.isCancelled {
+                    logger.warning("refresh-token check pass failed", metadata: ["error.type": "\(type(of: error))"])
+                } catch {
+                    return
+                }
+            }
+        }
+    }
+}

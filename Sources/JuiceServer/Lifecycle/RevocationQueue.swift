@@ -1,0 +1,77 @@
+import AppleSignIn
+import Foundation
+import Logging
+
+/// Revokes queued refresh tokens at Apple: once right after an account is deleted, then again with
+/// exponential backoff (30 s doubling, at most an hour apart) until Apple confirms. An entry is
+/// never dropped: a token that cannot be opened (a lost refresh-token key) stays queued and is
+/// logged at error level.
+public struct RevocationQueue: Sendable {
+    let store: any RevocationStore
+    let client: AppleIDClient
+    let cipher: RefreshTokenCipher
+    let time: TimeSource
+    /// The wait after the first failure; doubled for each further one.
+    public let initialBackoff: TimeInterval
+    /// The longest wait between two attempts.
+    public let maximumBackoff: TimeInterval
+
+    public init(
+        store: any RevocationStore, client: AppleIDClient, cipher: RefreshTokenCipher, time: TimeSource, initialBackoff: TimeInterval = 30,
+        maximumBackoff: TimeInterval = 3600
+    ) {
+        self.store = store
+        self.client = client
+        self.cipher = cipher
+        self.time = time
+        self.initialBackoff = initialBackoff
+        self.maximumBackoff = maximumBackoff
+    }
+
+    /// Tries one entry now; `true` when Apple confirmed and the entry is gone.
+    @discardableResult
+    public func attempt(id: String, logger: Logger) async throws -> Bool {
+        guard let entry = try await store.revocation(id: id) else { return true }
+        return try await attempt(entry, logger: logger)
+    }
+
+    /// Tries every entry that is due; returns how many Apple confirmed.
+    @discardableResult
+    public func retryDue(logger: Logger) async throws -> Int {
+        var confirmed = 0
+        for entry in try await store.revocationsDue(now: time.now, limit: 100) {
+            if Task.isCancelled { break }
+            if try await attempt(entry, logger: logger) { confirmed += 1 }
+        }
+        return confirmed
+    }
+
+    private func attempt(_ entry: PendingRevocation, logger: Logger) async throws -> Bool {
+        let token: String
+        do {
+            token = try cipher.open(entry.sealedToken, subject: entry.subject)
+        } catch {
+            logger.error("a queued refresh token cannot be opened; is the refresh-token key the one it was sealed with?")
+            try await reschedule(entry, failure: "sealed_token_unreadable", logger: logger)
+            return false
+        }
+        do {
+            try await client.revoke(token, hint: .refreshToken, clientID: entry.clientID)
+        } catch {
+            try await reschedule(entry, failure: error.code.rawValue + (error.appleError.map { ":\($0.prefix(32))" } ?? ""), logger: logger)
+            return false
+        }
+        try await store.complete(id: entry.id)
+        logger.info("refresh token revoked at Apple", metadata: ["revocation": "\(entry.id)", "attempts": "\(entry.attempts + 1)"])
+        return true
+    }
+
+    private func reschedule(_ entry: PendingRevocation, failure: String, logger: Logger) async throws {
+        let attempts = entry.attempts + 1
+        let wait = min(initialBackoff * pow(2, Double(min(attempts - 1, 20))), maximumBackoff)
+        try await store.reschedule(id: entry.id, attempts: attempts, nextAttemptAt: time.now.addingTimeInterval(wait), error: failure)
+        logger.warning(
+            "revocation at Apple failed; queued", metadata: ["revocation": "\(entry.id)", "attempts": "\(attempts)", "error": "\(failure)"]
+        )
+    }
+}

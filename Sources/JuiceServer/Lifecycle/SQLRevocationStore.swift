@@ -1,0 +1,61 @@
+import Foundation
+import SQLKit
+
+/// ``RevocationStore`` on the `pending_revocations` table.
+public struct SQLRevocationStore: RevocationStore {
+    private let database: any JuiceDatabase
+
+    public init(database: any JuiceDatabase) {
+        self.database = database
+    }
+
+    static let columns = ["id", "subject", "client_id", "sealed_token", "attempts", "next_attempt_at"]
+
+    public func revocation(id: String) async throws -> PendingRevocation? {
+        try await database.read { sql in
+            try await sql.select().columns(Self.columns).from("pending_revocations").where("id", .equal, id).first().map(Self.revocation(from:))
+        }
+    }
+
+    public func revocationsDue(now: Date, limit: Int) async throws -> [PendingRevocation] {
+        let seconds = Int64(now.timeIntervalSince1970)
+        return try await database.read { sql in
+            try await sql.select().columns(Self.columns).from("pending_revocations")
+                .where("next_attempt_at", .lessThanOrEqual, seconds)
+                .orderBy("next_attempt_at").limit(max(1, limit))
+                .all().map(Self.revocation(from:))
+        }
+    }
+
+    public func complete(id: String) async throws {
+        try await database.transaction { sql in
+            try await sql.delete(from: "pending_revocations").where("id", .equal, id).run()
+        }
+    }
+
+    public func reschedule(id: String, attempts: Int, nextAttemptAt: Date, error: String) async throws {
+        try await database.transaction { sql in
+            try await sql.update("pending_revocations")
+                .set("attempts", to: attempts).set("next_attempt_at", to: Int64(nextAttemptAt.timeIntervalSince1970))
+                .set("last_error", to: String(error.prefix(64)))
+                .where("id", .equal, id).run()
+        }
+    }
+
+    public func pendingCount() async throws -> Int {
+        try await database.read { sql in
+            try await sql.raw("SELECT COUNT(*) AS pending FROM pending_revocations").first()?.decode(column: "pending", as: Int.self) ?? 0
+        }
+    }
+
+    static func revocation(from row: any SQLRow) throws -> PendingRevocation {
+        PendingRevocation(
+            id: try row.decode(column: "id", as: String.self),
+            subject: try row.decode(column: "subject", as: String.self),
+            clientID: try row.decode(column: "client_id", as: String.self),
+            sealedToken: try row.decode(column: "sealed_token", as: String.self),
+            attempts: try row.decode(column: "attempts", as: Int.self),
+            nextAttemptAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "next_attempt_at", as: Int64.self)))
+        )
+    }
+}

@@ -1,0 +1,69 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+
+/// Sits between the emulator and the server's `/apple/notifications`: forwards every delivery
+/// unchanged and keeps a copy, so a test can deliver a real notification a second time.
+actor NotificationTap {
+    private(set) var bodies: [String] = []
+    let port: Int
+
+    init(port: Int) {
+        self.port = port
+    }
+
+    var url: String { "http://127.0.0.1:\(port)/apple/notifications" }
+
+    func record(_ body: String) { bodies.append(body) }
+
+    /// Runs a tap on `port` forwarding to `target` for the duration of `body`.
+    static func with<T: Sendable>(port: Int, target: String, _ body: @Sendable (NotificationTap) async throws -> T) async throws -> T {
+        let tap = NotificationTap(port: port)
+        let router = Router()
+        router.post("/apple/notifications") { request, _ -> Response in
+            let bytes = try await request.body.collect(upTo: 64 * 1024)
+            let text = String(buffer: bytes)
+            await tap.record(text)
+            var forward = HTTPClientRequest(url: target)
+            forward.method = .POST
+            forward.headers.add(name: "Content-Type", value: "application/json")
+            forward.body = .bytes(ByteBuffer(string: text))
+            let answer = try await Browser.http.execute(forward, timeout: .seconds(10))
+            let answerBody = try await answer.body.collect(upTo: 64 * 1024)
+            return Response(status: .init(code: Int(answer.status.code)), body: .init(byteBuffer: answerBody))
+        }
+        var logger = Logger(label: "notification-tap")
+        logger.logLevel = .warning
+        let (started, continuation) = AsyncStream.makeStream(of: Void.self)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), onServerRunning: { _ in continuation.yield() },
+            logger: logger
+        )
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                defer { continuation.finish() }
+                try await group.run()
+            }
+            var iterator = started.makeAsyncIterator()
+            guard await iterator.next() != nil else {
+                try await tasks.waitForAll()
+                throw StackServices.StartFailure()
+            }
+            do {
+                let result = try await body(tap)
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                return result
+            } catch {
+                await group.triggerGracefulShutdown()
+                try? await tasks.waitForAll()
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import AppleIDEmulator
+import Foundation
+import JuiceServer
+import Logging
+import ServiceLifecycle
+
+/// The server and the emulator started separately, for tests that stop and restart Apple while
+/// the server keeps running.
+enum StackServices {
+    static var logger: Logger {
+        var logger = Logger(label: "juice-test")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    /// Why a service did not start (its port was taken between picking and binding, say).
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String { "the service stopped before it was listening (is its port taken?)" }
+    }
+
+    /// Runs `service` for the duration of `body`, after `ready` yields once. If the service stops
+    /// before that (a bind failure), `ready` is finished and this throws instead of waiting forever.
+    static func run<T: Sendable>(
+        _ service: some Service, ready: (stream: AsyncStream<Int>, sink: AsyncStream<Int>.Continuation), _ body: @Sendable () async throws -> T
+    ) async throws -> T {
+        let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                defer { ready.sink.finish() }
+                try await group.run()
+            }
+            var iterator = ready.stream.makeAsyncIterator()
+            guard await iterator.next() != nil else {
+                try await tasks.waitForAll()
+                throw StartFailure()
+            }
+            do {
+                let result = try await body()
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                return result
+            } catch {
+                await group.triggerGracefulShutdown()
+                try? await tasks.waitForAll()
+                throw error
+            }
+        }
+    }
+
+    /// The emulator on a fixed port with the environment's data directory (a restart keeps its state).
+    static func withEmulator<T: Sendable>(
+        _ environment: StackEnvironment, port: Int, clock: TestClock, _ body: @Sendable () async throws -> T
+    ) async throws -> T {
+        let ports = AsyncStream.makeStream(of: Int.self)
+        let emulator = try await buildEmulatorApplication(
+            configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"), port: port,
+            time: clock.emulatorTime, httpClient: Browser.http, logger: logger, onServerRunning: { ports.continuation.yield($0) }
+        )
+        return try await run(emulator, ready: (ports.stream, ports.continuation), body)
+    }
+
+    /// The server, pointed at an emulator URL that may not be up.
+    static func withServer<T: Sendable>(
+        _ environment: StackEnvironment, emulatorURL: String, clock: TestClock, _ body: @Sendable (JuiceStack) async throws -> T
+    ) async throws -> T {
+        let ports = AsyncStream.makeStream(of: Int.self)
+        let server = try await buildApplication(
+            configuration: environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: .init()), time: clock.time,
+            httpClient: Browser.http, logger: logger, onServerRunning: { ports.continuation.yield($0) }
+        )
+        return try await run(server, ready: (ports.stream, ports.continuation)) {
+            try await body(JuiceStack(environment: environment, emulatorURL: emulatorURL, clock: clock))
+        }
+    }
+}
