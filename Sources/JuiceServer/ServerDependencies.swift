@@ -40,11 +40,13 @@ public struct ServerDependencies: Sendable {
     public let time: TimeSource
     /// Randomness.
     public let random: ServerRandom
+    /// Prometheus metrics (`GET /metrics`).
+    public let metrics: ServerMetrics
 
     /// Builds the dependencies over an open, migrated database.
     public static func make(
         configuration: ServerConfiguration, database: any JuiceDatabase, time: TimeSource, random: ServerRandom, httpClient: HTTPClient,
-        logger: Logger
+        logger: Logger, metrics: ServerMetrics = .shared
     ) async throws -> ServerDependencies {
         let accounts = SQLAccountRepository(database: database, random: random)
         let sessions = SQLSessionStore(database: database)
@@ -55,7 +57,9 @@ public struct ServerDependencies: Sendable {
             accounts: accounts, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginLimits, time: time), tokens: tokens
         )
         let keys = AppleKeySet(
-            source: HTTPAppleKeySource(appleBaseURL: configuration.apple.appleBaseURL, httpClient: httpClient, logger: logger), time: time,
+            source: TimedAppleKeySource(
+                HTTPAppleKeySource(appleBaseURL: configuration.apple.appleBaseURL, httpClient: httpClient, logger: logger), metrics: metrics
+            ), time: time,
             logger: logger
         )
         // The web flow accepts only the Services ID: a token minted for the app is not a web sign-in.
@@ -66,7 +70,7 @@ public struct ServerDependencies: Sendable {
         let cookies = SessionCookies(secure: configuration.usesSecureCookies, sessionLifetime: configuration.sessionLifetime)
         let appleSignIn = AppleWebSignIn(
             configuration: configuration, verifier: webVerifier, client: client, cipher: cipher, authorizations: authorizations, accounts: accounts,
-            tokens: tokens, random: random, time: time
+            tokens: tokens, random: random, time: time, metrics: metrics.signIns, serverMetrics: metrics
         )
         return ServerDependencies(
             configuration: configuration,
@@ -85,7 +89,8 @@ public struct ServerDependencies: Sendable {
             cookies: cookies,
             csrf: CSRFProtection(cookies: cookies, random: random, origin: configuration.publicOrigin),
             time: time,
-            random: random
+            random: random,
+            metrics: metrics
         )
     }
 }
