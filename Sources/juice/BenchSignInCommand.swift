@@ -51,7 +51,8 @@ struct BenchSignInCommand: AsyncParsableCommand {
         let bench = BenchSignIn(
             server: BenchSignIn.baseURL(server)!, emulator: BenchSignIn.baseURL(emulator)!, clientID: clientID, appleID: appleID, password: password
         )
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(5), read: .seconds(30))))
+        let httpClient = HTTPClient(
+            eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(5), read: .seconds(30))))
         let result: Result<JSONValue, any Error>
         do {
             result = .success(try await bench.run(count: count, concurrency: concurrency, httpClient: httpClient))
@@ -168,7 +169,8 @@ struct BenchSignIn: Sendable {
         return try await post(httpClient, url, body: data, contentType: "application/json", step: step)
     }
 
-    private func post(_ httpClient: HTTPClient, _ url: String, form: [(String, String)], step: String) async throws(BenchSignInError) -> [String: Any] {
+    private func post(_ httpClient: HTTPClient, _ url: String, form: [(String, String)], step: String) async throws(BenchSignInError) -> [String: Any]
+    {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let body = form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")

@@ -28,7 +28,9 @@ struct DatabaseTests {
                     return try await group.reduce(into: []) { $0 += $1 }
                 }
                 let recorded = try await databases[0].read { sql in
-                    try await sql.select().column("version").from("juice_schema_migrations").all().map { try $0.decode(column: "version", as: Int.self) }
+                    try await sql.select().column("version").from("juice_schema_migrations").all().map {
+                        try $0.decode(column: "version", as: Int.self)
+                    }
                 }
                 outcome = .success((applied, recorded))
             } catch {
@@ -62,7 +64,8 @@ struct DatabaseTests {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         try await database.transaction { sql in
-                            try await sql.insert(into: "used_codes").columns("code_hash", "used_at").values(SQLBind("pending"), SQLBind(Int64(2))).run()
+                            try await sql.insert(into: "used_codes").columns("code_hash", "used_at").values(SQLBind("pending"), SQLBind(Int64(2)))
+                                .run()
                             enteredSink.yield()
                             var iterator = proceed.makeAsyncIterator()
                             _ = await iterator.next()
@@ -101,7 +104,8 @@ struct DatabaseTests {
         #expect(missing.reason.contains("does not exist"), "\(missing.reason)")
 
         let nobody = try await #require(throws: DatabaseLocationError.self) {
-            try await openDatabase(.postgres(url: "postgres://juice:secret-52@127.0.0.1:\(try FreePort.pick())/juice?sslmode=disable"), logger: Self.logger)
+            try await openDatabase(
+                .postgres(url: "postgres://juice:secret-52@127.0.0.1:\(try FreePort.pick())/juice?sslmode=disable"), logger: Self.logger)
         }
         #expect(nobody.reason.contains("cannot use PostgreSQL at postgres://juice:***@127.0.0.1"), "\(nobody.reason)")
         #expect(!nobody.reason.contains("secret-52"))

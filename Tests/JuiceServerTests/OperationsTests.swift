@@ -1,12 +1,12 @@
 import AppleSignIn
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import HTTPTypes
-import NIOCore
 import JuiceServer
 import Logging
+import NIOCore
 import SQLKit
 import Testing
 
@@ -75,7 +75,9 @@ struct OperationsTests {
         }
     }
 
-    @Test("/metrics: sign-ins by method and outcome, refused tokens by code, Apple latency, requests by route; no user ids", arguments: TestDatabase.all)
+    @Test(
+        "/metrics: sign-ins by method and outcome, refused tokens by code, Apple latency, requests by route; no user ids", arguments: TestDatabase.all
+    )
     func metrics(database: TestDatabase) async throws {
         try await JuiceStack.with(database: database) { stack in
             let browser = Browser()
@@ -134,7 +136,9 @@ struct OperationsTests {
         try await Self.withRouter(.sqlite, logger: capture.logger(level: .debug)) { _, _, client in
             try await client.execute(
                 uri: "/?notice=signed_out&code=SECRET-CODE-1&state=SECRET-STATE-2", method: .get,
-                headers: [.authorization: "Bearer SECRET-BEARER-3", .cookie: "juice_session=SECRET-COOKIE-4", HTTPField.Name("X-Request-ID")!: "req-42"]
+                headers: [
+                    .authorization: "Bearer SECRET-BEARER-3", .cookie: "juice_session=SECRET-COOKIE-4", HTTPField.Name("X-Request-ID")!: "req-42",
+                ]
             ) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[HTTPField.Name("X-Request-ID")!] == "req-42")

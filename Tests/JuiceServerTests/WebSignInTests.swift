@@ -7,7 +7,9 @@ import Testing
 
 @Suite("Web Sign in with Apple, end to end against the emulator")
 struct WebSignInTests {
-    @Test("a cookie-less cross-site callback signs in: session cookie, account page, /api/me, hashed session, sealed refresh token", arguments: TestDatabase.all)
+    @Test(
+        "a cookie-less cross-site callback signs in: session cookie, account page, /api/me, hashed session, sealed refresh token",
+        arguments: TestDatabase.all)
     func signIn(database: TestDatabase) async throws {
         try await JuiceStack.with(database: database) { stack in
             let browser = Browser()
@@ -82,7 +84,9 @@ struct WebSignInTests {
         }
     }
 
-    @Test("forged callbacks are refused with a 4xx and no session: unknown state, tampered token, another flow's token or code", arguments: TestDatabase.all)
+    @Test(
+        "forged callbacks are refused with a 4xx and no session: unknown state, tampered token, another flow's token or code",
+        arguments: TestDatabase.all)
     func forgeries(database: TestDatabase) async throws {
         try await JuiceStack.with(database: database) { stack in
             let browser = Browser()
@@ -158,7 +162,9 @@ struct WebSignInTests {
         }
     }
 
-    @Test("the name from the first sign-in is kept; later sign-ins (after a restart) bring none and change nothing but the email", arguments: TestDatabase.all)
+    @Test(
+        "the name from the first sign-in is kept; later sign-ins (after a restart) bring none and change nothing but the email",
+        arguments: TestDatabase.all)
     func nameKeptAcrossRestart(database: TestDatabase) async throws {
         try await StackEnvironment.with(database) { environment in
             let clock = TestClock()

@@ -40,7 +40,8 @@ public struct OperationsController: Sendable {
             } catch {
                 context.logger.error("health check: the database cannot be reached", metadata: ["error.type": "\(type(of: error))"])
                 return EditedResponse(
-                    status: .serviceUnavailable, headers: [.cacheControl: "no-store"], response: Health(status: "unavailable", database: "unreachable")
+                    status: .serviceUnavailable, headers: [.cacheControl: "no-store"],
+                    response: Health(status: "unavailable", database: "unreachable")
                 )
             }
         }

@@ -87,13 +87,16 @@ public struct ServerMetrics: Sendable {
     func request(method: String, route: String, status: Int, duration: Duration) {
         registry.makeCounter(descriptor: Self.httpRequests, labels: [("method", method), ("route", route), ("status", String(status))])
             .increment()
-        registry.makeDurationHistogram(descriptor: Self.httpRequestDuration, labels: [("method", method), ("route", route)], buckets: Self.latencyBuckets)
-            .record(duration)
+        registry.makeDurationHistogram(
+            descriptor: Self.httpRequestDuration, labels: [("method", method), ("route", route)], buckets: Self.latencyBuckets
+        )
+        .record(duration)
     }
 
     static var identityTokenFailures: MetricNameDescriptor {
         MetricNameDescriptor(
-            namespace: "juice", metricName: "identity_token_failures", unitName: "total", helpText: "Identity tokens refused, by verification error code.")
+            namespace: "juice", metricName: "identity_token_failures", unitName: "total",
+            helpText: "Identity tokens refused, by verification error code.")
     }
 
     static var appleRequestDuration: MetricNameDescriptor {
@@ -106,11 +109,13 @@ public struct ServerMetrics: Sendable {
     }
 
     static var httpRequests: MetricNameDescriptor {
-        MetricNameDescriptor(namespace: "juice", metricName: "http_requests", unitName: "total", helpText: "Answered requests by method, route and status.")
+        MetricNameDescriptor(
+            namespace: "juice", metricName: "http_requests", unitName: "total", helpText: "Answered requests by method, route and status.")
     }
 
     static var httpRequestDuration: MetricNameDescriptor {
-        MetricNameDescriptor(namespace: "juice", metricName: "http_request_duration", unitName: "seconds", helpText: "Request durations by method and route.")
+        MetricNameDescriptor(
+            namespace: "juice", metricName: "http_request_duration", unitName: "seconds", helpText: "Request durations by method and route.")
     }
 
     /// The Prometheus text exposition of every metric.

@@ -71,7 +71,7 @@ public final class PostgresJuiceDatabase: JuiceDatabase {
                 // Nothing ran: BEGIN found the pooled connection dead. Once more on a fresh one.
                 guard attempt < 3 else { throw error.underlying }
                 attempt += 1
-            } catch where attempt < 3 && Self.isRetryable(error) {
+            } catch  where attempt < 3 && Self.isRetryable(error) {
                 attempt += 1
             }
         }
@@ -80,7 +80,7 @@ public final class PostgresJuiceDatabase: JuiceDatabase {
     public func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         do {
             return try await pool.withConnection { connection in try await body(connection.sql(queryLogLevel: nil)) }
-        } catch where Self.isConnectionLost(error) {
+        } catch  where Self.isConnectionLost(error) {
             // A pooled connection the server had closed (restart, idle timeout): reads are safe to repeat.
             return try await pool.withConnection { connection in try await body(connection.sql(queryLogLevel: nil)) }
         }
@@ -116,7 +116,7 @@ public final class PostgresJuiceDatabase: JuiceDatabase {
             let sql = connection.sql(queryLogLevel: nil)
             do {
                 try await sql.raw("BEGIN").run()
-            } catch where Self.isConnectionLost(error) {
+            } catch  where Self.isConnectionLost(error) {
                 throw StaleConnection(underlying: error)
             }
             let result: Result
