@@ -1,3 +1,4 @@
+import AppleSignIn
 import Foundation
 import JuiceServer
 import Logging
@@ -109,5 +110,65 @@ struct DatabaseTests {
         }
         #expect(nobody.reason.contains("cannot use PostgreSQL at postgres://juice:***@127.0.0.1"), "\(nobody.reason)")
         #expect(!nobody.reason.contains("secret-52"))
+    }
+
+    @Test("PostgreSQL: many more transactions than connections all complete, in a pool of two")
+    func poolUnderLoad() async throws {
+        try await StackEnvironment.with(.postgres) { environment in
+            guard case .postgres(let url) = environment.database else { return }
+            let database = try await PostgresJuiceDatabase.open(url: url, maximumConnections: 2, logger: Self.logger)
+            try await SchemaMigrator().migrate(database, now: Date(), logger: Self.logger)
+            let outcome: Result<Int, any Error>
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for index in 0..<40 {
+                        group.addTask {
+                            try await database.transaction { sql in
+                                try await sql.insert(into: "used_codes").columns("code_hash", "used_at")
+                                    .values(SQLBind("code-\(index)"), SQLBind(Int64(index))).run()
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                outcome = .success(try await database.read { sql in try await sql.select().column("code_hash").from("used_codes").all().count })
+            } catch {
+                outcome = .failure(error)
+            }
+            await database.close()
+            #expect(try outcome.get() == 40)
+        }
+    }
+
+    @Test("PostgreSQL: the same username signed up on several instances at once: one account, every other attempt `username_taken`")
+    func concurrentSignUps() async throws {
+        try await StackEnvironment.with(.postgres) { environment in
+            let databases = [
+                try await openDatabase(environment.database, logger: Self.logger), try await openDatabase(environment.database, logger: Self.logger),
+            ]
+            try await SchemaMigrator().migrate(databases[0], now: Date(), logger: Self.logger)
+            let tokens = SessionTokens(lifetime: 3600, random: .system, time: .system)
+            let outcomes = await withTaskGroup(of: Result<String, any Error>.self) { group in
+                for attempt in 0..<12 {
+                    let accounts = SQLAccountRepository(database: databases[attempt % 2], random: .system)
+                    group.addTask {
+                        do {
+                            let (account, _) = try await accounts.createPasswordAccount(
+                                username: "orange.fan", passwordHash: "$2b$04$notarealhash", session: tokens.issue(.password).draft)
+                            return .success(account.id)
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            for database in databases { await database.close() }
+            let created = outcomes.compactMap { try? $0.get() }
+            #expect(created.count == 1, "one account")
+            for case .failure(let error) in outcomes {
+                #expect((error as? ServerError)?.code == .usernameTaken, "a refusal, not a database error: \(error)")
+            }
+        }
     }
 }
