@@ -18,6 +18,7 @@ import Logging
 ///   - random: The source of tokens and ids.
 ///   - httpClient: Reaches Apple (or the emulator), over HTTP only.
 ///   - logger: The application's logger (tokens, cookies and passwords are never logged).
+///   - metrics: Where `GET /metrics` reads from (the process's registry by default).
 ///   - onServerRunning: Called with the bound port once the server listens.
 /// - Throws: a storage error, or ``DatabaseLocationError`` for a database this build cannot open.
 public func buildApplication(
@@ -26,6 +27,7 @@ public func buildApplication(
     random: ServerRandom = .system,
     httpClient: HTTPClient = .shared,
     logger: Logger = Logger(label: "juice.server"),
+    metrics: ServerMetrics = .shared,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     let database = try await openDatabase(configuration.database, logger: logger)
@@ -33,7 +35,8 @@ public func buildApplication(
     do {
         try await SchemaMigrator().migrate(database, now: time.now, logger: logger)
         dependencies = try await ServerDependencies.make(
-            configuration: configuration, database: database, time: time, random: random, httpClient: httpClient, logger: logger
+            configuration: configuration, database: database, time: time, random: random, httpClient: httpClient, logger: logger,
+            metrics: metrics
         )
     } catch {
         await database.close()
@@ -61,11 +64,11 @@ public func buildApplication(
     )
 }
 
-/// Builds the router: request logging (no headers, so no cookies or tokens), error pages, session
-/// resolution, then the controllers.
+/// Builds the router: request logging and metrics (secrets redacted), error pages, session
+/// resolution, then the controllers; `/health` and `/metrics` for operations.
 public func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
-    router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))
+    router.add(middleware: RequestLogMiddleware(metrics: dependencies.metrics))
     router.add(middleware: ErrorMiddleware(pages: dependencies.pages))
     router.add(
         middleware: SessionMiddleware(
@@ -89,16 +92,17 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestCo
         NotificationController(verifier: dependencies.notificationVerifier, lifecycle: dependencies.lifecycle, time: dependencies.time).endpoints
     )
     router.addRoutes(OpenAPIDocument.endpoints)
+    router.addRoutes(OperationsController(database: dependencies.database, metrics: dependencies.metrics).endpoints)
     return router
 }
 
-/// Opens the configured database.
-/// - Throws: ``DatabaseLocationError`` for PostgreSQL, which this build does not open yet.
+/// Opens the configured database: a SQLite file, or a pool of connections to PostgreSQL.
+/// - Throws: ``DatabaseLocationError`` when the database cannot be reached (the message never holds the password).
 public func openDatabase(_ location: DatabaseLocation, logger: Logger) async throws -> any JuiceDatabase {
     switch location {
     case .sqlite(let path):
         return try await SQLiteJuiceDatabase.open(path: path, logger: logger)
-    case .postgres:
-        throw DatabaseLocationError("PostgreSQL (\(location)) is not supported by this build yet; use a SQLite path")
+    case .postgres(let url):
+        return try await PostgresJuiceDatabase.open(url: url, logger: logger)
     }
 }

@@ -52,11 +52,13 @@ public struct ServerDependencies: Sendable {
     public let refreshTokenCheck: RefreshTokenCheck
     /// The sending team's app-transfer step.
     public let appTransfer: AppTransfer
+    /// Prometheus metrics (`GET /metrics`).
+    public let metrics: ServerMetrics
 
     /// Builds the dependencies over an open, migrated database.
     public static func make(
         configuration: ServerConfiguration, database: any JuiceDatabase, time: TimeSource, random: ServerRandom, httpClient: HTTPClient,
-        logger: Logger
+        logger: Logger, metrics: ServerMetrics = .shared
     ) async throws -> ServerDependencies {
         let accounts = SQLAccountRepository(database: database, random: random)
         let sessions = SQLSessionStore(database: database)
@@ -67,7 +69,9 @@ public struct ServerDependencies: Sendable {
             accounts: accounts, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginLimits, time: time), tokens: tokens
         )
         let keys = AppleKeySet(
-            source: HTTPAppleKeySource(appleBaseURL: configuration.apple.appleBaseURL, httpClient: httpClient, logger: logger), time: time,
+            source: TimedAppleKeySource(
+                HTTPAppleKeySource(appleBaseURL: configuration.apple.appleBaseURL, httpClient: httpClient, logger: logger), metrics: metrics
+            ), time: time,
             logger: logger
         )
         // The web flow accepts only the Services ID: a token minted for the app is not a web sign-in.
@@ -86,10 +90,10 @@ public struct ServerDependencies: Sendable {
             baseURL: configuration.apple.appleBaseURL, signer: signer, httpClient: httpClient, timeout: .seconds(5), retryPolicy: .none,
             logger: logger
         )
-        let revocations = RevocationQueue(store: SQLRevocationStore(database: database), client: backgroundClient, cipher: cipher, time: time)
+        let revocations = RevocationQueue(store: SQLRevocationStore(database: database), client: backgroundClient, cipher: cipher, time: time, metrics: metrics)
         let appleSignIn = AppleWebSignIn(
             configuration: configuration, verifier: webVerifier, client: client, cipher: cipher, authorizations: authorizations, accounts: accounts,
-            tokens: tokens, random: random, time: time
+            tokens: tokens, random: random, time: time, metrics: metrics.signIns, serverMetrics: metrics
         )
         return ServerDependencies(
             configuration: configuration,
@@ -119,7 +123,8 @@ public struct ServerDependencies: Sendable {
             ),
             revocations: revocations,
             refreshTokenCheck: RefreshTokenCheck(store: lifecycle, client: backgroundClient, cipher: cipher, time: time),
-            appTransfer: AppTransfer(store: lifecycle, client: client, time: time)
+            appTransfer: AppTransfer(store: lifecycle, client: client, time: time),
+            metrics: metrics
         )
     }
 }

@@ -42,6 +42,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "juice")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        // swift-metrics users anywhere in the process report to the registry GET /metrics renders.
+        ServerMetrics.bootstrapMetricsSystem()
         let environment = ProcessInfo.processInfo.environment
         let dataDirectory = URL(fileURLWithPath: dataDir, isDirectory: true).standardizedFileURL
         if config == nil && !ServerConfiguration.environmentConfigures(environment) {

@@ -78,7 +78,7 @@ struct AccountDeletionTests {
 
     @Test("with Apple down the account is still deleted and the revocation queued; after Apple restarts (same port and data) the retry completes it")
     func appleDown() async throws {
-        let environment = try StackEnvironment.make()
+        let environment = try await StackEnvironment.make()
         let clock = TestClock()
         let emulatorPort = try FreePort.pick()
         let emulatorURL = "http://127.0.0.1:\(emulatorPort)"

@@ -7,7 +7,7 @@ import Testing
 struct AppTransferTests {
     @Test("the sending team stores transfer_subs; after the transfer a token carrying transfer_sub re-keys the same account")
     func transfer() async throws {
-        var environment = try StackEnvironment.make()
+        var environment = try await StackEnvironment.make()
         let clock = TestClock()
         let before = try await JuiceStack.with(environment: environment, clock: clock) { stack in
             let (_, account, credential) = try await NativeFlow.signIn(stack)
@@ -43,7 +43,7 @@ struct AppTransferTests {
 
     @Test("the receiving team's migration step re-keys every account at once with Apple's usermigrationinfo, before anyone signs in")
     func migrateAhead() async throws {
-        var environment = try StackEnvironment.make()
+        var environment = try await StackEnvironment.make()
         let clock = TestClock()
         let before = try await JuiceStack.with(environment: environment, clock: clock) { stack in
             let (_, account, credential) = try await NativeFlow.signIn(stack, emailChoice: "hide")

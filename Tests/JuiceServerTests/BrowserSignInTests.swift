@@ -30,11 +30,12 @@ struct BrowserSignInTests {
     @Test(
         "headless Chromium clicks Sign in with Apple, signs in and consents at the emulator, lands on /account, signs out",
         .enabled(if: BrowserTools.available, "needs chromium, chromedriver and python3 with selenium (installed by .ci/run)"),
-        .timeLimit(.minutes(3))
+        .timeLimit(.minutes(3)),
+        arguments: TestDatabase.all
     )
-    func browserSignIn() async throws {
-        try await JuiceStack.with { stack in
-            let screenshots = BrowserTools.repository.appendingPathComponent("test-output/browser")
+    func browserSignIn(database: TestDatabase) async throws {
+        try await JuiceStack.with(database: database) { stack in
+            let screenshots = BrowserTools.repository.appendingPathComponent("test-output/browser/\(database.rawValue)")
             try? FileManager.default.removeItem(at: screenshots)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: BrowserTools.python!)

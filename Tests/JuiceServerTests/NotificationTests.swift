@@ -70,7 +70,7 @@ struct NotificationTests {
 
     @Test("a real notification delivered twice is applied once (duplicate jti); forged and malformed ones are refused with 400")
     func duplicateAndForged() async throws {
-        var environment = try StackEnvironment.make()
+        var environment = try await StackEnvironment.make()
         let tapPort = try FreePort.pick()
         environment.notifications = .url("http://127.0.0.1:\(tapPort)/apple/notifications")
         let target = environment.serverURL + "/apple/notifications"

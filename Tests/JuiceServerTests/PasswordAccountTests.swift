@@ -23,9 +23,9 @@ struct PasswordAccountTests {
         )
     }
 
-    @Test("sign-up, sign-out (session ended server-side, cookie cleared), sign-in again")
-    func signUpSignOutSignIn() async throws {
-        try await JuiceStack.with { stack in
+    @Test("sign-up, sign-out (session ended server-side, cookie cleared), sign-in again", arguments: TestDatabase.all)
+    func signUpSignOutSignIn(database: TestDatabase) async throws {
+        try await JuiceStack.with(database: database) { stack in
             let browser = Browser()
             let signUp = try await Self.signUp(stack, browser, username: "Orange.Fan", password: "squeeze-me-123")
             #expect(signUp.status == 303)
@@ -58,9 +58,9 @@ struct PasswordAccountTests {
         }
     }
 
-    @Test("wrong password and unknown username get the same answer; repeated failures are rate limited")
-    func uniformFailuresAndRateLimit() async throws {
-        try await JuiceStack.with(loginLimits: .init(perUsername: 3, perAddress: 50, window: 900)) { stack in
+    @Test("wrong password and unknown username get the same answer; repeated failures are rate limited", arguments: TestDatabase.all)
+    func uniformFailuresAndRateLimit(database: TestDatabase) async throws {
+        try await JuiceStack.with(database: database, loginLimits: .init(perUsername: 3, perAddress: 50, window: 900)) { stack in
             let browser = Browser()
             try await Self.signUp(stack, browser, username: "lemon", password: "sour-but-sweet")
             let fresh = Browser()
@@ -81,9 +81,9 @@ struct PasswordAccountTests {
         }
     }
 
-    @Test("sign-up refuses a taken username and a short password, keeping the form")
-    func signUpRules() async throws {
-        try await JuiceStack.with { stack in
+    @Test("sign-up refuses a taken username and a short password, keeping the form", arguments: TestDatabase.all)
+    func signUpRules(database: TestDatabase) async throws {
+        try await JuiceStack.with(database: database) { stack in
             try await Self.signUp(stack, Browser(), username: "mango", password: "tropical-123")
             let taken = try await Self.signUp(stack, Browser(), username: "MANGO", password: "tropical-456")
             #expect(taken.status == 409)
@@ -96,9 +96,9 @@ struct PasswordAccountTests {
         }
     }
 
-    @Test("forms without the CSRF token, with another's token, or from another origin are refused")
-    func csrf() async throws {
-        try await JuiceStack.with { stack in
+    @Test("forms without the CSRF token, with another's token, or from another origin are refused", arguments: TestDatabase.all)
+    func csrf(database: TestDatabase) async throws {
+        try await JuiceStack.with(database: database) { stack in
             let browser = Browser()
             let page = try await browser.get(stack.serverURL + "/")
             let token = try #require(Scrape.csrf(page.body))
@@ -121,9 +121,9 @@ struct PasswordAccountTests {
         }
     }
 
-    @Test("signing in with Apple while signed in with a password links the Apple ID to that account")
-    func linking() async throws {
-        try await JuiceStack.with { stack in
+    @Test("signing in with Apple while signed in with a password links the Apple ID to that account", arguments: TestDatabase.all)
+    func linking(database: TestDatabase) async throws {
+        try await JuiceStack.with(database: database) { stack in
             let browser = Browser()
             let signUp = try await Self.signUp(stack, browser, username: "peach", password: "fuzzy-peach-9")
             let passwordToken = try #require(signUp.cookieValue("juice_session"))
@@ -158,9 +158,9 @@ struct PasswordAccountTests {
         }
     }
 
-    @Test("GET /api/me without a session, with a bad token or an expired one is 401 JSON")
-    func apiUnauthorized() async throws {
-        try await JuiceStack.with { stack in
+    @Test("GET /api/me without a session, with a bad token or an expired one is 401 JSON", arguments: TestDatabase.all)
+    func apiUnauthorized(database: TestDatabase) async throws {
+        try await JuiceStack.with(database: database) { stack in
             let none = try await Browser().get(stack.serverURL + "/api/me")
             #expect(none.status == 401)
             #expect(none[header: "Content-Type"]?.hasPrefix("application/json") == true)
@@ -176,9 +176,9 @@ struct PasswordAccountTests {
         }
     }
 
-    @Test("pages speak Simplified Chinese by Accept-Language; errors are friendly pages, never traces")
-    func localization() async throws {
-        try await JuiceStack.with { stack in
+    @Test("pages speak Simplified Chinese by Accept-Language; errors are friendly pages, never traces", arguments: TestDatabase.all)
+    func localization(database: TestDatabase) async throws {
+        try await JuiceStack.with(database: database) { stack in
             let chinese = Browser(acceptLanguage: "zh-CN,zh;q=0.9,en;q=0.5")
             let page = try await chinese.get(stack.serverURL + "/")
             #expect(page[header: "Content-Language"] == "zh-Hans")

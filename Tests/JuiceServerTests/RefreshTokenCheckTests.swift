@@ -8,7 +8,7 @@ import Testing
 struct RefreshTokenCheckTests {
     @Test("each token is validated at most once a day; Apple's invalid_grant revokes the Apple ID and ends its sessions")
     func daily() async throws {
-        var environment = try StackEnvironment.make()
+        var environment = try await StackEnvironment.make()
         environment.notifications = .none  // only the check can notice the revocation
         let clock = TestClock()
         try await JuiceStack.with(environment: environment, clock: clock) { stack in
@@ -39,7 +39,7 @@ struct RefreshTokenCheckTests {
 
     @Test("with Apple unreachable a check fails without revoking, and is retried on the next pass")
     func appleDown() async throws {
-        let environment = try StackEnvironment.make()
+        let environment = try await StackEnvironment.make()
         let clock = TestClock()
         let emulatorPort = try FreePort.pick()
         try await StackServices.withServer(environment, emulatorURL: "http://127.0.0.1:\(emulatorPort)", clock: clock) { stack in

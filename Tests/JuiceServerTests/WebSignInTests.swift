@@ -7,9 +7,11 @@ import Testing
 
 @Suite("Web Sign in with Apple, end to end against the emulator")
 struct WebSignInTests {
-    @Test("a cookie-less cross-site callback signs in: session cookie, account page, /api/me, hashed session, sealed refresh token")
-    func signIn() async throws {
-        try await JuiceStack.with { stack in
+    @Test(
+        "a cookie-less cross-site callback signs in: session cookie, account page, /api/me, hashed session, sealed refresh token",
+        arguments: TestDatabase.all)
+    func signIn(database: TestDatabase) async throws {
+        try await JuiceStack.with(database: database) { stack in
             let browser = Browser()
             let authorizeURL = try await AppleFlow.start(stack, browser)
             let query = Dictionary(uniqueKeysWithValues: Scrape.query(authorizeURL))
@@ -66,9 +68,9 @@ struct WebSignInTests {
         }
     }
 
-    @Test("a replayed callback is refused with a 4xx and no session")
-    func replay() async throws {
-        try await JuiceStack.with { stack in
+    @Test("a replayed callback is refused with a 4xx and no session", arguments: TestDatabase.all)
+    func replay(database: TestDatabase) async throws {
+        try await JuiceStack.with(database: database) { stack in
             let browser = Browser()
             let post = try await AppleFlow.authorize(try await AppleFlow.start(stack, browser), browser: browser)
             let first = try await AppleFlow.deliver(post, stack, browser)
@@ -82,9 +84,11 @@ struct WebSignInTests {
         }
     }
 
-    @Test("forged callbacks are refused with a 4xx and no session: unknown state, tampered token, another flow's token or code")
-    func forgeries() async throws {
-        try await JuiceStack.with { stack in
+    @Test(
+        "forged callbacks are refused with a 4xx and no session: unknown state, tampered token, another flow's token or code",
+        arguments: TestDatabase.all)
+    func forgeries(database: TestDatabase) async throws {
+        try await JuiceStack.with(database: database) { stack in
             let browser = Browser()
             func refused(_ post: AppleFlow.ApplePost, _ code: String) async throws {
                 let result = try await AppleFlow.deliver(post, stack, Browser())
@@ -127,9 +131,9 @@ struct WebSignInTests {
         }
     }
 
-    @Test("cancelling at Apple returns to / with a message, and the state is spent")
-    func cancel() async throws {
-        try await JuiceStack.with { stack in
+    @Test("cancelling at Apple returns to / with a message, and the state is spent", arguments: TestDatabase.all)
+    func cancel(database: TestDatabase) async throws {
+        try await JuiceStack.with(database: database) { stack in
             let browser = Browser()
             let post = try await AppleFlow.authorize(try await AppleFlow.start(stack, browser), action: "cancel", browser: browser)
             #expect(post.field("error") == "user_cancelled_authorize")
@@ -146,9 +150,9 @@ struct WebSignInTests {
         }
     }
 
-    @Test("a sign-in answered after the state's ten minutes is refused")
-    func expiredState() async throws {
-        try await JuiceStack.with { stack in
+    @Test("a sign-in answered after the state's ten minutes is refused", arguments: TestDatabase.all)
+    func expiredState(database: TestDatabase) async throws {
+        try await JuiceStack.with(database: database) { stack in
             let browser = Browser()
             let post = try await AppleFlow.authorize(try await AppleFlow.start(stack, browser), browser: browser)
             stack.clock.advance(by: 601)
@@ -158,35 +162,38 @@ struct WebSignInTests {
         }
     }
 
-    @Test("the name from the first sign-in is kept; later sign-ins (after a restart) bring none and change nothing but the email")
-    func nameKeptAcrossRestart() async throws {
-        let environment = try StackEnvironment.make()
-        let clock = TestClock()
-        let first = try await JuiceStack.with(environment: environment, clock: clock) { stack in
-            let browser = Browser()
-            let result = try await AppleFlow.signIn(stack, browser)
-            let me = try await AppleFlow.me(stack, token: try #require(result.cookieValue("juice_session")))
-            return try #require(me.json?["id"] as? String)
-        }
-        try await JuiceStack.with(environment: environment, clock: clock) { stack in
-            let browser = Browser()
-            let url = try await AppleFlow.start(stack, browser)
-            let post = try await AppleFlow.authorize(url, browser: browser)
-            #expect(post.field("user") == nil, "Apple sends the user data only once")
-            let result = try await AppleFlow.deliver(post, stack, browser)
-            #expect(result.status == 303)
-            let me = try await AppleFlow.me(stack, token: try #require(result.cookieValue("juice_session")))
-            let json = try #require(me.json)
-            #expect(json["id"] as? String == first, "the same account")
-            #expect((json["name"] as? [String: Any])?["givenName"] as? String == "Johnny")
-            #expect((json["name"] as? [String: Any])?["familyName"] as? String == "Appleseed")
-            #expect(json["email"] as? String == "appleseed@juice.test")
+    @Test(
+        "the name from the first sign-in is kept; later sign-ins (after a restart) bring none and change nothing but the email",
+        arguments: TestDatabase.all)
+    func nameKeptAcrossRestart(database: TestDatabase) async throws {
+        try await StackEnvironment.with(database) { environment in
+            let clock = TestClock()
+            let first = try await JuiceStack.with(environment: environment, clock: clock) { stack in
+                let browser = Browser()
+                let result = try await AppleFlow.signIn(stack, browser)
+                let me = try await AppleFlow.me(stack, token: try #require(result.cookieValue("juice_session")))
+                return try #require(me.json?["id"] as? String)
+            }
+            try await JuiceStack.with(environment: environment, clock: clock) { stack in
+                let browser = Browser()
+                let url = try await AppleFlow.start(stack, browser)
+                let post = try await AppleFlow.authorize(url, browser: browser)
+                #expect(post.field("user") == nil, "Apple sends the user data only once")
+                let result = try await AppleFlow.deliver(post, stack, browser)
+                #expect(result.status == 303)
+                let me = try await AppleFlow.me(stack, token: try #require(result.cookieValue("juice_session")))
+                let json = try #require(me.json)
+                #expect(json["id"] as? String == first, "the same account")
+                #expect((json["name"] as? [String: Any])?["givenName"] as? String == "Johnny")
+                #expect((json["name"] as? [String: Any])?["familyName"] as? String == "Appleseed")
+                #expect(json["email"] as? String == "appleseed@juice.test")
+            }
         }
     }
 
-    @Test("a relay address is stored and marked on the account page")
-    func relayEmail() async throws {
-        try await JuiceStack.with { stack in
+    @Test("a relay address is stored and marked on the account page", arguments: TestDatabase.all)
+    func relayEmail(database: TestDatabase) async throws {
+        try await JuiceStack.with(database: database) { stack in
             let browser = Browser()
             let result = try await AppleFlow.signIn(stack, browser, account: StackEnvironment.jane, emailChoice: "hide")
             #expect(result.status == 303)

@@ -39,12 +39,14 @@ public struct AppleWebSignIn: Sendable {
     private let random: ServerRandom
     private let time: TimeSource
     private let metrics: SignInMetrics
+    private let serverMetrics: ServerMetrics?
 
     /// Creates the flow. `verifier` should accept only the web client id (the Services ID).
+    /// `serverMetrics` receives refused tokens by error code and the code exchange's latency.
     public init(
         configuration: ServerConfiguration, verifier: IdentityTokenVerifier, client: AppleIDClient, cipher: RefreshTokenCipher,
         authorizations: any AuthorizationStore, accounts: any AccountRepository, tokens: SessionTokens, random: ServerRandom, time: TimeSource,
-        metrics: SignInMetrics = SignInMetrics()
+        metrics: SignInMetrics = SignInMetrics(), serverMetrics: ServerMetrics? = nil
     ) {
         self.configuration = configuration
         self.verifier = verifier
@@ -56,6 +58,7 @@ public struct AppleWebSignIn: Sendable {
         self.random = random
         self.time = time
         self.metrics = metrics
+        self.serverMetrics = serverMetrics
     }
 
     /// Stores a fresh single-use `state` and `nonce` and returns Apple's authorize URL
@@ -167,6 +170,7 @@ public struct AppleWebSignIn: Sendable {
         do {
             token = try await verifier.verify(idToken, nonce: pending.nonce, authorizationCode: response.code)
         } catch {
+            serverMetrics?.identityTokenRefused(code: error.code.rawValue)
             throw Self.serverError(error)
         }
         guard try await authorizations.claimCode(hash: SHA256.hex(response.code), now: time.now) else {
@@ -174,7 +178,9 @@ public struct AppleWebSignIn: Sendable {
         }
         let tokens: TokenResponse
         do {
-            tokens = try await client.exchangeCode(response.code, clientID: token.audience, redirectURI: configuration.redirectURI)
+            tokens = try await timingAppleCall(endpoint: "token") { () async throws(AppleIDClientError) -> TokenResponse in
+                try await client.exchangeCode(response.code, clientID: token.audience, redirectURI: configuration.redirectURI)
+            }
         } catch {
             throw Self.serverError(error)
         }
@@ -183,6 +189,7 @@ public struct AppleWebSignIn: Sendable {
             do {
                 confirmed = try await verifier.verify(exchanged)
             } catch {
+                serverMetrics?.identityTokenRefused(code: error.code.rawValue)
                 throw Self.serverError(error)
             }
             guard confirmed.subject == token.subject else {
@@ -214,6 +221,14 @@ public struct AppleWebSignIn: Sendable {
         guard let target = pending.relayRedirectURI else { throw ServerError.invalidRequest("this sign-in has no relay target") }
         let uri = try LoopbackRedirectURI(target)
         return .relayed(uri.appending(fields + [("state", pending.relayState ?? "")]))
+    }
+
+    /// Times a call to Apple when metrics are wired.
+    private func timingAppleCall<Result: Sendable>(
+        endpoint: String, _ call: () async throws(AppleIDClientError) -> Result
+    ) async throws(AppleIDClientError) -> Result {
+        guard let serverMetrics else { return try await call() }
+        return try await serverMetrics.timingAppleCall(endpoint: endpoint, errorCode: { $0.code.rawValue }, call)
     }
 
     /// Maps a verification failure to a response: Apple's keys unreachable is 503, anything else 400.

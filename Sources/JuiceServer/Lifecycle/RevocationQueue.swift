@@ -15,11 +15,14 @@ public struct RevocationQueue: Sendable {
     public let initialBackoff: TimeInterval
     /// The longest wait between two attempts.
     public let maximumBackoff: TimeInterval
+    /// Times each call to Apple's revoke endpoint (`juice_apple_call_seconds{endpoint="revoke"}`).
+    let metrics: ServerMetrics?
 
     public init(
         store: any RevocationStore, client: AppleIDClient, cipher: RefreshTokenCipher, time: TimeSource, initialBackoff: TimeInterval = 30,
-        maximumBackoff: TimeInterval = 3600
+        maximumBackoff: TimeInterval = 3600, metrics: ServerMetrics? = nil
     ) {
+        self.metrics = metrics
         self.store = store
         self.client = client
         self.cipher = cipher
@@ -56,7 +59,7 @@ public struct RevocationQueue: Sendable {
             return false
         }
         do {
-            try await client.revoke(token, hint: .refreshToken, clientID: entry.clientID)
+            try await revoke(token, clientID: entry.clientID)
         } catch {
             try await reschedule(entry, failure: error.code.rawValue + (error.appleError.map { ":\($0.prefix(32))" } ?? ""), logger: logger)
             return false
@@ -64,6 +67,14 @@ public struct RevocationQueue: Sendable {
         try await store.complete(id: entry.id)
         logger.info("refresh token revoked at Apple", metadata: ["revocation": "\(entry.id)", "attempts": "\(entry.attempts + 1)"])
         return true
+    }
+
+    private func revoke(_ token: String, clientID: String) async throws(AppleIDClientError) {
+        let client = client
+        guard let metrics else { return try await client.revoke(token, hint: .refreshToken, clientID: clientID) }
+        try await metrics.timingAppleCall(endpoint: "revoke", errorCode: { $0.code.rawValue }) { () async throws(AppleIDClientError) in
+            try await client.revoke(token, hint: .refreshToken, clientID: clientID)
+        }
     }
 
     private func reschedule(_ entry: PendingRevocation, failure: String, logger: Logger) async throws {

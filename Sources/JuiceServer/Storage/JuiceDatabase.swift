@@ -4,7 +4,7 @@ import SQLKit
 ///
 /// Every store writes through ``transaction(_:)``: a write that spans tables is one transaction.
 /// Queries are SQLKit builders or portable SQL (no SQLite-only syntax), so the same code runs on
-/// SQLite now and PostgreSQL later; an implementation only has to provide a session-bound
+/// SQLite and PostgreSQL; an implementation only has to provide a session-bound
 /// `SQLDatabase` per call.
 public protocol JuiceDatabase: Sendable {
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
@@ -13,6 +13,16 @@ public protocol JuiceDatabase: Sendable {
     /// Runs `body` with the database outside an explicit transaction (single statements, reads).
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
 
+    /// Runs `body` while holding a lock that other processes migrating the same database wait for
+    /// (PostgreSQL: an advisory lock). The default runs `body` directly.
+    func withMigrationLock<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result
+
     /// Closes the database; it is unusable afterwards.
     func close() async
+}
+
+extension JuiceDatabase {
+    public func withMigrationLock<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        try await body()
+    }
 }

@@ -8,8 +8,8 @@ import JuiceServer
 import Logging
 import ServiceLifecycle
 
-/// What survives a restart: the data directory, the team key, the refresh-token key and the
-/// server's port (its callback URL is registered at the emulator).
+/// What survives a restart: the data directory, the database, the team key, the refresh-token key
+/// and the server's port (its callback URL is registered at the emulator).
 struct StackEnvironment: Sendable {
     static let teamID = "TEAMJUICE1"
     static let bundleID = "com.example.apple-samplecode.juice"
@@ -36,6 +36,12 @@ struct StackEnvironment: Sendable {
     let keyID: String
     let refreshTokenKey: SymmetricKey
     let serverPort: Int
+    /// Which database the server runs on.
+    let kind: TestDatabase
+    /// The server's database: a SQLite file in `directory`, or a fresh PostgreSQL database.
+    let database: DatabaseLocation
+    /// The PostgreSQL database to drop in ``remove()``.
+    let postgresName: String?
     /// Where notifications go.
     var notifications = Notifications.server
     /// The receiving team's key (app transfer).
@@ -43,17 +49,46 @@ struct StackEnvironment: Sendable {
     /// Whether the server signs client secrets as the receiving team (after an app transfer).
     var serverIsReceivingTeam = false
 
-    static func make() throws -> StackEnvironment {
+    /// A fresh environment; `remove()` it when done (``with(_:_:)`` does).
+    static func make(_ kind: TestDatabase = .sqlite) async throws -> StackEnvironment {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-server-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let database: DatabaseLocation
+        var postgresName: String?
+        switch kind {
+        case .sqlite:
+            database = .sqlite(path: directory.appendingPathComponent("juice.sqlite").path)
+        case .postgres:
+            let created = try await TestPostgres.createDatabase()
+            database = .postgres(url: created.url)
+            postgresName = created.name
+        }
         return StackEnvironment(
             directory: directory, teamKey: P256.Signing.PrivateKey(), keyID: "KEYJUICE01", refreshTokenKey: SymmetricKey(size: .bits256),
-            serverPort: try FreePort.pick()
+            serverPort: try FreePort.pick(), kind: kind, database: database, postgresName: postgresName
         )
     }
 
+    /// Makes an environment, runs `body`, removes the environment (also when `body` throws).
+    static func with<T: Sendable>(_ kind: TestDatabase, _ body: @Sendable (StackEnvironment) async throws -> T) async throws -> T {
+        let environment = try await make(kind)
+        do {
+            let result = try await body(environment)
+            await environment.remove()
+            return result
+        } catch {
+            await environment.remove()
+            throw error
+        }
+    }
+
+    /// Drops the PostgreSQL database and deletes the directory.
+    func remove() async {
+        if let postgresName { try? await TestPostgres.dropDatabase(postgresName) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
     var serverURL: String { "http://127.0.0.1:\(serverPort)" }
-    var databasePath: String { directory.appendingPathComponent("juice.sqlite").path }
 
     var notificationURL: String? {
         switch notifications {
@@ -88,7 +123,7 @@ struct StackEnvironment: Sendable {
             appleBaseURL: URL(string: emulatorURL)!, issuer: emulatorURL
         )
         return ServerConfiguration(
-            apple: apple, publicURL: URL(string: serverURL)!, port: serverPort, database: .sqlite(path: databasePath),
+            apple: apple, publicURL: URL(string: serverURL)!, port: serverPort, database: database,
             refreshTokenKey: refreshTokenKey, passwordHashCost: 4, loginLimits: loginLimits
         )
     }
@@ -99,17 +134,50 @@ struct JuiceStack: Sendable {
     let environment: StackEnvironment
     let emulatorURL: String
     let clock: TestClock
+    /// Every server instance's own address; the first is ``serverURL``, the public URL of all.
+    let instanceURLs: [String]
 
     var serverURL: String { environment.serverURL }
 
-    /// Starts both, runs `body`, shuts both down (also when `body` throws).
+    /// Starts both on `database`, runs `body`, shuts both down (also when `body` throws).
+    ///
+    /// With an `environment`, its database is used and the environment is kept (for restarts). With
+    /// neither, `body` runs once on every database in ``TestDatabase/all``, each in a fresh
+    /// environment: parameterized tests pass `database` so the results name it.
     static func with<T: Sendable>(
+        database: TestDatabase? = nil,
         environment: StackEnvironment? = nil,
         clock: TestClock = TestClock(),
         loginLimits: LoginThrottle.Limits = .init(),
         _ body: @Sendable (JuiceStack) async throws -> T
     ) async throws -> T {
-        let environment = try environment ?? StackEnvironment.make()
+        if let environment {
+            return try await run(environment: environment, clock: clock, loginLimits: loginLimits, body)
+        }
+        guard let database else {
+            var result: T?
+            for kind in TestDatabase.all {
+                result = try await StackEnvironment.with(kind) { try await run(environment: $0, clock: clock, loginLimits: loginLimits, body) }
+            }
+            return result!
+        }
+        return try await StackEnvironment.with(database) { try await run(environment: $0, clock: clock, loginLimits: loginLimits, body) }
+    }
+
+    /// Starts `instances` servers on one database and one emulator, as behind a load balancer: all
+    /// share the first one's public URL (the callback registered at Apple), each listens on its own port.
+    static func withInstances<T: Sendable>(
+        _ instances: Int, database: TestDatabase, _ body: @Sendable (JuiceStack) async throws -> T
+    ) async throws -> T {
+        try await StackEnvironment.with(database) {
+            try await run(environment: $0, clock: TestClock(), loginLimits: .init(), instances: instances, body)
+        }
+    }
+
+    static func run<T: Sendable>(
+        environment: StackEnvironment, clock: TestClock, loginLimits: LoginThrottle.Limits, instances: Int = 1,
+        _ body: @Sendable (JuiceStack) async throws -> T
+    ) async throws -> T {
         var logger = Logger(label: "juice-test")
         logger.logLevel = .warning
         let (emulatorPorts, emulatorPortSink) = AsyncStream.makeStream(of: Int.self)
@@ -126,14 +194,21 @@ struct JuiceStack: Sendable {
             var serverGroup: ServiceGroup?
             do {
                 var emulatorIterator = emulatorPorts.makeAsyncIterator()
-                guard let emulatorPort = await emulatorIterator.next() else { throw CancellationError() }
+                guard let emulatorPort = await emulatorIterator.next() else { throw StackServices.StartFailure() }
                 let emulatorURL = "http://127.0.0.1:\(emulatorPort)"
                 let (serverPorts, serverPortSink) = AsyncStream.makeStream(of: Int.self)
-                let server = try await buildApplication(
-                    configuration: environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: loginLimits), time: clock.time,
-                    httpClient: Browser.http, logger: logger, onServerRunning: { serverPortSink.yield($0) }
-                )
-                let group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [], logger: logger))
+                var services: [any Service] = []
+                for instance in 0..<instances {
+                    var configuration = environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: loginLimits)
+                    if instance > 0 { configuration.port = 0 }
+                    services.append(
+                        try await buildApplication(
+                            configuration: configuration, time: clock.time, httpClient: Browser.http, logger: logger, metrics: ServerMetrics(),
+                            onServerRunning: { serverPortSink.yield($0) }
+                        )
+                    )
+                }
+                let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [], logger: logger))
                 serverGroup = group
                 tasks.addTask {
                     // A server that cannot bind its pre-picked port must fail the test, not hang it.
@@ -141,8 +216,13 @@ struct JuiceStack: Sendable {
                     try await group.run()
                 }
                 var serverIterator = serverPorts.makeAsyncIterator()
-                guard await serverIterator.next() != nil else { throw StackServices.StartFailure() }
-                let result = try await body(JuiceStack(environment: environment, emulatorURL: emulatorURL, clock: clock))
+                var ports: [Int] = []
+                for _ in 0..<instances {
+                    guard let port = await serverIterator.next() else { throw StackServices.StartFailure() }
+                    ports.append(port)
+                }
+                let urls = [environment.serverURL] + ports.filter { $0 != environment.serverPort }.map { "http://127.0.0.1:\($0)" }
+                let result = try await body(JuiceStack(environment: environment, emulatorURL: emulatorURL, clock: clock, instanceURLs: urls))
                 await group.triggerGracefulShutdown()
                 await emulatorGroup.triggerGracefulShutdown()
                 try await tasks.waitForAll()
@@ -168,17 +248,18 @@ struct JuiceStack: Sendable {
             logger.logLevel = .warning
             let dependencies = try await ServerDependencies.make(
                 configuration: environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: .init()), database: database,
-                time: clock.time, random: .system, httpClient: Browser.http, logger: logger
+                time: clock.time, random: .system, httpClient: Browser.http, logger: logger, metrics: ServerMetrics()
             )
             return try await body(dependencies)
         }
     }
 
-    /// Opens the server's database file (a second connection; WAL lets both work).
+    /// Opens the server's database a second time (SQLite: another connection, WAL lets both work;
+    /// PostgreSQL: another pool).
     func withDatabase<T: Sendable>(_ body: @Sendable (any JuiceDatabase) async throws -> T) async throws -> T {
         var logger = Logger(label: "juice-test-db")
         logger.logLevel = .warning
-        let database = try await SQLiteJuiceDatabase.open(path: environment.databasePath, logger: logger)
+        let database = try await openDatabase(environment.database, logger: logger)
         do {
             let result = try await body(database)
             await database.close()

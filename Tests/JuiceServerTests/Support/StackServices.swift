@@ -69,7 +69,7 @@ enum StackServices {
             httpClient: Browser.http, logger: logger, onServerRunning: { ports.continuation.yield($0) }
         )
         return try await run(server, ready: (ports.stream, ports.continuation)) {
-            try await body(JuiceStack(environment: environment, emulatorURL: emulatorURL, clock: clock))
+            try await body(JuiceStack(environment: environment, emulatorURL: emulatorURL, clock: clock, instanceURLs: [environment.serverURL]))
         }
     }
 }

@@ -1,0 +1,221 @@
+import AppleSignIn
+import ArgumentParser
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// `juice bench signin`: complete native sign-ins against a running server and its Apple (the
+/// emulator), `--concurrency` at a time; prints throughput and p50/p99 latency as one JSON line.
+///
+/// Each sign-in is what the iOS app does: `POST /api/auth/nonce` at the server, the device sheet at
+/// the emulator (`POST /emulator/device/authorize` with the nonce's SHA-256), then
+/// `POST /api/auth/apple` with the identity token, the code and the raw nonce.
+struct BenchSignInCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signin",
+        abstract: "Drive complete native sign-ins (nonce → emulator → /api/auth/apple); print sign-ins/s and p50/p99 as JSON."
+    )
+
+    @Option(help: "The Juice server, e.g. http://127.0.0.1:8080.")
+    var server: String
+
+    @Option(help: "The Apple ID emulator the server trusts (development mode: http://127.0.0.1:8081).")
+    var emulator: String = "http://127.0.0.1:8081"
+
+    @Option(help: "Sign-ins in flight at once.")
+    var concurrency: Int = 16
+
+    @Option(help: "Sign-ins to complete.")
+    var count: Int = 1000
+
+    @Option(name: .customLong("client-id"), help: "The app's bundle id (the identity token's audience).")
+    var clientID: String = "com.example.apple-samplecode.juice"
+
+    @Option(name: .customLong("apple-id"), help: "The Apple ID to sign in with, at the emulator.")
+    var appleID: String = "appleseed@juice.test"
+
+    @Option(help: "Its password.")
+    var password: String = "juice"
+
+    func validate() throws {
+        guard concurrency > 0 else { throw ValidationError("--concurrency must be positive") }
+        guard count > 0 else { throw ValidationError("--count must be positive") }
+        guard BenchSignIn.baseURL(server) != nil else { throw ValidationError("--server must be an http(s) URL such as http://127.0.0.1:8080") }
+        guard BenchSignIn.baseURL(emulator) != nil else { throw ValidationError("--emulator must be an http(s) URL such as http://127.0.0.1:8081") }
+        guard !clientID.isEmpty, !appleID.isEmpty else { throw ValidationError("--client-id and --apple-id must not be empty") }
+    }
+
+    func run() async throws {
+        let bench = BenchSignIn(
+            server: BenchSignIn.baseURL(server)!, emulator: BenchSignIn.baseURL(emulator)!, clientID: clientID, appleID: appleID, password: password
+        )
+        let httpClient = HTTPClient(
+            eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(5), read: .seconds(30))))
+        let result: Result<JSONValue, any Error>
+        do {
+            result = .success(try await bench.run(count: count, concurrency: concurrency, httpClient: httpClient))
+        } catch {
+            result = .failure(error)
+        }
+        try await httpClient.shutdown()
+        print(try result.get().jsonString())
+    }
+}
+
+/// The measurement behind `juice bench signin`.
+struct BenchSignIn: Sendable {
+    let server: String
+    let emulator: String
+    let clientID: String
+    let appleID: String
+    let password: String
+
+    /// `text` without a trailing slash, if it is an http(s) URL with a host.
+    static func baseURL(_ text: String) -> String? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host?.isEmpty == false
+        else { return nil }
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+
+    /// One sign-in first (a clear error if the server or emulator is not what is expected), then
+    /// `count` sign-ins by `concurrency` workers.
+    func run(count: Int, concurrency: Int, httpClient: HTTPClient) async throws -> JSONValue {
+        _ = try await signIn(httpClient)
+        let workers = min(concurrency, count)
+        let start = ContinuousClock.now
+        let outcomes = try await withThrowingTaskGroup(of: ([Duration], [String: Int]).self) { group in
+            for worker in 0..<workers {
+                // Each worker signs in one after the other; together they keep `workers` in flight.
+                let share = count / workers + (worker < count % workers ? 1 : 0)
+                group.addTask {
+                    var latencies: [Duration] = []
+                    var failures: [String: Int] = [:]
+                    for _ in 0..<share {
+                        let began = ContinuousClock.now
+                        do throws(BenchSignInError) {
+                            _ = try await signIn(httpClient)
+                            latencies.append(ContinuousClock.now - began)
+                        } catch {
+                            failures[error.kind, default: 0] += 1
+                        }
+                    }
+                    return (latencies, failures)
+                }
+            }
+            var latencies: [Duration] = []
+            var failures: [String: Int] = [:]
+            for try await (some, failed) in group {
+                latencies += some
+                failures.merge(failed, uniquingKeysWith: +)
+            }
+            return (latencies, failures)
+        }
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        var json: [String: JSONValue] = [
+            "server": .string(server),
+            "count": .integer(Int64(count)),
+            "concurrency": .integer(Int64(concurrency)),
+            "succeeded": .integer(Int64(outcomes.0.count)),
+            "failed": .integer(Int64(outcomes.1.values.reduce(0, +))),
+            "seconds": .number((seconds * 1000).rounded() / 1000),
+            "sign_ins_per_s": .number((Double(outcomes.0.count) / seconds * 10).rounded() / 10),
+        ]
+        if let summary = LatencySummary(outcomes.0) {
+            json["p50_ms"] = .number(summary.p50.roundedMilliseconds)
+            json["p99_ms"] = .number(summary.p99.roundedMilliseconds)
+            json["max_ms"] = .number(summary.max.roundedMilliseconds)
+        }
+        if !outcomes.1.isEmpty { json["failures"] = .object(outcomes.1.mapValues { JSONValue.integer(Int64($0)) }) }
+        return .object(json)
+    }
+
+    /// One complete native sign-in; returns the session token.
+    func signIn(_ httpClient: HTTPClient) async throws(BenchSignInError) -> String {
+        let nonceAnswer = try await post(httpClient, server + "/api/auth/nonce", json: [:], step: "nonce")
+        guard let nonce = nonceAnswer["nonce"] as? String, !nonce.isEmpty else {
+            throw BenchSignInError(kind: "nonce", "the server's POST /api/auth/nonce answer has no nonce")
+        }
+        let hashed = SHA256.hash(data: Data(nonce.utf8)).map { String(format: "%02x", $0) }.joined()
+        let credential = try await post(
+            httpClient, emulator + "/emulator/device/authorize",
+            form: [
+                ("client_id", clientID), ("account_name", appleID), ("password", password), ("scope", "name email"), ("nonce", hashed),
+                ("email_choice", "share"), ("action", "continue"),
+            ], step: "device"
+        )
+        guard let identityToken = credential["identityToken"] as? String, let code = credential["authorizationCode"] as? String else {
+            throw BenchSignInError(kind: "device", "the emulator's device answer has no identityToken or authorizationCode")
+        }
+        var body: [String: Any] = ["identityToken": identityToken, "authorizationCode": code, "nonce": nonce]
+        if let fullName = credential["fullName"] as? [String: Any] { body["fullName"] = fullName }
+        if let email = credential["email"] as? String { body["email"] = email }
+        let session = try await post(httpClient, server + "/api/auth/apple", json: body, step: "apple")
+        guard let token = session["token"] as? String, !token.isEmpty else {
+            throw BenchSignInError(kind: "apple", "the server's POST /api/auth/apple answer has no token")
+        }
+        return token
+    }
+
+    private func post(_ httpClient: HTTPClient, _ url: String, json: [String: Any], step: String) async throws(BenchSignInError) -> [String: Any] {
+        let data: Data
+        do {
+            data = try JSONSerialization.data(withJSONObject: json)
+        } catch {
+            throw BenchSignInError(kind: step, "cannot encode the request")
+        }
+        return try await post(httpClient, url, body: data, contentType: "application/json", step: step)
+    }
+
+    private func post(_ httpClient: HTTPClient, _ url: String, form: [(String, String)], step: String) async throws(BenchSignInError) -> [String: Any]
+    {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let body = form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
+        return try await post(httpClient, url, body: Data(body.utf8), contentType: "application/x-www-form-urlencoded", step: step)
+    }
+
+    private func post(
+        _ httpClient: HTTPClient, _ url: String, body: Data, contentType: String, step: String
+    ) async throws(BenchSignInError) -> [String: Any] {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: contentType)
+        request.headers.add(name: "Accept", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let status: UInt
+        let bytes: ByteBuffer
+        do {
+            let response = try await httpClient.execute(request, timeout: .seconds(30))
+            status = response.status.code
+            bytes = try await response.body.collect(upTo: 1024 * 1024)
+        } catch {
+            throw BenchSignInError(kind: step, "cannot reach \(url): \(String(describing: error).prefix(160))")
+        }
+        let object = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any]
+        guard status == 200 else {
+            let path = URL(string: url)?.path ?? url
+            if status == 404 || status == 405 {
+                throw BenchSignInError(
+                    kind: step, "\(url) answered HTTP \(status): it does not offer POST \(path) (juice bench signin needs the native sign-in API)")
+            }
+            let detail = [object?["error"] as? String, object?["reason"] as? String].compactMap { $0 }.joined(separator: ": ")
+            throw BenchSignInError(kind: step, "POST \(path) answered HTTP \(status)" + (detail.isEmpty ? "" : " (\(detail.prefix(200)))"))
+        }
+        guard let object else { throw BenchSignInError(kind: step, "POST \(url) did not answer a JSON object") }
+        return object
+    }
+}
+
+/// A failed step of a benchmark sign-in; `kind` is the step (`nonce`, `device`, `apple`).
+struct BenchSignInError: Error, CustomStringConvertible {
+    let kind: String
+    let description: String
+
+    init(kind: String, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
+}

@@ -1,0 +1,31 @@
+/// Percentiles of a set of latencies (nearest rank: the smallest sample at or above the share).
+struct LatencySummary: Sendable, Equatable {
+    let count: Int
+    let p50: Duration
+    let p99: Duration
+    let max: Duration
+
+    /// Summarizes `samples`; `nil` when there are none.
+    init?(_ samples: [Duration]) {
+        guard !samples.isEmpty else { return nil }
+        let sorted = samples.sorted()
+        count = sorted.count
+        p50 = Self.percentile(0.50, of: sorted)
+        p99 = Self.percentile(0.99, of: sorted)
+        max = sorted[sorted.count - 1]
+    }
+
+    /// The nearest-rank percentile `share` (0–1] of ascending `sorted`.
+    static func percentile(_ share: Double, of sorted: [Duration]) -> Duration {
+        let rank = Int((share * Double(sorted.count)).rounded(.up))
+        return sorted[Swift.max(0, Swift.min(sorted.count, rank) - 1)]
+    }
+}
+
+extension Duration {
+    /// Milliseconds, to a tenth.
+    var roundedMilliseconds: Double {
+        let (seconds, attoseconds) = components
+        return ((Double(seconds) * 1000 + Double(attoseconds) / 1e15) * 10).rounded() / 10
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import juice
+
+@Suite("juice bench signin")
+struct BenchSignInCommandTests {
+    @Test("latency percentiles are nearest-rank: p50 and p99 of 1…100 ms are 50 and 99 ms; one sample is every percentile")
+    func percentiles() throws {
+        let samples = (1...100).map { Duration.milliseconds($0) }.shuffled()
+        let summary = try #require(LatencySummary(samples))
+        #expect(summary.count == 100)
+        #expect(summary.p50 == .milliseconds(50))
+        #expect(summary.p99 == .milliseconds(99))
+        #expect(summary.max == .milliseconds(100))
+        let one = try #require(LatencySummary([.milliseconds(7)]))
+        #expect(one.p50 == .milliseconds(7) && one.p99 == .milliseconds(7))
+        let ten = try #require(LatencySummary((1...10).map { Duration.milliseconds($0) }))
+        #expect(ten.p50 == .milliseconds(5) && ten.p99 == .milliseconds(10))
+        #expect(LatencySummary([]) == nil)
+        #expect(Duration.microseconds(12_345).roundedMilliseconds == 12.3)
+    }
+
+    @Test(
+        "bad arguments exit non-zero naming the option",
+        arguments: [
+            (["--server", "http://127.0.0.1:8080", "--concurrency", "0"], "--concurrency"),
+            (["--server", "http://127.0.0.1:8080", "--count", "-3"], "--count"),
+            (["--server", "ftp://example.com"], "--server"),
+            (["--server", "http://127.0.0.1:8080", "--emulator", "not a url"], "--emulator"),
+            ([], "--server"),
+        ]
+    )
+    func validation(arguments: [String], option: String) throws {
+        let result = try JuiceProcess.run(["bench", "signin"] + arguments)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(option), "\(result.stderr)")
+    }
+
+    @Test("a server that cannot be reached is reported, exit 1")
+    func unreachable() throws {
+        let port = try FreePort.pick()
+        let result = try JuiceProcess.run(["bench", "signin", "--server", "http://127.0.0.1:\(port)", "--count", "1"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot reach http://127.0.0.1:\(port)/api/auth/nonce"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("a server without the native sign-in API is reported clearly, exit 1", .timeLimit(.minutes(2)))
+    func missingEndpoint() async throws {
+        let serve = try ServeProcess()
+        defer { serve.stop() }
+        try await serve.start()
+        // The development emulator is an HTTP server without POST /api/auth/nonce.
+        let result = try JuiceProcess.run(["bench", "signin", "--server", serve.emulatorURL, "--emulator", serve.emulatorURL, "--count", "1"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("does not offer POST /api/auth/nonce"), "\(result.stderr)")
+        #expect(result.stderr.contains("native sign-in API"))
+    }
+}

@@ -1,0 +1,41 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+
+@Suite("juice serve shuts down gracefully")
+struct GracefulShutdownTests {
+    @Test("a request in flight when SIGTERM arrives still completes; then the process exits 0", .timeLimit(.minutes(2)))
+    func inFlightRequestCompletes() async throws {
+        let serve = try ServeProcess()
+        defer { serve.stop() }
+        try await serve.start()
+
+        // A real sign-up: the page's CSRF cookie and field, then a POST whose body arrives in two parts.
+        let page = try await HTTPClient.shared.execute(HTTPClientRequest(url: serve.url + "/signup"), timeout: .seconds(10))
+        let html = String(buffer: try await page.body.collect(upTo: 1 << 20))
+        let cookie = try #require(page.headers["Set-Cookie"].first { $0.hasPrefix("juice_csrf=") }?.split(separator: ";").first.map(String.init))
+        let csrf = try #require(html.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1).description
+        let body = "csrf=\(csrf)&username=graceful.user&password=squeeze-me-123"
+        let connection = try RawHTTPConnection(port: serve.port)
+        try connection.send(
+            "POST /signup HTTP/1.1\r\nHost: 127.0.0.1:\(serve.port)\r\nOrigin: \(serve.url)\r\nCookie: \(cookie)\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body.prefix(10)
+        )
+        try await Task.sleep(for: .milliseconds(300))
+
+        serve.terminate()
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(serve.process.isRunning, "the server waits for the request in flight")
+
+        try connection.send(String(body.dropFirst(10)))
+        let response = connection.readAll()
+        #expect(response.hasPrefix("HTTP/1.1 303"), "\(response.prefix(300))")
+        #expect(response.contains("Location: /account?notice=welcome") || response.lowercased().contains("location: /account?notice=welcome"))
+        #expect(response.contains("juice_session="), "the sign-up completed with a session")
+
+        #expect(try await serve.waitForExit(seconds: 20), "the process exits once the request is answered")
+        #expect(serve.process.terminationStatus == 0)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `juice serve` in development mode as a child process on free ports; stopped by ``stop()`` or SIGTERM.
+final class ServeProcess {
+    let process = Process()
+    let port: Int
+    let emulatorPort: Int
+    let dataDirectory: URL
+    let log: URL
+
+    var url: String { "http://127.0.0.1:\(port)" }
+    var emulatorURL: String { "http://127.0.0.1:\(emulatorPort)" }
+    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    init() throws {
+        port = try FreePort.pick()
+        emulatorPort = try FreePort.pick()
+        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-serve-\(UUID().uuidString)")
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("juice-serve-\(UUID().uuidString).log")
+    }
+
+    /// Starts it and waits until it prints the demo login.
+    func start() async throws {
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.executableURL = JuiceProcess.executable
+        process.arguments = [
+            "serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--emulator-port", "\(emulatorPort)", "--public-url", url,
+            "--log-level", "warning",
+        ]
+        process.standardOutput = handle
+        process.standardError = handle
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") }
+        try process.run()
+        for _ in 0..<300 where !output.contains("Demo Apple ID") {
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        guard output.contains("Demo Apple ID") else { throw ServeProcessError(output: output) }
+    }
+
+    /// Sends SIGTERM.
+    func terminate() {
+        kill(process.processIdentifier, SIGTERM)
+    }
+
+    /// Waits up to `seconds` for the process to exit; returns whether it did.
+    func waitForExit(seconds: Double) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        return !process.isRunning
+    }
+
+    /// Stops it if still running and removes its files.
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: dataDirectory)
+        try? FileManager.default.removeItem(at: log)
+    }
+}
+
+struct ServeProcessError: Error, CustomStringConvertible {
+    let output: String
+    var description: String { "juice serve did not start:\n\(output.suffix(2000))" }
+}
+
+/// A blocking HTTP/1.1 connection on a raw socket, to hold a request half-sent.
+final class RawHTTPConnection {
+    private let descriptor: Int32
+
+    init(port: Int) throws {
+        #if canImport(Glibc)
+            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw POSIXError(.ECONNREFUSED)
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let written = bytes[sent...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard written > 0 else { throw POSIXError(.EPIPE) }
+            sent += written
+        }
+    }
+
+    /// Reads until the server closes the connection (or the 20 s timeout).
+    func readAll() -> String {
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            data += buffer[0..<count]
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

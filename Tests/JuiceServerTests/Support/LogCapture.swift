@@ -1,0 +1,44 @@
+import Logging
+import Synchronization
+
+/// A swift-log backend that keeps every record, to check what the server logs.
+final class LogCapture: Sendable {
+    struct Record: Sendable {
+        let level: Logger.Level
+        let message: String
+        let metadata: Logger.Metadata
+
+        /// The record as one line of text, metadata included.
+        var text: String { "\(level) \(message) \(metadata)" }
+    }
+
+    private let records = Mutex<[Record]>([])
+
+    var all: [Record] { records.withLock { $0 } }
+
+    /// A logger at `level` writing here.
+    func logger(level: Logger.Level = .debug) -> Logger {
+        var logger = Logger(label: "juice-test-capture") { _ in Handler(capture: self) }
+        logger.logLevel = level
+        return logger
+    }
+
+    fileprivate func append(_ record: Record) {
+        records.withLock { $0.append(record) }
+    }
+
+    private struct Handler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            capture.append(Record(level: event.level, message: "\(event.message)", metadata: metadata.merging(event.metadata ?? [:]) { $1 }))
+        }
+    }
+}
