@@ -76,48 +76,50 @@ struct AccountDeletionTests {
         }
     }
 
-    @Test("with Apple down the account is still deleted and the revocation queued; after Apple restarts (same port and data) the retry completes it")
-    func appleDown() async throws {
-        let environment = try await StackEnvironment.make()
-        let clock = TestClock()
-        let emulatorPort = try FreePort.pick()
-        let emulatorURL = "http://127.0.0.1:\(emulatorPort)"
-        try await StackServices.withServer(environment, emulatorURL: emulatorURL, clock: clock) { stack in
-            let (token, refreshToken, subject) = try await StackServices.withEmulator(environment, port: emulatorPort, clock: clock) {
-                let (token, _, credential) = try await NativeFlow.signIn(stack)
-                return (token, try await Self.refreshToken(stack, subject: credential.user), credential.user)
-            }
-            // Apple is down now.
-            let deleted = try await APIRequests.json(stack, "DELETE", "/api/account", bearer: token)
-            #expect(deleted.status == 200)
-            #expect(deleted.json?["deleted"] as? Bool == true)
-            #expect(deleted.json?["appleRevocation"] as? String == "queued")
-            #expect(try await AppleFlow.me(stack, token: token).status == 401)
-            #expect(try await NativeFlow.credentialState(stack, user: subject) == "notFound")
-            #expect(try await Self.pending(stack) == 1)
-            let stored = try await stack.withDatabase { database in
-                try await database.read { sql in
-                    try await sql.select().columns("sealed_token", "attempts", "last_error").from("pending_revocations").first()
+    @Test("with Apple down the account is still deleted and the revocation queued; after Apple restarts (same port and data) the retry completes it", arguments: TestDatabase.all)
+    func appleDown(database: TestDatabase) async throws {
+        try await StackEnvironment.with(database) { made in
+            let environment = made
+            let clock = TestClock()
+            let emulatorPort = try FreePort.pick()
+            let emulatorURL = "http://127.0.0.1:\(emulatorPort)"
+            try await StackServices.withServer(environment, emulatorURL: emulatorURL, clock: clock) { stack in
+                let (token, refreshToken, subject) = try await StackServices.withEmulator(environment, port: emulatorPort, clock: clock) {
+                    let (token, _, credential) = try await NativeFlow.signIn(stack)
+                    return (token, try await Self.refreshToken(stack, subject: credential.user), credential.user)
                 }
-            }
-            let sealed = try #require(try stored?.decode(column: "sealed_token", as: String.self))
-            #expect(!sealed.contains(refreshToken), "the queued token stays sealed")
-            #expect(try stored?.decode(column: "attempts", as: Int.self) == 1)
-            #expect(try stored?.decode(column: "last_error", as: String?.self) == "unreachable")
+                // Apple is down now.
+                let deleted = try await APIRequests.json(stack, "DELETE", "/api/account", bearer: token)
+                #expect(deleted.status == 200)
+                #expect(deleted.json?["deleted"] as? Bool == true)
+                #expect(deleted.json?["appleRevocation"] as? String == "queued")
+                #expect(try await AppleFlow.me(stack, token: token).status == 401)
+                #expect(try await NativeFlow.credentialState(stack, user: subject) == "notFound")
+                #expect(try await Self.pending(stack) == 1)
+                let stored = try await stack.withDatabase { database in
+                    try await database.read { sql in
+                        try await sql.select().columns("sealed_token", "attempts", "last_error").from("pending_revocations").first()
+                    }
+                }
+                let sealed = try #require(try stored?.decode(column: "sealed_token", as: String.self))
+                #expect(!sealed.contains(refreshToken), "the queued token stays sealed")
+                #expect(try stored?.decode(column: "attempts", as: Int.self) == 1)
+                #expect(try stored?.decode(column: "last_error", as: String?.self) == "unreachable")
 
-            // Still down: a retry before the backoff does nothing, one after it fails and backs off further.
-            #expect(try await stack.withDependencies { try await $0.revocations.retryDue(logger: StackServices.logger) } == 0)
-            clock.advance(by: 31)
-            #expect(try await stack.withDependencies { try await $0.revocations.retryDue(logger: StackServices.logger) } == 0)
-            #expect(try await Self.pending(stack) == 1)
+                // Still down: a retry before the backoff does nothing, one after it fails and backs off further.
+                #expect(try await stack.withDependencies { try await $0.revocations.retryDue(logger: StackServices.logger) } == 0)
+                clock.advance(by: 31)
+                #expect(try await stack.withDependencies { try await $0.revocations.retryDue(logger: StackServices.logger) } == 0)
+                #expect(try await Self.pending(stack) == 1)
 
-            try await StackServices.withEmulator(environment, port: emulatorPort, clock: clock) {
-                #expect(try await Self.appleAccepts(stack, refreshToken: refreshToken), "not revoked yet")
-                clock.advance(by: 61)
-                let confirmed = try await stack.withDependencies { try await $0.revocations.retryDue(logger: StackServices.logger) }
-                #expect(confirmed == 1)
-                #expect(try await Self.pending(stack) == 0)
-                #expect(try await Self.appleAccepts(stack, refreshToken: refreshToken) == false, "revoked at Apple")
+                try await StackServices.withEmulator(environment, port: emulatorPort, clock: clock) {
+                    #expect(try await Self.appleAccepts(stack, refreshToken: refreshToken), "not revoked yet")
+                    clock.advance(by: 61)
+                    let confirmed = try await stack.withDependencies { try await $0.revocations.retryDue(logger: StackServices.logger) }
+                    #expect(confirmed == 1)
+                    #expect(try await Self.pending(stack) == 0)
+                    #expect(try await Self.appleAccepts(stack, refreshToken: refreshToken) == false, "revoked at Apple")
+                }
             }
         }
     }

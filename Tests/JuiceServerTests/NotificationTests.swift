@@ -68,49 +68,51 @@ struct NotificationTests {
         }
     }
 
-    @Test("a real notification delivered twice is applied once (duplicate jti); forged and malformed ones are refused with 400")
-    func duplicateAndForged() async throws {
-        var environment = try await StackEnvironment.make()
-        let tapPort = try FreePort.pick()
-        environment.notifications = .url("http://127.0.0.1:\(tapPort)/apple/notifications")
-        let target = environment.serverURL + "/apple/notifications"
-        let configured = environment
-        try await NotificationTap.with(port: tapPort, target: target) { tap in
-            try await JuiceStack.with(environment: configured) { stack in
-                let (_, _, credential) = try await NativeFlow.signIn(stack)
-                try await NativeFlow.admin(
-                    stack, "revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
-                #expect(try await NativeFlow.eventually { try await NativeFlow.credentialState(stack, user: credential.user) == "revoked" })
-                let delivered = try #require(await tap.bodies.first)
+    @Test("a real notification delivered twice is applied once (duplicate jti); forged and malformed ones are refused with 400", arguments: TestDatabase.all)
+    func duplicateAndForged(database: TestDatabase) async throws {
+        try await StackEnvironment.with(database) { made in
+            var environment = made
+            let tapPort = try FreePort.pick()
+            environment.notifications = .url("http://127.0.0.1:\(tapPort)/apple/notifications")
+            let target = environment.serverURL + "/apple/notifications"
+            let configured = environment
+            try await NotificationTap.with(port: tapPort, target: target) { tap in
+                try await JuiceStack.with(environment: configured) { stack in
+                    let (_, _, credential) = try await NativeFlow.signIn(stack)
+                    try await NativeFlow.admin(
+                        stack, "revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
+                    #expect(try await NativeFlow.eventually { try await NativeFlow.credentialState(stack, user: credential.user) == "revoked" })
+                    let delivered = try #require(await tap.bodies.first)
 
-                // Signed in again, then Apple's earlier notification arrives once more: nothing changes.
-                let (token, _, _) = try await NativeFlow.signIn(stack)
-                let again = try await APIRequests.raw(stack, "/apple/notifications", contentType: "application/json", body: delivered)
-                #expect(again.status == 200)
-                #expect(again.json?["status"] as? String == "duplicate")
-                #expect(try await AppleFlow.me(stack, token: token).status == 200)
-                #expect(try await NativeFlow.credentialState(stack, user: credential.user) == "authorized")
-                let seen = try await stack.withDatabase { database in
-                    try await database.read { sql in try await sql.select().column("jti").from("notifications_seen").all().count }
+                    // Signed in again, then Apple's earlier notification arrives once more: nothing changes.
+                    let (token, _, _) = try await NativeFlow.signIn(stack)
+                    let again = try await APIRequests.raw(stack, "/apple/notifications", contentType: "application/json", body: delivered)
+                    #expect(again.status == 200)
+                    #expect(again.json?["status"] as? String == "duplicate")
+                    #expect(try await AppleFlow.me(stack, token: token).status == 200)
+                    #expect(try await NativeFlow.credentialState(stack, user: credential.user) == "authorized")
+                    let seen = try await stack.withDatabase { database in
+                        try await database.read { sql in try await sql.select().column("jti").from("notifications_seen").all().count }
+                    }
+                    #expect(seen == 1)
+
+                    // Forged: the payload's signature altered.
+                    let payload = try #require(
+                        (try JSONSerialization.jsonObject(with: Data(delivered.utf8)) as? [String: Any])?["payload"] as? String
+                    )
+                    let parts = payload.split(separator: ".").map(String.init)
+                    let forgedPayload = parts[0] + "." + parts[1] + "." + String(parts[2].reversed())
+                    let forged = try await APIRequests.raw(
+                        stack, "/apple/notifications", contentType: "application/json", body: #"{"payload": "\#(forgedPayload)"}"#)
+                    #expect(forged.status == 400)
+                    #expect(forged.error == "bad_signature" || forged.error == "malformed")
+                    #expect(forged.json?["reason"] is String)
+                    let notJSON = try await APIRequests.raw(stack, "/apple/notifications", contentType: "application/json", body: "payload=x")
+                    #expect(notJSON.status == 400 && notJSON.error == "malformed")
+                    let none = try await APIRequests.raw(stack, "/apple/notifications", contentType: "application/json", body: #"{"payload": "a.b.c"}"#)
+                    #expect(none.status == 400)
+                    #expect(try await AppleFlow.me(stack, token: token).status == 200, "no refused notification changed anything")
                 }
-                #expect(seen == 1)
-
-                // Forged: the payload's signature altered.
-                let payload = try #require(
-                    (try JSONSerialization.jsonObject(with: Data(delivered.utf8)) as? [String: Any])?["payload"] as? String
-                )
-                let parts = payload.split(separator: ".").map(String.init)
-                let forgedPayload = parts[0] + "." + parts[1] + "." + String(parts[2].reversed())
-                let forged = try await APIRequests.raw(
-                    stack, "/apple/notifications", contentType: "application/json", body: #"{"payload": "\#(forgedPayload)"}"#)
-                #expect(forged.status == 400)
-                #expect(forged.error == "bad_signature" || forged.error == "malformed")
-                #expect(forged.json?["reason"] is String)
-                let notJSON = try await APIRequests.raw(stack, "/apple/notifications", contentType: "application/json", body: "payload=x")
-                #expect(notJSON.status == 400 && notJSON.error == "malformed")
-                let none = try await APIRequests.raw(stack, "/apple/notifications", contentType: "application/json", body: #"{"payload": "a.b.c"}"#)
-                #expect(none.status == 400)
-                #expect(try await AppleFlow.me(stack, token: token).status == 200, "no refused notification changed anything")
             }
         }
     }
