@@ -6,7 +6,7 @@ import Testing
 @Suite("juice bench signin")
 struct BenchSignInCommandTests {
     @Test("latency percentiles are nearest-rank: p50 and p99 of 1…100 ms are 50 and 99 ms; one sample is every percentile")
-    func percentiles() throws {
+    func percentiles() async throws {
         let samples = (1...100).map { Duration.milliseconds($0) }.shuffled()
         let summary = try #require(LatencySummary(samples))
         #expect(summary.count == 100)
@@ -31,16 +31,16 @@ struct BenchSignInCommandTests {
             ([], "--server"),
         ]
     )
-    func validation(arguments: [String], option: String) throws {
-        let result = try JuiceProcess.run(["bench", "signin"] + arguments)
+    func validation(arguments: [String], option: String) async throws {
+        let result = try await JuiceProcess.run(["bench", "signin"] + arguments)
         #expect(result.status != 0)
         #expect(result.stderr.contains(option), "\(result.stderr)")
     }
 
     @Test("a server that cannot be reached is reported, exit 1")
-    func unreachable() throws {
+    func unreachable() async throws {
         let port = try FreePort.pick()
-        let result = try JuiceProcess.run(["bench", "signin", "--server", "http://127.0.0.1:\(port)", "--count", "1"])
+        let result = try await JuiceProcess.run(["bench", "signin", "--server", "http://127.0.0.1:\(port)", "--count", "1"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("cannot reach http://127.0.0.1:\(port)/api/auth/nonce"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
@@ -52,7 +52,7 @@ struct BenchSignInCommandTests {
         defer { serve.stop() }
         try await serve.start()
         // The development emulator is an HTTP server without POST /api/auth/nonce.
-        let result = try JuiceProcess.run(["bench", "signin", "--server", serve.emulatorURL, "--emulator", serve.emulatorURL, "--count", "1"])
+        let result = try await JuiceProcess.run(["bench", "signin", "--server", serve.emulatorURL, "--emulator", serve.emulatorURL, "--count", "1"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("does not offer POST /api/auth/nonce"), "\(result.stderr)")
         #expect(result.stderr.contains("native sign-in API"))

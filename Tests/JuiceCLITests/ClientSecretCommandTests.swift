@@ -20,8 +20,8 @@ struct ClientSecretCommandTests {
     }
 
     @Test("prints a JWT Apple accepts: ES256, kid, iss, sub, aud, lifetime, valid signature")
-    func prints() throws {
-        let result = try JuiceProcess.run([
+    func prints() async throws {
+        let result = try await JuiceProcess.run([
             "client-secret", "--team-id", "ABCDE12345", "--client-id", "com.example.app.web", "--key-id", "KEY1234567", "--key", keyFile.path,
             "--lifetime", "86400",
         ])
@@ -44,16 +44,16 @@ struct ClientSecretCommandTests {
     }
 
     @Test("a lifetime over six months, a bad team id or an unreadable key exits 1 with a readable message and no key material")
-    func refusals() throws {
-        let tooLong = try JuiceProcess.run([
+    func refusals() async throws {
+        let tooLong = try await JuiceProcess.run([
             "client-secret", "--team-id", "ABCDE12345", "--client-id", "a", "--key-id", "KEY1234567", "--key", keyFile.path, "--lifetime", "15777001",
         ])
         #expect(tooLong.status == 1)
         #expect(tooLong.stderr.contains("six months"))
-        let badTeam = try JuiceProcess.run(["client-secret", "--team-id", "ABC", "--client-id", "a", "--key-id", "KEY1234567", "--key", keyFile.path])
+        let badTeam = try await JuiceProcess.run(["client-secret", "--team-id", "ABC", "--client-id", "a", "--key-id", "KEY1234567", "--key", keyFile.path])
         #expect(badTeam.status == 1)
         #expect(badTeam.stderr.contains("--team-id"))
-        let noKey = try JuiceProcess.run([
+        let noKey = try await JuiceProcess.run([
             "client-secret", "--team-id", "ABCDE12345", "--client-id", "a", "--key-id", "KEY1234567", "--key", "/nonexistent.p8",
         ])
         #expect(noKey.status == 1)

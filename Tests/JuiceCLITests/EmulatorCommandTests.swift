@@ -14,8 +14,8 @@ struct EmulatorCommandTests {
     }
 
     /// Runs `new-key` and returns the key id and public PEM it printed.
-    func newKey(_ file: URL) throws -> (keyID: String, publicPEM: String) {
-        let result = try JuiceProcess.run(["emulator", "new-key", "--team-id", "ABCDE12345", "--out", file.path])
+    func newKey(_ file: URL) async throws -> (keyID: String, publicPEM: String) {
+        let result = try await JuiceProcess.run(["emulator", "new-key", "--team-id", "ABCDE12345", "--out", file.path])
         #expect(result.status == 0, "\(result.stderr)")
         let keyID = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("Key ID:") }).split(separator: " ").last.map(String.init)
         let json = String(result.stdout[try #require(result.stdout.firstIndex(of: "{"))...])
@@ -25,26 +25,26 @@ struct EmulatorCommandTests {
     }
 
     @Test("new-key writes a 0600 PKCS#8 key, prints its id and public PEM, and never overwrites")
-    func newKeyFile() throws {
+    func newKeyFile() async throws {
         let file = directory.appendingPathComponent("AuthKey.p8")
-        let (keyID, publicPEM) = try newKey(file)
+        let (keyID, publicPEM) = try await newKey(file)
         #expect(keyID.count == 10)
         #expect(publicPEM.hasPrefix("-----BEGIN PUBLIC KEY-----"))
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         #expect(try String(contentsOf: file, encoding: .utf8).hasPrefix("-----BEGIN PRIVATE KEY-----"))
-        let again = try JuiceProcess.run(["emulator", "new-key", "--team-id", "ABCDE12345", "--out", file.path])
+        let again = try await JuiceProcess.run(["emulator", "new-key", "--team-id", "ABCDE12345", "--out", file.path])
         #expect(again.status != 0)
         #expect(!again.stderr.isEmpty)
-        let badTeam = try JuiceProcess.run(["emulator", "new-key", "--team-id", "abc", "--out", directory.appendingPathComponent("x.p8").path])
+        let badTeam = try await JuiceProcess.run(["emulator", "new-key", "--team-id", "abc", "--out", directory.appendingPathComponent("x.p8").path])
         #expect(badTeam.status != 0)
     }
 
     @Test("a bad configuration stops start-up with every problem listed")
-    func badConfiguration() throws {
+    func badConfiguration() async throws {
         let config = directory.appendingPathComponent("emulator.json")
         try #"{"teams": [{"team_id": "bad"}], "apps": [], "apple_ids": [], "surprise": 1}"#.write(to: config, atomically: true, encoding: .utf8)
-        let result = try JuiceProcess.run(["emulator", "--port", "0", "--config", config.path, "--data-dir", directory.appendingPathComponent("data").path])
+        let result = try await JuiceProcess.run(["emulator", "--port", "0", "--config", config.path, "--data-dir", directory.appendingPathComponent("data").path])
         #expect(result.status != 0)
         #expect(result.stderr.contains("team_id"))
         #expect(result.stderr.contains("surprise"))
@@ -53,7 +53,7 @@ struct EmulatorCommandTests {
     @Test("the emulator serves discovery, keys and Apple's errors over HTTP, with the issuer asked for, and stops on SIGTERM")
     func runsAndStops() async throws {
         let keyFile = directory.appendingPathComponent("AuthKey.p8")
-        let (keyID, publicPEM) = try newKey(keyFile)
+        let (keyID, publicPEM) = try await newKey(keyFile)
         let config: [String: Any] = [
             "teams": [["team_id": "ABCDE12345", "keys": [["key_id": keyID, "public_key_pem": publicPEM]]]],
             "apps": [[
@@ -71,7 +71,7 @@ struct EmulatorCommandTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        defer { process.stop() }
 
         let base = "http://127.0.0.1:\(port)"
         var discovery: [String: Any]?
@@ -105,7 +105,7 @@ struct EmulatorCommandTests {
         process.terminate()
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!process.isRunning)
+        try #require(!process.isRunning, "the emulator did not stop within 10 s of SIGTERM")
         #expect(process.terminationStatus == 0)
     }
 }

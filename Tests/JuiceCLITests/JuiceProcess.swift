@@ -25,7 +25,10 @@ struct JuiceProcess {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+    /// Runs `juice` with `arguments` (and `stdin`), collecting its output; a run that has not ended
+    /// after `timeout` is killed and reported as an error, so a stuck child fails its test instead
+    /// of stalling the suite. Output is read on Dispatch threads, never blocking a cooperative one.
+    static func run(_ arguments: [String], stdin: String? = nil, timeout: Duration = .seconds(60)) async throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -35,12 +38,64 @@ struct JuiceProcess {
         process.standardOutput = output
         process.standardError = error
         process.standardInput = input
+        let ended = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in ended.continuation.finish() }
         try process.run()
+        let out = PipeReader(output)
+        let err = PipeReader(error)
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        let deadline = Task {
+            try await Task.sleep(for: timeout)
+            if process.isRunning { process.terminate() }
+        }
+        for await _ in ended.stream {}
+        deadline.cancel()
+        let result = Result(status: process.terminationStatus, stdout: await out.text(), stderr: await err.text())
+        if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM {
+            throw TimedOut(arguments: arguments, stderr: result.stderr)
+        }
+        return result
+    }
+
+    /// A child that had to be stopped.
+    struct TimedOut: Error, CustomStringConvertible {
+        let arguments: [String]
+        let stderr: String
+        var description: String { "juice \(arguments.first ?? "") did not finish in time and was stopped; stderr: \(stderr.suffix(2000))" }
+    }
+}
+
+/// Reads a pipe to its end on a Dispatch thread.
+final class PipeReader: Sendable {
+    private let done: Task<Data, Never>
+
+    init(_ pipe: Pipe) {
+        let handle = pipe.fileHandleForReading
+        let (stream, continuation) = AsyncStream<Data>.makeStream()
+        DispatchQueue.global().async {
+            continuation.yield(handle.readDataToEndOfFile())
+            continuation.finish()
+        }
+        done = Task {
+            var data = Data()
+            for await chunk in stream { data.append(chunk) }
+            return data
+        }
+    }
+
+    func text() async -> String { String(decoding: await done.value, as: UTF8.self) }
+}
+
+extension Process {
+    /// Stops the child: SIGTERM, up to `grace` for it to exit, then SIGKILL; waits for it to be gone.
+    /// Bounded, so a child that ignores SIGTERM cannot stall the suite.
+    func stop(grace: TimeInterval = 10) {
+        guard isRunning else { return }
+        terminate()
+        let deadline = Date().addingTimeInterval(grace)
+        while isRunning && Date() < deadline { usleep(20_000) }
+        if isRunning { kill(processIdentifier, SIGKILL) }
+        waitUntilExit()
     }
 }

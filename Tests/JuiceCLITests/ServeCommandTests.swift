@@ -26,8 +26,7 @@ struct ServeCommandTests {
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") }
         try process.run()
         defer {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+            process.stop()
             try? handle.close()
         }
         var output = ""
@@ -48,17 +47,16 @@ struct ServeCommandTests {
         #expect(String(decoding: body, as: UTF8.self).contains("Sign in with Apple"))
         let (keys, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(emulatorPort)/auth/keys")!)
         #expect(String(decoding: keys, as: UTF8.self).contains("\"kty\""))
-        process.terminate()
-        process.waitUntilExit()
+        process.stop()
         #expect(!((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("BEGIN PRIVATE KEY"))
     }
 
     @Test("a bad configuration stops start-up with every problem named, exit status 1")
-    func badConfiguration() throws {
+    func badConfiguration() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("juice-\(UUID().uuidString).json")
         try #"{"client_id": "com.example.web", "team_id": "short", "public_url": "http://juice.example.com"}"#.write(
             to: file, atomically: true, encoding: .utf8)
-        let result = try JuiceProcess.run(["serve", "--config", file.path])
+        let result = try await JuiceProcess.run(["serve", "--config", file.path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("team_id"))
         #expect(result.stderr.contains("public_url"))

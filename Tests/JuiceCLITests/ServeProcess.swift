@@ -59,10 +59,7 @@ final class ServeProcess {
 
     /// Stops it if still running and removes its files.
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        process.stop()
         try? FileManager.default.removeItem(at: dataDirectory)
         try? FileManager.default.removeItem(at: log)
     }

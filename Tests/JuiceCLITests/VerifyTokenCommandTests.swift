@@ -23,8 +23,8 @@ struct VerifyTokenCommandTests {
     }
 
     @Test("a valid token prints its claims with booleans normalized and exits 0")
-    func success() throws {
-        let result = try JuiceProcess.run([
+    func success() async throws {
+        let result = try await JuiceProcess.run([
             "verify-token", token, "--jwks", jwks, "--audience", "com.example.other", "--audience", "com.example.apple-samplecode.juice", "--nonce",
             Self.nonce, "--code", code, "--now", "1790000100",
         ])
@@ -37,8 +37,8 @@ struct VerifyTokenCommandTests {
     }
 
     @Test("the token can come from standard input")
-    func stdin() throws {
-        let result = try JuiceProcess.run(
+    func stdin() async throws {
+        let result = try await JuiceProcess.run(
             ["verify-token", "-", "--jwks", jwks, "--audience", "com.example.apple-samplecode.juice", "--now", "1790000100"], stdin: token + "\n")
         #expect(result.status == 0, "\(result.stdout)")
     }
@@ -53,10 +53,10 @@ struct VerifyTokenCommandTests {
             (["--audience", "com.example.apple-samplecode.juice", "--code", "x"], "code_hash_mismatch"),
             (["--audience", "com.example.apple-samplecode.juice", "--issuer", "http://127.0.0.1:8081"], "wrong_issuer"),
         ])
-    func refusals(arguments: [String], code: String) throws {
+    func refusals(arguments: [String], code: String) async throws {
         var arguments = arguments
         if !arguments.contains("--now") { arguments += ["--now", "1790000100"] }
-        let result = try JuiceProcess.run(["verify-token", token, "--jwks", jwks] + arguments)
+        let result = try await JuiceProcess.run(["verify-token", token, "--jwks", jwks] + arguments)
         #expect(result.status == 1)
         let body = try json(result.stdout)
         #expect(body["error"] as? String == code)
@@ -66,28 +66,28 @@ struct VerifyTokenCommandTests {
     @Test(
         "garbage never crashes: it is malformed, exit 1",
         arguments: ["garbage", "a.b.c", "", "....", "eyJ.eyJ.eyJ", String(repeating: "x.", count: 5000), "\u{0}\u{1}"])
-    func garbage(input: String) throws {
-        let result = try JuiceProcess.run(["verify-token", "-", "--jwks", jwks, "--audience", "a"], stdin: input)
+    func garbage(input: String) async throws {
+        let result = try await JuiceProcess.run(["verify-token", "-", "--jwks", jwks, "--audience", "a"], stdin: input)
         #expect(result.status == 1)
         #expect(try json(result.stdout)["error"] as? String == "malformed")
     }
 
     @Test("an unreadable key set is reported as JSON, exit 1")
-    func badKeys() throws {
-        let result = try JuiceProcess.run(["verify-token", token, "--jwks", "/nonexistent.json", "--audience", "a"])
+    func badKeys() async throws {
+        let result = try await JuiceProcess.run(["verify-token", token, "--jwks", "/nonexistent.json", "--audience", "a"])
         #expect(result.status == 1)
         #expect(try json(result.stdout)["error"] as? String == "keys_unavailable")
-        let unreachable = try JuiceProcess.run(["verify-token", token, "--keys-url", "http://127.0.0.1:9/auth/keys", "--audience", "a"])
+        let unreachable = try await JuiceProcess.run(["verify-token", token, "--keys-url", "http://127.0.0.1:9/auth/keys", "--audience", "a"])
         #expect(unreachable.status == 1)
         #expect(try json(unreachable.stdout)["error"] as? String == "keys_unavailable")
     }
 
     @Test("usage errors name the missing option and exit non-zero")
-    func usage() throws {
-        let noAudience = try JuiceProcess.run(["verify-token", token, "--jwks", jwks])
+    func usage() async throws {
+        let noAudience = try await JuiceProcess.run(["verify-token", token, "--jwks", jwks])
         #expect(noAudience.status != 0)
         #expect(noAudience.stderr.contains("--audience"))
-        let bothSources = try JuiceProcess.run(["verify-token", token, "--jwks", jwks, "--keys-url", "http://x", "--audience", "a"])
+        let bothSources = try await JuiceProcess.run(["verify-token", token, "--jwks", jwks, "--keys-url", "http://x", "--audience", "a"])
         #expect(bothSources.status != 0)
     }
 }

@@ -50,6 +50,16 @@ struct BrowserSignInTests {
             process.standardOutput = handle
             process.standardError = handle
             try process.run()
+            // The script gives up by itself after 150 s; past 180 s it is stopped (SIGTERM: it quits
+            // the browser), then killed, so a stuck browser fails this test instead of stalling the run.
+            let deadline = ContinuousClock.now + .seconds(180)
+            while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            if process.isRunning {
+                process.terminate()
+                try await Task.sleep(for: .seconds(10))
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                Issue.record("the browser script did not finish within 180 s")
+            }
             while process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
             try handle.close()
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""

@@ -10,6 +10,7 @@ Exit status 0 on success; any failure prints why and exits 1.
 """
 import os
 import shutil
+import signal
 import sys
 
 from selenium import webdriver
@@ -19,8 +20,16 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 
+def give_up(signum, _frame):
+    """SIGTERM (the test's deadline) or SIGALRM (our own): stop, letting `finally` quit the browser."""
+    raise TimeoutError(f"stopped by signal {signum}")
+
+
 def main():
     base, apple_id, password, shots = sys.argv[1:5]
+    signal.signal(signal.SIGTERM, give_up)
+    signal.signal(signal.SIGALRM, give_up)
+    signal.alarm(150)  # the whole walk, browser start included, has 150 s
     os.makedirs(shots, exist_ok=True)
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,1100", "--lang=en-US"]:
@@ -30,6 +39,7 @@ def main():
         options.binary_location = binary
     driver_path = shutil.which("chromedriver")
     driver = webdriver.Chrome(service=Service(driver_path) if driver_path else Service(), options=options)
+    driver.set_page_load_timeout(30)
     wait = WebDriverWait(driver, 20)
     step = 0
 
@@ -83,6 +93,7 @@ def main():
         print(f"browser sign-in failed at {driver.current_url}: {error!r}", file=sys.stderr)
         return 1
     finally:
+        signal.alarm(0)
         driver.quit()
 
 
