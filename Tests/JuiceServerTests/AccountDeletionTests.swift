@@ -46,6 +46,9 @@ struct AccountDeletionTests {
             #expect(try await Self.pending(stack) == 0)
             #expect(try await AppleFlow.me(stack, token: token).status == 401)
             #expect(try await NativeFlow.credentialState(stack, user: credential.user) == "notFound")
+            let metrics = try await Browser().get(stack.serverURL + "/metrics").body
+            #expect(metrics.contains(#"juice_apple_request_duration_seconds_count{endpoint="revoke",outcome="ok"} 1"#), "\(metrics)")
+            #expect(metrics.contains("juice_queued_revocations 0.0"))
         }
     }
 
