@@ -16,21 +16,10 @@ public struct RefreshTokenCheckService: Service {
     }
 
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
-                do {
-                    try await check.checkDue(logger: logger)
-                } catch  where !Task.isCancelled {
-                    logger.warning("refresh-token check pass failed", metadata: ["error.type": "\(type(of: error))"])
-                } catch {
-                    return
-                }
-            }
+        let check = check
+        let logger = logger
+        await runPeriodically(every: interval, startImmediately: false, logger: logger, failure: "refresh-token check pass failed") {
+            try await check.checkDue(logger: logger)
         }
     }
 }

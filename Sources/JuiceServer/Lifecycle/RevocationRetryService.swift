@@ -16,21 +16,10 @@ public struct RevocationRetryService: Service {
     }
 
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await queue.retryDue(logger: logger)
-                } catch  where !Task.isCancelled {
-                    logger.warning("revocation retry pass failed", metadata: ["error.type": "\(type(of: error))"])
-                } catch {
-                    return
-                }
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
-            }
+        let queue = queue
+        let logger = logger
+        await runPeriodically(every: interval, startImmediately: true, logger: logger, failure: "revocation retry pass failed") {
+            try await queue.retryDue(logger: logger)
         }
     }
 }

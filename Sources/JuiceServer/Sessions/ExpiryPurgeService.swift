@@ -21,15 +21,9 @@ public struct ExpiryPurgeService: Service {
     }
 
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
-                await purgeOnce()
-            }
+        let service = self
+        await runPeriodically(every: interval, startImmediately: false, logger: logger, failure: "expiry purge pass failed") {
+            await service.purgeOnce()
         }
     }
 
