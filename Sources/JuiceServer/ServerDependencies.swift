@@ -115,7 +115,8 @@ public struct ServerDependencies: Sendable {
             random: random,
             nativeSignIn: AppleNativeSignIn(
                 configuration: configuration, verifier: nativeVerifier, client: client, cipher: cipher, nonces: SQLNonceStore(database: database),
-                authorizations: authorizations, accounts: accounts, tokens: tokens, random: random, time: time
+                authorizations: authorizations, accounts: accounts, tokens: tokens, random: random, time: time,
+                metrics: metrics.signIns, serverMetrics: metrics
             ),
             lifecycle: lifecycle,
             notificationVerifier: ServerNotificationVerifier(

@@ -27,6 +27,9 @@ struct NativeSignInTests {
             #expect(try row?.decode(column: "refresh_token", as: String?.self) != nil, "the code was exchanged and its refresh token sealed")
             let state = try await Browser().get(stack.serverURL + "/api/credential-state", headers: [("Authorization", "Bearer \(token)")])
             #expect(state.json?["state"] as? String == "authorized")
+            let metrics = try await Browser().get(stack.serverURL + "/metrics").body
+            #expect(metrics.contains(#"juice_sign_ins_total{method="apple",outcome="success"} 1"#), "\(metrics)")
+            #expect(metrics.contains(#"juice_apple_request_duration_seconds_count{endpoint="token",outcome="ok"} 1"#))
         }
     }
 

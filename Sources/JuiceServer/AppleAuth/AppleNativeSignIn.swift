@@ -53,12 +53,14 @@ public struct AppleNativeSignIn: Sendable {
     private let random: ServerRandom
     private let time: TimeSource
     private let metrics: SignInMetrics
+    private let serverMetrics: ServerMetrics?
+    private let redemption: AppleCodeRedemption
 
     /// Creates the flow. `verifier` should accept every configured client id.
     public init(
         configuration: ServerConfiguration, verifier: IdentityTokenVerifier, client: AppleIDClient, cipher: RefreshTokenCipher,
         nonces: any NonceStore, authorizations: any AuthorizationStore, accounts: any AccountRepository, tokens: SessionTokens,
-        random: ServerRandom, time: TimeSource, metrics: SignInMetrics = SignInMetrics()
+        random: ServerRandom, time: TimeSource, metrics: SignInMetrics = SignInMetrics(), serverMetrics: ServerMetrics? = nil
     ) {
         self.configuration = configuration
         self.verifier = verifier
@@ -71,6 +73,9 @@ public struct AppleNativeSignIn: Sendable {
         self.random = random
         self.time = time
         self.metrics = metrics
+        self.serverMetrics = serverMetrics
+        self.redemption = AppleCodeRedemption(
+            verifier: verifier, client: client, cipher: cipher, authorizations: authorizations, time: time, metrics: serverMetrics)
     }
 
     /// A new single-use nonce (32 random bytes, base64url), valid for the authorization lifetime.
@@ -120,33 +125,14 @@ public struct AppleNativeSignIn: Sendable {
                 credential.identityToken, nonce: SHA256.hex(credential.nonce), authorizationCode: credential.authorizationCode
             )
         } catch {
+            serverMetrics?.identityTokenRefused(code: error.code.rawValue)
             throw AppleWebSignIn.serverError(error)
         }
         var sealed: String?
         if let code = credential.authorizationCode {
-            guard try await authorizations.claimCode(hash: SHA256.hex(code), now: time.now) else {
-                throw ServerError(.invalidCode, status: .badRequest, "this authorization code was already used")
-            }
             // A device's code has no redirect URI; a relayed web code was issued for the callback.
             let redirectURI = token.audience == configuration.apple.clientID ? configuration.redirectURI : nil
-            let exchanged: TokenResponse
-            do {
-                exchanged = try await client.exchangeCode(code, clientID: token.audience, redirectURI: redirectURI)
-            } catch {
-                throw AppleWebSignIn.serverError(error)
-            }
-            if let idToken = exchanged.idToken {
-                let confirmed: IdentityToken
-                do {
-                    confirmed = try await verifier.verify(idToken)
-                } catch {
-                    throw AppleWebSignIn.serverError(error)
-                }
-                guard confirmed.subject == token.subject else {
-                    throw ServerError(.invalidIdentityToken, status: .badRequest, "Apple's token response is for another user")
-                }
-            }
-            sealed = try exchanged.refreshToken.map { try cipher.seal($0, subject: token.subject) }
+            sealed = try await redemption.redeem(code, for: token, redirectURI: redirectURI)
         }
         let record = AppleSignInRecord(
             subject: token.subject,

@@ -40,6 +40,7 @@ public struct AppleWebSignIn: Sendable {
     private let time: TimeSource
     private let metrics: SignInMetrics
     private let serverMetrics: ServerMetrics?
+    private let redemption: AppleCodeRedemption
 
     /// Creates the flow. `verifier` should accept only the web client id (the Services ID).
     /// `serverMetrics` receives refused tokens by error code and the code exchange's latency.
@@ -59,6 +60,8 @@ public struct AppleWebSignIn: Sendable {
         self.time = time
         self.metrics = metrics
         self.serverMetrics = serverMetrics
+        self.redemption = AppleCodeRedemption(
+            verifier: verifier, client: client, cipher: cipher, authorizations: authorizations, time: time, metrics: serverMetrics)
     }
 
     /// Stores a fresh single-use `state` and `nonce` and returns Apple's authorize URL
@@ -173,30 +176,7 @@ public struct AppleWebSignIn: Sendable {
             serverMetrics?.identityTokenRefused(code: error.code.rawValue)
             throw Self.serverError(error)
         }
-        guard try await authorizations.claimCode(hash: SHA256.hex(response.code), now: time.now) else {
-            throw ServerError(.invalidCode, status: .badRequest, "this authorization code was already used")
-        }
-        let tokens: TokenResponse
-        do {
-            tokens = try await timingAppleCall(endpoint: "token") { () async throws(AppleIDClientError) -> TokenResponse in
-                try await client.exchangeCode(response.code, clientID: token.audience, redirectURI: configuration.redirectURI)
-            }
-        } catch {
-            throw Self.serverError(error)
-        }
-        if let exchanged = tokens.idToken {
-            let confirmed: IdentityToken
-            do {
-                confirmed = try await verifier.verify(exchanged)
-            } catch {
-                serverMetrics?.identityTokenRefused(code: error.code.rawValue)
-                throw Self.serverError(error)
-            }
-            guard confirmed.subject == token.subject else {
-                throw ServerError(.invalidIdentityToken, status: .badRequest, "Apple's token response is for another user")
-            }
-        }
-        let sealed = try tokens.refreshToken.map { try cipher.seal($0, subject: token.subject) }
+        let sealed = try await redemption.redeem(response.code, for: token, redirectURI: configuration.redirectURI)
         let record = AppleSignInRecord(
             subject: token.subject,
             clientID: token.audience,
@@ -221,14 +201,6 @@ public struct AppleWebSignIn: Sendable {
         guard let target = pending.relayRedirectURI else { throw ServerError.invalidRequest("this sign-in has no relay target") }
         let uri = try LoopbackRedirectURI(target)
         return .relayed(uri.appending(fields + [("state", pending.relayState ?? "")]))
-    }
-
-    /// Times a call to Apple when metrics are wired.
-    private func timingAppleCall<Result: Sendable>(
-        endpoint: String, _ call: () async throws(AppleIDClientError) -> Result
-    ) async throws(AppleIDClientError) -> Result {
-        guard let serverMetrics else { return try await call() }
-        return try await serverMetrics.timingAppleCall(endpoint: endpoint, errorCode: { $0.code.rawValue }, call)
     }
 
     /// Maps a verification failure to a response: Apple's keys unreachable is 503, anything else 400.

@@ -1,0 +1,56 @@
+import AppleSignIn
+import Crypto
+import Foundation
+import Hummingbird
+
+/// Redeems an authorization code for the user a verified identity token names, for the web callback
+/// and the native API alike: claims the code once (across instances, `used_codes`), exchanges it at
+/// Apple (timed in `/metrics`), checks that Apple's token response is for the same user, and seals
+/// the refresh token for storage.
+struct AppleCodeRedemption: Sendable {
+    let verifier: IdentityTokenVerifier
+    let client: AppleIDClient
+    let cipher: RefreshTokenCipher
+    let authorizations: any AuthorizationStore
+    let time: TimeSource
+    let metrics: ServerMetrics?
+
+    /// The sealed refresh token (`nil` when Apple sent none).
+    ///
+    /// - Parameters:
+    ///   - code: The authorization code that came with `token`.
+    ///   - token: The verified identity token; the code is exchanged with its audience as client id.
+    ///   - redirectURI: The redirect URI the code was issued for (`nil` for a device's code).
+    func redeem(_ code: String, for token: IdentityToken, redirectURI: URL?) async throws -> String? {
+        guard try await authorizations.claimCode(hash: SHA256.hex(code), now: time.now) else {
+            throw ServerError(.invalidCode, status: .badRequest, "this authorization code was already used")
+        }
+        let client = client
+        let exchange = { () async throws(AppleIDClientError) -> TokenResponse in
+            try await client.exchangeCode(code, clientID: token.audience, redirectURI: redirectURI)
+        }
+        let response: TokenResponse
+        do {
+            if let metrics {
+                response = try await metrics.timingAppleCall(endpoint: "token", errorCode: { $0.code.rawValue }, exchange)
+            } else {
+                response = try await exchange()
+            }
+        } catch {
+            throw AppleWebSignIn.serverError(error)
+        }
+        if let idToken = response.idToken {
+            let confirmed: IdentityToken
+            do {
+                confirmed = try await verifier.verify(idToken)
+            } catch {
+                metrics?.identityTokenRefused(code: error.code.rawValue)
+                throw AppleWebSignIn.serverError(error)
+            }
+            guard confirmed.subject == token.subject else {
+                throw ServerError(.invalidIdentityToken, status: .badRequest, "Apple's token response is for another user")
+            }
+        }
+        return try response.refreshToken.map { try cipher.seal($0, subject: token.subject) }
+    }
+}
