@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Apple ID portal (/account)")
 struct AccountPortalTests {
-    static func signIn(_ emulator: RunningEmulator, account: EmulatorConfiguration.AppleID = Fixture.alice) async throws -> (cookie: String, page: HTTPResult) {
+    static func signIn(
+        _ emulator: RunningEmulator, account: EmulatorConfiguration.AppleID = Fixture.alice
+    ) async throws -> (cookie: String, page: HTTPResult) {
         let result = try await emulator.postForm("/account/sign-in", [("account_name", account.email), ("password", account.password)])
         #expect(result.status == 303)
         let setCookie = try #require(result[header: "Set-Cookie"])
@@ -35,7 +37,8 @@ struct AccountPortalTests {
                 let csrf = try #require(WebFlow.hiddenInputs(page.body)["csrf"])
 
                 // A forged form (no CSRF token) changes nothing.
-                let forged = try await emulator.postForm("/account/forwarding", [("team_id", Fixture.teamA.teamID), ("enabled", "false")], headers: [("Cookie", cookie)])
+                let forged = try await emulator.postForm(
+                    "/account/forwarding", [("team_id", Fixture.teamA.teamID), ("enabled", "false")], headers: [("Cookie", cookie)])
                 #expect(forged.status == 403)
                 #expect(await receiver.count == 0)
 
@@ -48,7 +51,8 @@ struct AccountPortalTests {
                 #expect(afterOff.body.contains("Forwarding is off"))
                 #expect(afterOff.body.contains("email-disabled"))
 
-                let stop = try await emulator.postForm("/account/stop-using", [("csrf", csrf), ("bundle_id", Fixture.bundleID)], headers: [("Cookie", cookie)])
+                let stop = try await emulator.postForm(
+                    "/account/stop-using", [("csrf", csrf), ("bundle_id", Fixture.bundleID)], headers: [("Cookie", cookie)])
                 #expect(stop.status == 303)
                 try await eventually("consent-revoked delivered") { await receiver.count == 2 }
                 let afterStop = try await emulator.get("/account", headers: [("Cookie", cookie)])
@@ -63,7 +67,9 @@ struct AccountPortalTests {
                 try await eventually("account-delete delivered") { await receiver.count == 3 }
                 let gone = try await emulator.get("/account", headers: [("Cookie", cookie)])
                 #expect(gone.body.contains(#"action="/account/sign-in""#))
-                #expect(try await emulator.postForm("/account/sign-in", [("account_name", Fixture.alice.email), ("password", Fixture.alice.password)]).status == 401)
+                #expect(
+                    try await emulator.postForm("/account/sign-in", [("account_name", Fixture.alice.email), ("password", Fixture.alice.password)])
+                        .status == 401)
             }
         }
     }

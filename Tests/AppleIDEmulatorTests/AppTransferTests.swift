@@ -13,7 +13,8 @@ struct AppTransferTests {
             let before = try await emulator.verifier().verify(WebFlow.hiddenInputs(page.body)["id_token"]!)
             let oldRelay = try #require(before.email)
 
-            let transferred = try await emulator.postJSON("/emulator/admin/transfer-app", ["bundle_id": Fixture.bundleID, "to_team_id": Fixture.teamB.teamID])
+            let transferred = try await emulator.postJSON(
+                "/emulator/admin/transfer-app", ["bundle_id": Fixture.bundleID, "to_team_id": Fixture.teamB.teamID])
             #expect(transferred.status == 200)
 
             // Sending team (its own key, during the transfer window).
@@ -29,7 +30,8 @@ struct AppTransferTests {
             // Receiving team.
             let receiving = try emulator.client(team: Fixture.teamB)
             let receivingToken = try await receiving.migrationAccessToken(clientID: Fixture.servicesID)
-            let migrated = try await receiving.migratedUser(forTransferSubject: transferSubject, clientID: Fixture.servicesID, accessToken: receivingToken.accessToken)
+            let migrated = try await receiving.migratedUser(
+                forTransferSubject: transferSubject, clientID: Fixture.servicesID, accessToken: receivingToken.accessToken)
             #expect(migrated.subject != before.subject)
             #expect(migrated.isPrivateEmail == true)
             #expect(migrated.email != oldRelay)
@@ -37,7 +39,8 @@ struct AppTransferTests {
 
             // A token of one team does not work for the other's calls.
             await #expect(throws: AppleIDClientError.self) {
-                _ = try await receiving.transferSubject(for: before.subject, to: Fixture.teamA.teamID, clientID: Fixture.servicesID, accessToken: sendingToken.accessToken)
+                _ = try await receiving.transferSubject(
+                    for: before.subject, to: Fixture.teamA.teamID, clientID: Fixture.servicesID, accessToken: sendingToken.accessToken)
             }
 
             // Sign-ins now carry the new team's sub and the transfer_sub; the code needs the new team's secret.
@@ -49,7 +52,8 @@ struct AppTransferTests {
             await #expect(throws: AppleIDClientError.self) {
                 _ = try await sending.exchangeCode(after["code"]!, clientID: Fixture.servicesID, redirectURI: URL(string: Fixture.redirectURI)!)
             }
-            let tokens = try await receiving.exchangeCode(after["code"]!, clientID: Fixture.servicesID, redirectURI: URL(string: Fixture.redirectURI)!)
+            let tokens = try await receiving.exchangeCode(
+                after["code"]!, clientID: Fixture.servicesID, redirectURI: URL(string: Fixture.redirectURI)!)
             #expect(try await emulator.verifier().verify(tokens.idToken!).transferSubject == transferSubject)
 
             // After 60 days: no transfer_sub, and the sending team's key no longer works.
@@ -69,17 +73,27 @@ struct AppTransferTests {
         try await RunningEmulator.with { emulator in
             let secret = try await emulator.secret(clientID: Fixture.servicesID)
             let base = [("client_id", Fixture.servicesID), ("client_secret", secret)]
-            #expect(try await emulator.postForm("/auth/usermigrationinfo", base + [("sub", "x"), ("target", Fixture.teamB.teamID)]).error == "invalid_request")
+            #expect(
+                try await emulator.postForm("/auth/usermigrationinfo", base + [("sub", "x"), ("target", Fixture.teamB.teamID)]).error
+                    == "invalid_request")
             let migration = try await emulator.client().migrationAccessToken(clientID: Fixture.servicesID)
             let bearer = [("Authorization", "Bearer \(migration.accessToken)")]
-            #expect(try await emulator.postForm("/auth/usermigrationinfo", base + [("sub", "x"), ("target", "NOTATEAM00")], headers: bearer).error == "invalid_request")
-            #expect(try await emulator.postForm("/auth/usermigrationinfo", base + [("sub", "x"), ("target", Fixture.teamB.teamID)], headers: bearer).error == "invalid_request")
-            #expect(try await emulator.postForm("/auth/usermigrationinfo", base + [("transfer_sub", "x")], headers: bearer).error == "invalid_request")
+            #expect(
+                try await emulator.postForm("/auth/usermigrationinfo", base + [("sub", "x"), ("target", "NOTATEAM00")], headers: bearer).error
+                    == "invalid_request")
+            #expect(
+                try await emulator.postForm("/auth/usermigrationinfo", base + [("sub", "x"), ("target", Fixture.teamB.teamID)], headers: bearer).error
+                    == "invalid_request")
+            #expect(
+                try await emulator.postForm("/auth/usermigrationinfo", base + [("transfer_sub", "x")], headers: bearer).error == "invalid_request")
             let userTokens = try await emulator.client().exchangeCode(
-                WebFlow.hiddenInputs(try await WebFlow.signIn(emulator).body)["code"]!, clientID: Fixture.servicesID, redirectURI: URL(string: Fixture.redirectURI)!
+                WebFlow.hiddenInputs(try await WebFlow.signIn(emulator).body)["code"]!, clientID: Fixture.servicesID,
+                redirectURI: URL(string: Fixture.redirectURI)!
             )
             let wrongBearer = [("Authorization", "Bearer \(userTokens.accessToken)")]
-            #expect(try await emulator.postForm("/auth/usermigrationinfo", base + [("transfer_sub", "x")], headers: wrongBearer).error == "invalid_client")
+            #expect(
+                try await emulator.postForm("/auth/usermigrationinfo", base + [("transfer_sub", "x")], headers: wrongBearer).error == "invalid_client"
+            )
         }
     }
 }

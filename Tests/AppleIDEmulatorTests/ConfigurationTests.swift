@@ -87,7 +87,8 @@ struct ConfigurationTests {
         )
         try configuration.validate()
         try await RunningEmulator.with(configuration: configuration) { emulator in
-            let parameters = WebFlow.parameters(clientID: "com.example.apple-samplecode.juice.web", redirectURI: "http://localhost:8080/auth/apple/callback")
+            let parameters = WebFlow.parameters(
+                clientID: "com.example.apple-samplecode.juice.web", redirectURI: "http://localhost:8080/auth/apple/callback")
             let page = try await WebFlow.signIn(emulator, account: EmulatorConfiguration.demoAppleID, parameters: parameters)
             #expect(WebFlow.formAction(page.body) == "http://localhost:8080/auth/apple/callback")
             #expect(WebFlow.hiddenInputs(page.body)["user"]?.contains("Johnny") == true)

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Device sign-in (/emulator/device/authorize)")
 struct DeviceSignInTests {
-    static func authorize(_ emulator: RunningEmulator, _ extra: [(String, String)] = [], account: EmulatorConfiguration.AppleID = Fixture.alice) async throws -> HTTPResult {
+    static func authorize(
+        _ emulator: RunningEmulator, _ extra: [(String, String)] = [], account: EmulatorConfiguration.AppleID = Fixture.alice
+    ) async throws -> HTTPResult {
         try await emulator.postForm(
             "/emulator/device/authorize",
             [
@@ -66,7 +68,8 @@ struct DeviceSignInTests {
             // A field given twice is refused outright rather than guessed at.
             #expect(try await Self.authorize(emulator, [("client_id", Fixture.servicesID)]).error == "invalid_request")
             let services = try await emulator.postForm(
-                "/emulator/device/authorize", [("client_id", Fixture.servicesID), ("account_name", Fixture.alice.email), ("password", Fixture.alice.password)]
+                "/emulator/device/authorize",
+                [("client_id", Fixture.servicesID), ("account_name", Fixture.alice.email), ("password", Fixture.alice.password)]
             )
             #expect(services.error == "invalid_client")
             let scope = try await emulator.postForm(
@@ -76,7 +79,10 @@ struct DeviceSignInTests {
             #expect(scope.error == "invalid_scope")
             let choice = try await emulator.postForm(
                 "/emulator/device/authorize",
-                [("client_id", Fixture.bundleID), ("account_name", Fixture.alice.email), ("password", Fixture.alice.password), ("email_choice", "<b>")]
+                [
+                    ("client_id", Fixture.bundleID), ("account_name", Fixture.alice.email), ("password", Fixture.alice.password),
+                    ("email_choice", "<b>"),
+                ]
             )
             #expect(choice.error == "invalid_request")
             let cancel = try await emulator.postForm("/emulator/device/authorize", [("client_id", Fixture.bundleID), ("action", "cancel")])

@@ -1,5 +1,5 @@
-import AppleSignIn
 import AppleIDEmulator
+import AppleSignIn
 import Foundation
 import Testing
 

@@ -53,7 +53,8 @@ struct HostileInputTests {
             #expect(token.status == 400)
             #expect(token.error == "invalid_request")
             let bigSecret = try await emulator.postForm(
-                "/auth/token", [("client_id", Fixture.servicesID), ("client_secret", String(repeating: "x", count: 6000)), ("grant_type", "refresh_token")]
+                "/auth/token",
+                [("client_id", Fixture.servicesID), ("client_secret", String(repeating: "x", count: 6000)), ("grant_type", "refresh_token")]
             )
             #expect(bigSecret.error == "invalid_client")
             let bigName = try await WebFlow.signIn(emulator, firstName: String(repeating: "n", count: 65))
@@ -86,7 +87,12 @@ struct HostileInputTests {
         }
     }
 
-    @Test("Wrong content types are refused without a 500", arguments: ["/auth/token", "/auth/revoke", "/auth/usermigrationinfo", "/auth/authorize", "/emulator/device/authorize", "/emulator/admin/revoke-consent", "/account/sign-in"])
+    @Test(
+        "Wrong content types are refused without a 500",
+        arguments: [
+            "/auth/token", "/auth/revoke", "/auth/usermigrationinfo", "/auth/authorize", "/emulator/device/authorize",
+            "/emulator/admin/revoke-consent", "/account/sign-in",
+        ])
     func contentTypes(path: String) async throws {
         try await RunningEmulator.with { emulator in
             for contentType in ["application/json", "text/plain", "multipart/form-data; boundary=x", "application/x-www-form-urlencodedx"] {

@@ -12,7 +12,8 @@ struct KeyRotationTests {
     @Test("Tokens in flight survive a rotation; the new key signs; the old key leaves after the grace period")
     func rotation() async throws {
         let clock = TestClock()
-        try await RunningEmulator.with(clock: clock, options: EmulatorOptions(keyGracePeriod: 600, outboxPollInterval: .milliseconds(20))) { emulator in
+        try await RunningEmulator.with(clock: clock, options: EmulatorOptions(keyGracePeriod: 600, outboxPollInterval: .milliseconds(20))) {
+            emulator in
             let before = try await Self.keyIDs(emulator)
             #expect(before.count == 2)
             let keys = emulator.keySet()

@@ -20,7 +20,8 @@ struct NotificationTests {
                 let page = try await WebFlow.signIn(emulator)
                 let subject = try await emulator.verifier().verify(WebFlow.hiddenInputs(page.body)["id_token"]!).subject
 
-                let revoked = try await emulator.postJSON("/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID])
+                let revoked = try await emulator.postJSON(
+                    "/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID])
                 #expect(revoked.status == 200)
                 try await eventually("first attempt") { await receiver.count == 1 }
                 try await eventually("first attempt recorded") { try await Self.notifications(emulator).first?["attempts"] as? Int == 1 }
@@ -73,7 +74,10 @@ struct NotificationTests {
                     keys: emulator.keySet(), issuer: emulator.issuer, audiences: [Fixture.bundleID], time: emulator.clock.timeSource
                 )
 
-                #expect(try await emulator.postJSON("/emulator/admin/set-email-forwarding", ["apple_id": Fixture.alice.email, "team_id": Fixture.teamA.teamID, "enabled": false]).status == 200)
+                #expect(
+                    try await emulator.postJSON(
+                        "/emulator/admin/set-email-forwarding", ["apple_id": Fixture.alice.email, "team_id": Fixture.teamA.teamID, "enabled": false]
+                    ).status == 200)
                 try await eventually("email-disabled") { await receiver.count == 1 }
                 let disabled = try await verifier.verify(body: await receiver.bodies[0])
                 #expect(disabled.type == .emailDisabled)
@@ -81,7 +85,10 @@ struct NotificationTests {
                 #expect(disabled.isPrivateEmail == true)
                 #expect(disabled.subject == token.subject)
 
-                #expect(try await emulator.postJSON("/emulator/admin/set-email-forwarding", ["apple_id": Fixture.alice.email, "team_id": Fixture.teamA.teamID, "enabled": true]).status == 200)
+                #expect(
+                    try await emulator.postJSON(
+                        "/emulator/admin/set-email-forwarding", ["apple_id": Fixture.alice.email, "team_id": Fixture.teamA.teamID, "enabled": true]
+                    ).status == 200)
                 try await eventually("email-enabled") { await receiver.count == 2 }
                 #expect(try await verifier.verify(body: await receiver.bodies[1]).type == .emailEnabled)
 
@@ -105,8 +112,12 @@ struct NotificationTests {
             )
             #expect(wrong.status == 401)
             #expect(try await emulator.postJSON("/emulator/admin/revoke-consent", ["apple_id": 1]).error == "invalid_request")
-            #expect(try await emulator.postJSON("/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID]).status == 404)
-            #expect(try await emulator.postJSON("/emulator/admin/transfer-app", ["bundle_id": "com.nope", "to_team_id": Fixture.teamB.teamID]).status == 404)
+            #expect(
+                try await emulator.postJSON("/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID])
+                    .status == 404)
+            #expect(
+                try await emulator.postJSON("/emulator/admin/transfer-app", ["bundle_id": "com.nope", "to_team_id": Fixture.teamB.teamID]).status
+                    == 404)
         }
     }
 }
@@ -117,7 +128,8 @@ struct OutboxBoundsTests {
     func givesUp() async throws {
         try await NotificationReceiver.with(failFirst: 1000) { receiver, url in
             let clock = TestClock()
-            let options = EmulatorOptions(outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 1, outboxMaximumBackoff: 2, outboxMaximumAttempts: 3)
+            let options = EmulatorOptions(
+                outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 1, outboxMaximumBackoff: 2, outboxMaximumAttempts: 3)
             try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: url), clock: clock, options: options) { emulator in
                 _ = try await WebFlow.signIn(emulator)
                 _ = try await emulator.postJSON("/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID])
@@ -145,8 +157,11 @@ struct OutboxBoundsTests {
             let exchange = try await TokenEndpointTests.exchange(emulator, code: code, secret: secret)
             let refreshToken = try #require(exchange.json?["refresh_token"] as? String)
             _ = try await TokenEndpointTests.exchange(emulator, code: code, secret: secret)
-            _ = try await emulator.postForm("/auth/token", [("client_id", Fixture.servicesID), ("client_secret", "a.b.c"), ("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
-            _ = try await emulator.postForm("/auth/authorize", WebFlow.parameters() + [("account_name", Fixture.alice.email), ("password", "wrong-password-123")])
+            _ = try await emulator.postForm(
+                "/auth/token",
+                [("client_id", Fixture.servicesID), ("client_secret", "a.b.c"), ("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+            _ = try await emulator.postForm(
+                "/auth/authorize", WebFlow.parameters() + [("account_name", Fixture.alice.email), ("password", "wrong-password-123")])
             let text = logs.all.joined(separator: "\n")
             #expect(!logs.all.isEmpty)
             for secretValue in [Fixture.alice.password, "wrong-password-123", secret, code, refreshToken, Fixture.adminToken] {

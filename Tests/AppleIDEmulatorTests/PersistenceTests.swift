@@ -11,18 +11,26 @@ struct PersistenceTests {
             let directory = Fixture.dataDirectory()
             let clock = TestClock()
             let configuration = Fixture.configuration(notificationURL: url)
-            let (subject, keyIDs, refreshToken) = try await RunningEmulator.with(configuration: configuration, dataDirectory: directory, clock: clock) { emulator -> (String, [String], String) in
+            let (subject, keyIDs, refreshToken) = try await RunningEmulator.with(configuration: configuration, dataDirectory: directory, clock: clock)
+            { emulator -> (String, [String], String) in
                 let page = try await WebFlow.signIn(emulator)
                 let code = WebFlow.hiddenInputs(page.body)["code"]!
-                let tokens = try await emulator.client().exchangeCode(code, clientID: Fixture.servicesID, redirectURI: URL(string: Fixture.redirectURI)!)
+                let tokens = try await emulator.client().exchangeCode(
+                    code, clientID: Fixture.servicesID, redirectURI: URL(string: Fixture.redirectURI)!)
                 let subject = try await emulator.verifier().verify(tokens.idToken!).subject
-                #expect(try await emulator.postJSON("/emulator/admin/set-email-forwarding", ["apple_id": Fixture.alice.email, "team_id": Fixture.teamA.teamID, "enabled": false]).status == 200)
+                #expect(
+                    try await emulator.postJSON(
+                        "/emulator/admin/set-email-forwarding", ["apple_id": Fixture.alice.email, "team_id": Fixture.teamA.teamID, "enabled": false]
+                    ).status == 200)
                 #expect(try await emulator.postJSON("/emulator/admin/delete-apple-id", ["apple_id": Fixture.bob.email]).status == 200)
-                #expect(try await emulator.postJSON("/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.bundleID]).status == 200)
+                #expect(
+                    try await emulator.postJSON("/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.bundleID])
+                        .status == 200)
                 try await eventually("a failed attempt") { await receiver.count >= 1 }
                 return (subject, try await KeyRotationTests.keyIDs(emulator), tokens.refreshToken!)
             }
-            let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("emulator.sqlite").path)[.posixPermissions] as? Int
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("emulator.sqlite").path)[.posixPermissions] as? Int
             #expect(mode == 0o600)
             await receiver.setFailures(0)
             clock.advance(by: 10)

@@ -57,7 +57,9 @@ struct WebSignInTests {
             let session = try #require(hidden["session"])
             let consent = try await emulator.postForm(
                 "/auth/authorize",
-                WebFlow.parameters() + [("session", session), ("first_name", "Ally"), ("last_name", "Seed"), ("email_choice", "hide"), ("action", "continue")]
+                WebFlow.parameters() + [
+                    ("session", session), ("first_name", "Ally"), ("last_name", "Seed"), ("email_choice", "hide"), ("action", "continue"),
+                ]
             )
             #expect(consent.status == 200)
             #expect(WebFlow.formAction(consent.body) == Fixture.redirectURI)
@@ -191,17 +193,19 @@ struct WebSignInTests {
         }
     }
 
-    @Test("Bad requests get an error page: never a sign-in form, never a redirect", arguments: [
-        ([("client_id", "com.unknown.web")], "invalid_client"),
-        ([("client_id", Fixture.bundleID)], "invalid_client"),
-        ([("redirect_uri", "https://evil.example.net/callback")], "unauthorized_client"),
-        ([("response_mode", "query")], "invalid_request"),
-        ([("response_type", "id_token")], "invalid_request"),
-        ([("response_type", "token")], "invalid_request"),
-        ([("response_mode", "post")], "invalid_request"),
-        ([("scope", "name phone")], "invalid_scope"),
-        ([("client_id", "")], "invalid_request"),
-    ])
+    @Test(
+        "Bad requests get an error page: never a sign-in form, never a redirect",
+        arguments: [
+            ([("client_id", "com.unknown.web")], "invalid_client"),
+            ([("client_id", Fixture.bundleID)], "invalid_client"),
+            ([("redirect_uri", "https://evil.example.net/callback")], "unauthorized_client"),
+            ([("response_mode", "query")], "invalid_request"),
+            ([("response_type", "id_token")], "invalid_request"),
+            ([("response_type", "token")], "invalid_request"),
+            ([("response_mode", "post")], "invalid_request"),
+            ([("scope", "name phone")], "invalid_scope"),
+            ([("client_id", "")], "invalid_request"),
+        ])
     func badRequests(overrides: [(String, String)], code: String) async throws {
         try await RunningEmulator.with { emulator in
             var parameters = WebFlow.parameters()

@@ -13,18 +13,25 @@ struct Base64URLTests {
             let encoded = Base64URL.encode(bytes)
             #expect(!encoded.contains("=") && !encoded.contains("+") && !encoded.contains("/"))
             #expect(Base64URL.decode(encoded) == bytes)
-            #expect(Data(base64Encoded: encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/").padding(toLength: (encoded.count + 3) / 4 * 4, withPad: "=", startingAt: 0)) == Data(bytes))
+            #expect(
+                Data(
+                    base64Encoded: encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/").padding(
+                        toLength: (encoded.count + 3) / 4 * 4, withPad: "=", startingAt: 0)) == Data(bytes))
         }
     }
 
-    @Test("accepts correct padding, refuses what no encoder produces", arguments: [
-        ("QQ==", [UInt8(65)]), ("QUI=", [65, 66]), ("QQ", [65]),
-    ])
+    @Test(
+        "accepts correct padding, refuses what no encoder produces",
+        arguments: [
+            ("QQ==", [UInt8(65)]), ("QUI=", [65, 66]), ("QQ", [65]),
+        ])
     func padding(text: String, bytes: [UInt8]) {
         #expect(Base64URL.decode(text) == bytes)
     }
 
-    @Test("refuses characters outside the alphabet and impossible lengths", arguments: ["Q", "QQ=", "Q===", "QQ+A", "QQ/A", "QQ A", "QQ\u{0}A", "=QQA", "QQ=A", "é"])
+    @Test(
+        "refuses characters outside the alphabet and impossible lengths",
+        arguments: ["Q", "QQ=", "Q===", "QQ+A", "QQ/A", "QQ A", "QQ\u{0}A", "=QQA", "QQ=A", "é"])
     func refuses(text: String) {
         #expect(Base64URL.decode(text) == nil)
     }

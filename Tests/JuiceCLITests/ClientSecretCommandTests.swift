@@ -50,7 +50,9 @@ struct ClientSecretCommandTests {
         ])
         #expect(tooLong.status == 1)
         #expect(tooLong.stderr.contains("six months"))
-        let badTeam = try await JuiceProcess.run(["client-secret", "--team-id", "ABC", "--client-id", "a", "--key-id", "KEY1234567", "--key", keyFile.path])
+        let badTeam = try await JuiceProcess.run([
+            "client-secret", "--team-id", "ABC", "--client-id", "a", "--key-id", "KEY1234567", "--key", keyFile.path,
+        ])
         #expect(badTeam.status == 1)
         #expect(badTeam.stderr.contains("--team-id"))
         let noKey = try await JuiceProcess.run([

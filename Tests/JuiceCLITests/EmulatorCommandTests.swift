@@ -44,7 +44,9 @@ struct EmulatorCommandTests {
     func badConfiguration() async throws {
         let config = directory.appendingPathComponent("emulator.json")
         try #"{"teams": [{"team_id": "bad"}], "apps": [], "apple_ids": [], "surprise": 1}"#.write(to: config, atomically: true, encoding: .utf8)
-        let result = try await JuiceProcess.run(["emulator", "--port", "0", "--config", config.path, "--data-dir", directory.appendingPathComponent("data").path])
+        let result = try await JuiceProcess.run([
+            "emulator", "--port", "0", "--config", config.path, "--data-dir", directory.appendingPathComponent("data").path,
+        ])
         #expect(result.status != 0)
         #expect(result.stderr.contains("team_id"))
         #expect(result.stderr.contains("surprise"))
@@ -56,10 +58,12 @@ struct EmulatorCommandTests {
         let (keyID, publicPEM) = try await newKey(keyFile)
         let config: [String: Any] = [
             "teams": [["team_id": "ABCDE12345", "keys": [["key_id": keyID, "public_key_pem": publicPEM]]]],
-            "apps": [[
-                "team_id": "ABCDE12345", "bundle_id": "com.example.cli", "services_ids": ["com.example.cli.web"],
-                "redirect_uris": ["https://cli.example.com/callback"], "email_sources": [], "allow_local_redirects": false,
-            ]],
+            "apps": [
+                [
+                    "team_id": "ABCDE12345", "bundle_id": "com.example.cli", "services_ids": ["com.example.cli.web"],
+                    "redirect_uris": ["https://cli.example.com/callback"], "email_sources": [], "allow_local_redirects": false,
+                ]
+            ],
             "apple_ids": [["email": "alice@example.org", "password": "correct horse", "first_name": "Alice", "last_name": "Appleseed"]],
         ]
         let configFile = directory.appendingPathComponent("emulator.json")
@@ -67,7 +71,10 @@ struct EmulatorCommandTests {
         let port = try FreePort.pick()
         let process = Process()
         process.executableURL = JuiceProcess.executable
-        process.arguments = ["emulator", "--port", "\(port)", "--config", configFile.path, "--data-dir", directory.appendingPathComponent("data").path, "--issuer", "https://appleid.apple.com"]
+        process.arguments = [
+            "emulator", "--port", "\(port)", "--config", configFile.path, "--data-dir", directory.appendingPathComponent("data").path, "--issuer",
+            "https://appleid.apple.com",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -76,7 +83,8 @@ struct EmulatorCommandTests {
         let base = "http://127.0.0.1:\(port)"
         var discovery: [String: Any]?
         for _ in 0..<100 where discovery == nil {
-            if let response = try? await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/.well-known/openid-configuration"), timeout: .seconds(2)),
+            if let response = try? await HTTPClient.shared.execute(
+                HTTPClientRequest(url: base + "/.well-known/openid-configuration"), timeout: .seconds(2)),
                 response.status == .ok
             {
                 let body = try await response.body.collect(upTo: 1 << 20)

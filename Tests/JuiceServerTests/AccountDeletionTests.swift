@@ -79,7 +79,9 @@ struct AccountDeletionTests {
         }
     }
 
-    @Test("with Apple down the account is still deleted and the revocation queued; after Apple restarts (same port and data) the retry completes it", arguments: TestDatabase.all)
+    @Test(
+        "with Apple down the account is still deleted and the revocation queued; after Apple restarts (same port and data) the retry completes it",
+        arguments: TestDatabase.all)
     func appleDown(database: TestDatabase) async throws {
         try await StackEnvironment.with(database) { made in
             let environment = made

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("App transfer: transfer_sub re-keys the account; the old sub's credential state is transferred")
 struct AppTransferTests {
-    @Test("the sending team stores transfer_subs; after the transfer a token carrying transfer_sub re-keys the same account", arguments: TestDatabase.all)
+    @Test(
+        "the sending team stores transfer_subs; after the transfer a token carrying transfer_sub re-keys the same account",
+        arguments: TestDatabase.all)
     func transfer(database: TestDatabase) async throws {
         try await StackEnvironment.with(database) { made in
             var environment = made
@@ -43,7 +45,9 @@ struct AppTransferTests {
         }
     }
 
-    @Test("the receiving team's migration step re-keys every account at once with Apple's usermigrationinfo, before anyone signs in", arguments: TestDatabase.all)
+    @Test(
+        "the receiving team's migration step re-keys every account at once with Apple's usermigrationinfo, before anyone signs in",
+        arguments: TestDatabase.all)
     func migrateAhead(database: TestDatabase) async throws {
         try await StackEnvironment.with(database) { made in
             var environment = made

@@ -68,7 +68,9 @@ struct NotificationTests {
         }
     }
 
-    @Test("a real notification delivered twice is applied once (duplicate jti); forged and malformed ones are refused with 400", arguments: TestDatabase.all)
+    @Test(
+        "a real notification delivered twice is applied once (duplicate jti); forged and malformed ones are refused with 400",
+        arguments: TestDatabase.all)
     func duplicateAndForged(database: TestDatabase) async throws {
         try await StackEnvironment.with(database) { made in
             var environment = made
@@ -109,7 +111,8 @@ struct NotificationTests {
                     #expect(forged.json?["reason"] is String)
                     let notJSON = try await APIRequests.raw(stack, "/apple/notifications", contentType: "application/json", body: "payload=x")
                     #expect(notJSON.status == 400 && notJSON.error == "malformed")
-                    let none = try await APIRequests.raw(stack, "/apple/notifications", contentType: "application/json", body: #"{"payload": "a.b.c"}"#)
+                    let none = try await APIRequests.raw(
+                        stack, "/apple/notifications", contentType: "application/json", body: #"{"payload": "a.b.c"}"#)
                     #expect(none.status == 400)
                     #expect(try await AppleFlow.me(stack, token: token).status == 200, "no refused notification changed anything")
                 }

@@ -14,7 +14,8 @@ struct RefreshTokenCheckTests {
             let clock = TestClock()
             try await JuiceStack.with(environment: environment, clock: clock) { stack in
                 let (token, _, credential) = try await NativeFlow.signIn(stack)
-                let check = { @Sendable in try await stack.withDependencies { try await $0.refreshTokenCheck.checkDue(logger: StackServices.logger) } }
+                let check = { @Sendable in try await stack.withDependencies { try await $0.refreshTokenCheck.checkDue(logger: StackServices.logger) }
+                }
 
                 #expect(try await check() == .init(valid: 0, revoked: 0, failed: 0), "just obtained at sign-in: not due")
                 clock.advance(by: 86_000)
@@ -25,9 +26,11 @@ struct RefreshTokenCheckTests {
                 clock.advance(by: 3_600)
                 #expect(try await check().valid == 0)
 
-                try await NativeFlow.admin(stack, "revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
+                try await NativeFlow.admin(
+                    stack, "revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
                 #expect(
-                    try await NativeFlow.credentialState(stack, user: credential.user) == "authorized", "no notification: the server does not know yet")
+                    try await NativeFlow.credentialState(stack, user: credential.user) == "authorized",
+                    "no notification: the server does not know yet")
                 #expect(try await AppleFlow.me(stack, token: token).status == 200)
                 clock.advance(by: 86_400)
                 #expect(try await check() == .init(valid: 0, revoked: 1, failed: 0))
@@ -51,7 +54,8 @@ struct RefreshTokenCheckTests {
                     return (token, credential.user)
                 }
                 clock.advance(by: 86_401)
-                let check = { @Sendable in try await stack.withDependencies { try await $0.refreshTokenCheck.checkDue(logger: StackServices.logger) } }
+                let check = { @Sendable in try await stack.withDependencies { try await $0.refreshTokenCheck.checkDue(logger: StackServices.logger) }
+                }
                 #expect(try await check() == .init(valid: 0, revoked: 0, failed: 1))
                 #expect(try await NativeFlow.credentialState(stack, user: subject) == "authorized")
                 #expect(try await AppleFlow.me(stack, token: token).status == 200)

@@ -42,13 +42,15 @@ struct SessionStore: Sendable {
         guard id.utf8.count == 64 else { return nil }
         let now = time.now.timeIntervalSince1970
         return try await store.transaction { database in
-            guard let row = try await database.raw(
-                """
-                SELECT s.email, s.csrf, s.client_id FROM sessions s JOIN apple_ids a ON a.email = s.email
-                WHERE s.id_hash = \(bind: Hashing.storageKey(id)) AND s.purpose = \(bind: purpose.rawValue)
-                  AND s.expires_at > \(bind: now) AND a.deleted_at IS NULL
-                """
-            ).first() else { return nil }
+            guard
+                let row = try await database.raw(
+                    """
+                    SELECT s.email, s.csrf, s.client_id FROM sessions s JOIN apple_ids a ON a.email = s.email
+                    WHERE s.id_hash = \(bind: Hashing.storageKey(id)) AND s.purpose = \(bind: purpose.rawValue)
+                      AND s.expires_at > \(bind: now) AND a.deleted_at IS NULL
+                    """
+                ).first()
+            else { return nil }
             if let clientID, try row.decode(column: "client_id", as: String?.self) != clientID { return nil }
             return Session(email: try row.decode(column: "email", as: String.self), csrf: try row.decode(column: "csrf", as: String.self))
         }

@@ -33,8 +33,11 @@ struct ClientDirectory: Sendable {
         let apps = configuration.apps
         try await store.transaction { database in
             for app in apps {
-                try await database.raw("INSERT OR IGNORE INTO app_teams (bundle_id, team_id) VALUES (\(bind: app.bundleID), \(bind: app.teamID))").run()
-                try await database.raw("UPDATE app_teams SET team_id = \(bind: app.teamID) WHERE bundle_id = \(bind: app.bundleID) AND transferred_at IS NULL").run()
+                try await database.raw("INSERT OR IGNORE INTO app_teams (bundle_id, team_id) VALUES (\(bind: app.bundleID), \(bind: app.teamID))")
+                    .run()
+                try await database.raw(
+                    "UPDATE app_teams SET team_id = \(bind: app.teamID) WHERE bundle_id = \(bind: app.bundleID) AND transferred_at IS NULL"
+                ).run()
             }
         }
     }
@@ -59,7 +62,8 @@ struct ClientDirectory: Sendable {
         kind: RegisteredClient.Kind,
         in database: any SQLDatabase
     ) async throws -> RegisteredClient {
-        let row = try await database.raw("SELECT team_id, previous_team_id, transferred_at FROM app_teams WHERE bundle_id = \(bind: app.bundleID)").first()
+        let row = try await database.raw("SELECT team_id, previous_team_id, transferred_at FROM app_teams WHERE bundle_id = \(bind: app.bundleID)")
+            .first()
         return RegisteredClient(
             clientID: clientID,
             kind: kind,

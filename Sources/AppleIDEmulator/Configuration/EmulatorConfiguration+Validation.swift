@@ -75,7 +75,8 @@ extension EmulatorConfiguration {
             if !teamIDs.contains(app.teamID) {
                 add("\(path).team_id", "\(Self.quoted(app.teamID)) is not one of the teams")
             }
-            for (field, clientID) in [("bundle_id", app.bundleID)] + app.servicesIDs.enumerated().map({ ("services_ids[\($0.offset)]", $0.element) }) {
+            for (field, clientID) in [("bundle_id", app.bundleID)] + app.servicesIDs.enumerated().map({ ("services_ids[\($0.offset)]", $0.element) })
+            {
                 if !Self.isReverseDNS(clientID) {
                     add("\(path).\(field)", "\(Self.quoted(clientID)) must be a reverse-DNS identifier like com.example.app")
                 } else if !clientIDs.insert(clientID).inserted {
@@ -94,7 +95,9 @@ extension EmulatorConfiguration {
                 add("\(path).notification_url", message)
             }
             for (sourceIndex, source) in app.emailSources.enumerated() where !Self.isEmailSource(source) {
-                add("\(path).email_sources[\(sourceIndex)]", "\(Self.quoted(source)) must be a domain (example.com) or an address (noreply@example.com)")
+                add(
+                    "\(path).email_sources[\(sourceIndex)]",
+                    "\(Self.quoted(source)) must be a domain (example.com) or an address (noreply@example.com)")
             }
         }
         var emails = Set<String>()
@@ -137,9 +140,10 @@ extension EmulatorConfiguration {
 
     static func isDomain(_ text: some StringProtocol) -> Bool {
         let labels = text.split(separator: ".", omittingEmptySubsequences: false)
-        return labels.count >= 2 && labels.allSatisfy { label in
-            !label.isEmpty && label.utf8.count <= 63 && label.utf8.allSatisfy { $0.isASCIIAlphanumeric || $0 == 0x2D }
-        }
+        return labels.count >= 2
+            && labels.allSatisfy { label in
+                !label.isEmpty && label.utf8.count <= 63 && label.utf8.allSatisfy { $0.isASCIIAlphanumeric || $0 == 0x2D }
+            }
     }
 
     static func isEmailSource(_ text: String) -> Bool {
@@ -157,7 +161,8 @@ extension EmulatorConfiguration {
         func check(_ object: Any, path: String, known: [String]) {
             guard let dictionary = object as? [String: Any] else { return }
             for key in dictionary.keys.sorted() where !known.contains(key) {
-                problems.append(.init(field: path.isEmpty ? key : "\(path).\(key)", message: "is not a known field (known: \(known.joined(separator: ", ")))"))
+                problems.append(
+                    .init(field: path.isEmpty ? key : "\(path).\(key)", message: "is not a known field (known: \(known.joined(separator: ", ")))"))
             }
         }
         func each(_ object: Any, _ key: String, path: String, known: [String], then nested: ((Any, String) -> Void)? = nil) {

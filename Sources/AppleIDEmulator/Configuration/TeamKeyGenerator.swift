@@ -2,11 +2,11 @@ import Crypto
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A team key created by ``TeamKeyGenerator``: what goes into the emulator configuration.
@@ -66,7 +66,8 @@ public enum TeamKeyGenerator {
         let path = url.path
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            let reason = errno == EEXIST ? "already exists; choose another file or remove it first" : "cannot be created (\(String(cString: strerror(errno))))"
+            let reason =
+                errno == EEXIST ? "already exists; choose another file or remove it first" : "cannot be created (\(String(cString: strerror(errno))))"
             throw Failure(reason: "\(path) \(reason)")
         }
         defer { close(descriptor) }

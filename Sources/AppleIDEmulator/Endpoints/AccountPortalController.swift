@@ -23,7 +23,8 @@ struct AccountPortalController: Sendable {
                     return signInPage(language: language, accountName: "", error: nil)
                 }
                 let done = (try? HTTPExchange.query(request))?["done"] != nil
-                return try await portalPage(session: session, sessionID: id, language: language, message: done ? PageRenderer.string("portal_done", language) : nil)
+                return try await portalPage(
+                    session: session, sessionID: id, language: language, message: done ? PageRenderer.string("portal_done", language) : nil)
             }
         }
         router.post("/account/sign-in") { request, context in
@@ -31,8 +32,11 @@ struct AccountPortalController: Sendable {
             return await answering(context, language) {
                 let form = try await HTTPExchange.form(request)
                 let accountName = String((form["account_name"] ?? "").prefix(254))
-                guard let password = form.nonEmpty("password"), let account = try await accounts.authenticate(accountName: accountName, password: password) else {
-                    return signInPage(language: language, accountName: accountName, error: PageRenderer.string("bad_credentials", language), status: .unauthorized)
+                guard let password = form.nonEmpty("password"),
+                    let account = try await accounts.authenticate(accountName: accountName, password: password)
+                else {
+                    return signInPage(
+                        language: language, accountName: accountName, error: PageRenderer.string("bad_credentials", language), status: .unauthorized)
                 }
                 let (id, _) = try await sessions.create(.portal, email: account.storageKey)
                 var response = HTTPExchange.redirect(to: "/account")
@@ -132,7 +136,10 @@ struct AccountPortalController: Sendable {
             return app
         }
         let notifications: [[String: Any]] = overview.notifications.map { entry in
-            ["type": entry.eventType, "audience": entry.audience, "status": entry.status, "last_result": entry.lastResult ?? "", "attempts": entry.attempts]
+            [
+                "type": entry.eventType, "audience": entry.audience, "status": entry.status, "last_result": entry.lastResult ?? "",
+                "attempts": entry.attempts,
+            ]
         }
         var values: [String: Any] = [
             "signed_in_as": PageRenderer.string("signed_in_as", language, session.email),

@@ -1,6 +1,6 @@
-import Logging
 import Foundation
 import Hummingbird
+import Logging
 
 /// `GET /auth/authorize` (the sign-in page) and `POST /auth/authorize` (sign in, consent, continue or
 /// cancel, then the answer per `response_mode`).

@@ -1,7 +1,7 @@
-import HTTPTypes
-import Logging
 import Foundation
+import HTTPTypes
 import Hummingbird
+import Logging
 
 /// Request reading and response building shared by every endpoint.
 enum HTTPExchange {
@@ -85,7 +85,9 @@ enum HTTPExchange {
     }
 
     /// An HTML page with security headers; `scriptHash` allows one inline script.
-    static func html(_ text: String, status: HTTPResponse.Status = .ok, language: PageLanguage, scriptHash: String? = nil, extraHeaders: HTTPFields = [:]) -> Response {
+    static func html(
+        _ text: String, status: HTTPResponse.Status = .ok, language: PageLanguage, scriptHash: String? = nil, extraHeaders: HTTPFields = [:]
+    ) -> Response {
         var headers = extraHeaders
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
@@ -94,7 +96,8 @@ enum HTTPExchange {
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         let script = scriptHash.map { "'sha256-\($0)'" } ?? "'none'"
-        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src \(script); frame-ancestors 'none'; base-uri 'none'"
+        headers[.contentSecurityPolicy] =
+            "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src \(script); frame-ancestors 'none'; base-uri 'none'"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 

@@ -30,14 +30,16 @@ struct MigrationController: Sendable {
         router.post("/auth/usermigrationinfo") { request, context in
             await HTTPExchange.answering(context) {
                 let form = try await HTTPExchange.form(request)
-                let (client, teamID) = try await validator.validate(secret: form["client_secret"], clientID: form["client_id"], allowPreviousTeam: true)
+                let (client, teamID) = try await validator.validate(
+                    secret: form["client_secret"], clientID: form["client_id"], allowPreviousTeam: true)
                 guard let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer "),
                     case let bearer = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces), !bearer.isEmpty
                 else {
                     throw OAuthError.invalidRequest("Authorization: Bearer <user.migration access token> is required")
                 }
                 if let subject = form.nonEmpty("sub") {
-                    return HTTPExchange.json(try await transferSubject(for: subject, target: form["target"], bearer: bearer, client: client, teamID: teamID))
+                    return HTTPExchange.json(
+                        try await transferSubject(for: subject, target: form["target"], bearer: bearer, client: client, teamID: teamID))
                 }
                 if let transferSubject = form.nonEmpty("transfer_sub") {
                     return HTTPExchange.json(try await migratedUser(transferSubject, bearer: bearer, client: client, teamID: teamID))
@@ -55,7 +57,9 @@ struct MigrationController: Sendable {
         }
     }
 
-    private func transferSubject(for subject: String, target: String?, bearer: String, client: RegisteredClient, teamID: String) async throws -> Transfer {
+    private func transferSubject(
+        for subject: String, target: String?, bearer: String, client: RegisteredClient, teamID: String
+    ) async throws -> Transfer {
         guard let target, directory.isTeam(target), target != teamID else {
             throw OAuthError.invalidRequest("target must be the id of the team the app is transferred to")
         }
@@ -66,7 +70,8 @@ struct MigrationController: Sendable {
             guard let user = try await TeamUser.find(subject: subject, in: database), user.teamID == teamID else {
                 throw OAuthError.invalidRequest("sub is not a user of this team")
             }
-            return Transfer(transferSub: try await TransferSubject.ensure(email: user.email, from: teamID, to: target, now: now, random: random, in: database))
+            return Transfer(
+                transferSub: try await TransferSubject.ensure(email: user.email, from: teamID, to: target, now: now, random: random, in: database))
         }
     }
 

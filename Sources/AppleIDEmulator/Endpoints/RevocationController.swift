@@ -1,6 +1,6 @@
-import SQLKit
 import Foundation
 import Hummingbird
+import SQLKit
 
 /// `POST /auth/revoke`: revoking a user's token ends the grant and every token under it, as at Apple.
 struct RevocationController: Sendable {
@@ -20,7 +20,8 @@ struct RevocationController: Sendable {
                 let now = time.now
                 try await store.transaction { database in
                     // An unknown, foreign or already revoked token is answered 200 too.
-                    guard let record = try await TokenRecord.find(token, in: database), record.clientID == client.clientID, record.revokedAt == nil else {
+                    guard let record = try await TokenRecord.find(token, in: database), record.clientID == client.clientID, record.revokedAt == nil
+                    else {
                         return
                     }
                     if let email = record.email {

@@ -69,7 +69,9 @@ actor SigningKeyRing {
         let now = time.now.timeIntervalSince1970
         let rows = try await store.transaction { database in
             try await database.raw("DELETE FROM signing_keys WHERE role = 'retiring' AND retire_at <= \(bind: now)").run()
-            return try await database.raw("SELECT kid, private_pem FROM signing_keys ORDER BY CASE role WHEN 'active' THEN 0 WHEN 'standby' THEN 1 ELSE 2 END, kid").all()
+            return try await database.raw(
+                "SELECT kid, private_pem FROM signing_keys ORDER BY CASE role WHEN 'active' THEN 0 WHEN 'standby' THEN 1 ELSE 2 END, kid"
+            ).all()
         }
         var keys: [JSONWebKey] = []
         for row in rows {

@@ -3,8 +3,8 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
-import ServiceLifecycle
 import SQLKit
+import ServiceLifecycle
 
 /// Delivers queued notifications: signs each with the current key, POSTs `{"payload": "<JWT>"}` to
 /// the app's notification URL, and on failure retries with doubling, capped backoff up to a bounded

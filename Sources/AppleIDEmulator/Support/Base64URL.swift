@@ -11,9 +11,11 @@ enum Base64URL {
 
     /// Decodes base64url; `nil` for any character outside the alphabet or an impossible length.
     static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        guard text.utf8.allSatisfy({ byte in
-            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F
-        }) else { return nil }
+        guard
+            text.utf8.allSatisfy({ byte in
+                (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F
+            })
+        else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         switch base64.utf8.count % 4 {
         case 0: break

@@ -57,7 +57,8 @@ struct Authorizer: Sendable {
                 expiresAt: now.addingTimeInterval(CodeRecord.lifetime),
                 usedAt: nil
             ).insert(code: code, in: database)
-            let transferSubject = try await IdentitySubject.transferSubject(for: client, email: account.storageKey, now: now, random: random, in: database)
+            let transferSubject = try await IdentitySubject.transferSubject(
+                for: client, email: account.storageKey, now: now, random: random, in: database)
             let subject = IdentitySubject(
                 client: client,
                 teamUser: teamUser,

@@ -45,6 +45,7 @@ struct CodeRecord: Sendable {
     }
 
     static func markUsed(_ code: String, at now: Date, in database: any SQLDatabase) async throws {
-        try await database.raw("UPDATE codes SET used_at = \(bind: now.timeIntervalSince1970) WHERE code_hash = \(bind: Hashing.storageKey(code))").run()
+        try await database.raw("UPDATE codes SET used_at = \(bind: now.timeIntervalSince1970) WHERE code_hash = \(bind: Hashing.storageKey(code))")
+            .run()
     }
 }

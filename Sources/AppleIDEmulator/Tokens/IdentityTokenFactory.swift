@@ -19,7 +19,9 @@ struct IdentitySubject: Sendable {
     }
 
     /// Looks up the `transfer_sub` a transferred app's tokens carry for 60 days.
-    static func transferSubject(for client: RegisteredClient, email: String, now: Date, random: EmulatorRandom, in database: any SQLDatabase) async throws -> String? {
+    static func transferSubject(
+        for client: RegisteredClient, email: String, now: Date, random: EmulatorRandom, in database: any SQLDatabase
+    ) async throws -> String? {
         guard client.isInTransferWindow(at: now), let previousTeamID = client.previousTeamID,
             try await TeamUser.find(email: email, teamID: previousTeamID, in: database) != nil
         else { return nil }

@@ -33,7 +33,9 @@ struct TokenRecord: Sendable {
     }
 
     static func find(_ token: String, in database: any SQLDatabase) async throws -> TokenRecord? {
-        guard let row = try await database.raw("SELECT * FROM tokens WHERE token_hash = \(bind: Hashing.storageKey(token))").first() else { return nil }
+        guard let row = try await database.raw("SELECT * FROM tokens WHERE token_hash = \(bind: Hashing.storageKey(token))").first() else {
+            return nil
+        }
         return TokenRecord(
             kind: Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .access,
             clientID: try row.decode(column: "client_id", as: String.self),

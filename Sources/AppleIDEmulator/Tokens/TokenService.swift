@@ -26,7 +26,8 @@ struct TokenService: Sendable {
             guard record.clientID == client.clientID else { throw OAuthError.invalidGrant("the code was issued to another client") }
             guard record.redirectURI == redirectURI else {
                 throw OAuthError.invalidGrant(
-                    record.redirectURI == nil ? "this code was issued without a redirect_uri" : "redirect_uri does not match the authorization request"
+                    record.redirectURI == nil
+                        ? "this code was issued without a redirect_uri" : "redirect_uri does not match the authorization request"
                 )
             }
             try await CodeRecord.markUsed(code, at: now, in: database)
@@ -34,7 +35,9 @@ struct TokenService: Sendable {
                 email: record.email, client: client, scopes: record.scopes, nonce: record.nonce, authTime: record.authTime,
                 device: record.device, now: now, random: random, in: database
             )
-            for (token, kind, expiry) in [(refreshToken, TokenRecord.Kind.refresh, nil), (accessToken, .access, now.addingTimeInterval(Self.accessTokenLifetime))] {
+            for (token, kind, expiry) in [
+                (refreshToken, TokenRecord.Kind.refresh, nil), (accessToken, .access, now.addingTimeInterval(Self.accessTokenLifetime)),
+            ] {
                 try await TokenRecord.insert(
                     token,
                     TokenRecord(

@@ -3,7 +3,9 @@ import SQLKit
 
 /// Transfer identifiers: one per Apple ID per (sending team, receiving team), in Apple's `sub` shape.
 enum TransferSubject {
-    static func ensure(email: String, from: String, to: String, now: Date, random: EmulatorRandom, in database: any SQLDatabase) async throws -> String {
+    static func ensure(
+        email: String, from: String, to: String, now: Date, random: EmulatorRandom, in database: any SQLDatabase
+    ) async throws -> String {
         if let row = try await database.raw(
             "SELECT transfer_sub FROM transfer_subs WHERE email = \(bind: email) AND from_team = \(bind: from) AND to_team = \(bind: to)"
         ).first() {

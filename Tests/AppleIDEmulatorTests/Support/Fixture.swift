@@ -9,7 +9,8 @@ enum Fixture {
     static let servicesID = "com.example.app.web"
     static let otherBundleID = "com.example.other"
     static let redirectURI = "https://app.example.com/auth/apple/callback"
-    static let alice = EmulatorConfiguration.AppleID(email: "alice@example.org", password: "alice-password", firstName: "Alice", lastName: "Appleseed")
+    static let alice = EmulatorConfiguration.AppleID(
+        email: "alice@example.org", password: "alice-password", firstName: "Alice", lastName: "Appleseed")
     static let bob = EmulatorConfiguration.AppleID(email: "bob@example.org", password: "bob-password", firstName: "Bob", lastName: "Brown")
     static let adminToken = "test-admin-token-0123456789"
 

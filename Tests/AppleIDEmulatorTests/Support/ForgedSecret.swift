@@ -25,12 +25,14 @@ struct ForgedSecret {
         if let iss { claims["iss"] = iss }
         if let sub { claims["sub"] = sub }
         if let aud { claims["aud"] = aud }
-        let input = Self.encode(try! JSONSerialization.data(withJSONObject: header)) + "." + Self.encode(try! JSONSerialization.data(withJSONObject: claims))
+        let input =
+            Self.encode(try! JSONSerialization.data(withJSONObject: header)) + "." + Self.encode(try! JSONSerialization.data(withJSONObject: claims))
         let signature = try! key.signature(for: Data(input.utf8))
         return input + "." + Self.encode(derSignature ? signature.derRepresentation : signature.rawRepresentation)
     }
 
     static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+            of: "=", with: "")
     }
 }

@@ -99,8 +99,11 @@ struct RunningEmulator: Sendable {
 
     static func encode(_ fields: [(String, String)]) -> String {
         let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-        return fields.map { ($0.0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "=" + ($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") }
-            .joined(separator: "&")
+        return fields.map {
+            ($0.0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
+                + ($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+        }
+        .joined(separator: "&")
     }
 
     // MARK: - Relying party (AppleSignIn)
@@ -110,7 +113,8 @@ struct RunningEmulator: Sendable {
     }
 
     func keySet() -> AppleKeySet {
-        AppleKeySet(source: HTTPAppleKeySource(url: baseURL + "/auth/keys", httpClient: Self.http), minimumRefetchInterval: .zero, time: clock.timeSource)
+        AppleKeySet(
+            source: HTTPAppleKeySource(url: baseURL + "/auth/keys", httpClient: Self.http), minimumRefetchInterval: .zero, time: clock.timeSource)
     }
 
     func verifier(audiences: [String] = [Fixture.bundleID, Fixture.servicesID], keys: AppleKeySet? = nil) -> IdentityTokenVerifier {

@@ -32,7 +32,8 @@ enum WebFlow {
         action: String = "continue",
         headers: [(String, String)] = []
     ) async throws -> HTTPResult {
-        var fields = parameters + [("account_name", account.email), ("password", account.password), ("email_choice", emailChoice), ("action", action)]
+        var fields =
+            parameters + [("account_name", account.email), ("password", account.password), ("email_choice", emailChoice), ("action", action)]
         if let firstName { fields.append(("first_name", firstName)) }
         if let lastName { fields.append(("last_name", lastName)) }
         return try await emulator.postForm("/auth/authorize", fields, headers: headers)
@@ -65,7 +66,9 @@ enum WebFlow {
     static func fields(of text: Substring) -> [String: String] {
         var fields: [String: String] = [:]
         for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
             fields[parts[0]] = parts.count > 1 ? parts[1] : ""
         }
         return fields
