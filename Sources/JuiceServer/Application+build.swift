@@ -89,6 +89,11 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestCo
         ).endpoints
     )
     router.addRoutes(
+        EventsController(
+            sessions: dependencies.sessions, lifecycle: dependencies.lifecycle, cookies: dependencies.cookies, time: dependencies.time
+        ).endpoints
+    )
+    router.addRoutes(
         NotificationController(verifier: dependencies.notificationVerifier, lifecycle: dependencies.lifecycle, time: dependencies.time).endpoints
     )
     router.addRoutes(OpenAPIDocument.endpoints)

@@ -165,6 +165,26 @@ public enum OpenAPIDocument {
                         properties:
                           state: { type: string, enum: [authorized, revoked, notFound, transferred] }
                 "401": { $ref: "#/components/responses/Error" }
+          /api/events:
+            get:
+              operationId: events
+              summary: Server-sent events for the signed-in session (credential revoked, session ended).
+              description: |
+                A `text/event-stream` that starts with `event: ready` (data `{"state": …}`: the Apple ID's
+                credential state, `notFound` for a password account), sends a comment (`: keep-alive`) while
+                idle, and ends after at most one of `event: credential-revoked` (data `{"state":
+                "revoked"|"transferred"|"notFound", "user": "<sub>"}`: consent withdrawn, Apple ID deleted,
+                refresh token refused, app transferred or account deleted) and `event: session-ended` (data
+                `{}`: signed out or expired). Each stream reads the database about once a second, so any
+                instance behind a load balancer reports what another applied. Streams also end on graceful
+                shutdown and after an hour; reconnect.
+              responses:
+                "200":
+                  description: The event stream.
+                  content:
+                    text/event-stream:
+                      schema: { type: string }
+                "401": { $ref: "#/components/responses/Error" }
           /auth/apple/native:
             get:
               operationId: nativeRelay
