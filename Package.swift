@@ -99,6 +99,7 @@ let package = Package(
                 "AppleSignIn",
                 "AppleIDEmulator",
                 "JuiceServer",
+                "JuiceClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

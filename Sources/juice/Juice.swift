@@ -12,6 +12,10 @@ struct Juice: AsyncParsableCommand {
             BenchCommand.self,
             ServeCommand.self,
             EmulatorCommand.self,
+            LoginCommand.self,
+            WhoamiCommand.self,
+            LogoutCommand.self,
+            DeleteAccountCommand.self,
         ]
     )
 }

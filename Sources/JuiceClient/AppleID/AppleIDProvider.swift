@@ -42,7 +42,7 @@ public struct AppleIDProvider: Sendable {
         self.browser = browser
         self.receiver = receiver
         self.random = random
-        self.stateSource = stateSource ?? ServerCredentialStateSource(server: server, store: store)
+        self.stateSource = stateSource ?? ServerCredentialStateSource(server: server)
     }
 
     /// A new request with no scopes, nonce or state: set the ones you need.

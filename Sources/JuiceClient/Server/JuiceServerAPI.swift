@@ -145,6 +145,10 @@ public struct JuiceServerAPI: Sendable {
     /// Accepts `{"state": "authorized"}`, `{"credentialState": "authorized"}` or the bare JSON string.
     public func credentialState(sessionToken: String) async throws(JuiceServerError) -> CredentialState {
         let (status, data) = try await send(.GET, "api/credential-state", sessionToken: sessionToken)
+        return try Self.credentialState(status: status, data)
+    }
+
+    private static func credentialState(status: Int, _ data: Data) throws(JuiceServerError) -> CredentialState {
         let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         let object = value as? [String: Any]
         guard let name = (value as? String) ?? (object?["state"] as? String) ?? (object?["credentialState"] as? String),
@@ -153,6 +157,14 @@ public struct JuiceServerAPI: Sendable {
             throw .unexpectedResponse(status: status, "the credential state is not one of authorized, revoked, notFound, transferred")
         }
         return state
+    }
+
+    /// `GET /api/credential-state?user=…`: the state of the Apple user `userID`'s credential, as
+    /// `ASAuthorizationAppleIDProvider.getCredentialState(forUserID:)` asks Apple (no session needed:
+    /// a revoked user's sessions have ended, and the answer must still say `revoked`).
+    public func credentialState(forUserID userID: String) async throws(JuiceServerError) -> CredentialState {
+        let (status, data) = try await send(.GET, "api/credential-state", query: [("user", userID)])
+        return try Self.credentialState(status: status, data)
     }
 
     /// `POST /api/signout`: ends the session at the server.
@@ -167,8 +179,11 @@ public struct JuiceServerAPI: Sendable {
 
     // MARK: - HTTP
 
-    private func endpoint(_ path: String) -> URL {
-        baseURL.appendingPathComponent(path)
+    func endpoint(_ path: String, query: [(String, String)] = []) -> URL {
+        let url = baseURL.appendingPathComponent(path)
+        guard !query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        components.percentEncodedQuery = query.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
+        return components.url ?? url
     }
 
     private static func escape(_ text: String) -> String {
@@ -202,10 +217,11 @@ public struct JuiceServerAPI: Sendable {
     private func send(
         _ method: HTTPMethod,
         _ path: String,
+        query: [(String, String)] = [],
         sessionToken: String? = nil,
         body: (some Encodable & Sendable)? = String?.none
     ) async throws(JuiceServerError) -> (Int, Data) {
-        var request = HTTPClientRequest(url: endpoint(path).absoluteString)
+        var request = HTTPClientRequest(url: endpoint(path, query: query).absoluteString)
         request.method = method
         request.headers.add(name: "Accept", value: "application/json")
         if let sessionToken { request.headers.add(name: "Authorization", value: "Bearer \(sessionToken)") }
@@ -248,7 +264,7 @@ public struct JuiceServerAPI: Sendable {
     }
 
     /// A short, secret-free description of a transport failure.
-    private static func summary(of error: any Error) -> String {
+    static func summary(of error: any Error) -> String {
         switch error {
         case let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout:
             "timed out"

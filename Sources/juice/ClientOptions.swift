@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import JuiceClient
+
+/// What every client command shares: the server and the credential store.
+struct ClientOptions: ParsableArguments {
+    @Option(help: "The Juice server.")
+    var server: String = "http://localhost:8080"
+
+    /// The server's URL, checked.
+    func serverURL() throws -> URL {
+        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+            throw ValidationError("--server must be an http(s) URL, e.g. http://localhost:8080")
+        }
+        return url
+    }
+
+    /// The server's API client.
+    func api() throws -> JuiceServerAPI { JuiceServerAPI(baseURL: try serverURL()) }
+
+    /// The credential store under `$JUICE_HOME` (default `$XDG_DATA_HOME/juice`).
+    func store() throws -> CredentialStore {
+        do {
+            return CredentialStore(directory: try CredentialStore.defaultDirectory())
+        } catch {
+            throw CLIError("cannot find the credential store: \(error)")
+        }
+    }
+}
+
+/// The account as the client commands print it.
+func describe(_ account: JuiceAccount) -> String {
+    var parts: [String] = []
+    let name = [account.name?.givenName, account.name?.familyName].compactMap { $0 }.joined(separator: " ")
+    parts.append(name.isEmpty ? (account.username ?? account.email ?? account.id) : name)
+    if let email = account.email { parts.append("<\(email)>" + (account.isPrivateEmail == true ? " (private relay)" : "")) }
+    var lines = [parts.joined(separator: " ")]
+    lines.append("  account: \(account.id)")
+    if let user = account.user { lines.append("  Apple ID user: \(user)") }
+    if let username = account.username { lines.append("  username: \(username)") }
+    if let status = account.realUserStatus { lines.append("  real user status: \(status)") }
+    return lines.joined(separator: "\n")
+}
+
+/// Turns the client's typed errors into one readable line (never a token or password).
+func clientFailure(_ error: any Error) -> CLIError {
+    switch error {
+    case let error as AuthorizationError where error.code == .canceled:
+        CLIError("Sign in with Apple did not complete: \(error.reason)")
+    case let error as AuthorizationError:
+        CLIError("Sign in failed: \(error.reason)")
+    case let error as JuiceServerError where error.code == .unreachable:
+        CLIError(error.reason)
+    case let error as JuiceServerError:
+        CLIError("The server refused: \(error.reason) (\(error.code))")
+    case let error as CredentialStoreError:
+        CLIError("The credential store failed: \(error.reason)")
+    case let error as CLIError:
+        error
+    default:
+        CLIError("\(error)")
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import JuiceClient
+
+/// `juice login`: signs in to a Juice server, as the Juice sample app does.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign in to a Juice server (saved password, saved Apple ID, else Sign in with Apple in the browser).",
+        discussion: """
+            With neither --apple nor --password: the sample's existing-account flow — a saved password \
+            credential first, else the saved Apple ID if its credential is still authorized, else Sign in \
+            with Apple. The browser is $BROWSER, else xdg-open, else the address is printed. With \
+            --password the password is read from standard input (without echo at a terminal) and saved \
+            for the next login. Credentials live in $JUICE_HOME (default $XDG_DATA_HOME/juice), mode 0600.
+            """
+    )
+
+    @OptionGroup var options: ClientOptions
+
+    @Flag(help: "Sign in with Apple now, even if something is saved.")
+    var apple = false
+
+    @Flag(help: "Sign in with a user name and password (read from standard input).")
+    var password = false
+
+    @Option(help: "The user name, with --password.")
+    var username: String?
+
+    @Option(help: "Seconds to wait for the browser sign-in.")
+    var timeout: Int = 300
+
+    func validate() throws {
+        if apple && password { throw ValidationError("choose --apple or --password, not both") }
+        if password && (username ?? "").isEmpty { throw ValidationError("--password needs --username") }
+        if !password && username != nil { throw ValidationError("--username goes with --password") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+
+    func run() async throws {
+        let api = try options.api()
+        let store = try options.store()
+        let provider = AppleIDProvider(server: api, store: store, receiver: LoopbackReceiver(timeout: .seconds(timeout)))
+        let signIn = JuiceSignIn(provider: provider)
+        do {
+            let account: JuiceAccount
+            if password, let username {
+                let secret = try PasswordPrompt.read("Password for \(username): ")
+                account = try await signIn.signIn(with: PasswordCredential(user: username, password: secret), savePassword: true).session.account
+            } else if apple {
+                account = try await signIn.signInWithApple().session.account
+            } else {
+                account = try await existingAccountFlow(signIn)
+            }
+            print("Signed in to \(api.baseURL.absoluteString) as \(describe(account))")
+        } catch {
+            throw clientFailure(error)
+        }
+    }
+
+    /// A saved password, else the saved Apple ID while authorized, else Sign in with Apple.
+    private func existingAccountFlow(_ signIn: JuiceSignIn) async throws -> JuiceAccount {
+        let api = signIn.server
+        let rawNonce = try await api.makeNonce()
+        var appleRequest = signIn.provider.createRequest()
+        appleRequest.requestedScopes = [.fullName, .email]
+        appleRequest.nonce = Nonce.sha256Hex(rawNonce)
+        let requests: [any AuthorizationRequest] = [PasswordProvider(server: api.baseURL, store: signIn.store).createRequest(), appleRequest]
+        switch try await AuthorizationController(requests: requests).performRequests().credential {
+        case .password(let credential):
+            print("Using the saved password of \(credential.user).")
+            return try await signIn.signIn(with: credential).session.account
+        case .appleID(let saved) where saved.identityToken == nil:
+            // The saved Apple ID is still authorized: its session may still be good.
+            if let session = try await signIn.store.session(for: api.baseURL) {
+                if let account = try await WhoamiCommand.account(api, token: session.token) { return account }
+                try await signIn.store.removeSession(for: api.baseURL)
+            }
+            return try await signIn.signInWithApple().session.account
+        case .appleID(let credential):
+            let session = try await api.signInWithApple(credential, rawNonce: rawNonce)
+            try await signIn.store.saveSession(
+                StoredSession(token: session.token, userIdentifier: credential.user, accountID: session.account.id), for: api.baseURL)
+            return session.account
+        }
+    }
+}
