@@ -158,6 +158,9 @@ let package = Package(
             dependencies: [
                 "JuiceClient",
                 "AppleIDEmulator",
+                "JuiceServer",
+                "AppleSignIn",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

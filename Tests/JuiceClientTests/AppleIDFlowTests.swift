@@ -1,117 +1,67 @@
+import AppleIDEmulator
 import Foundation
-import Synchronization
 import JuiceClient
 import Testing
 
-/// The Apple ID flow against a stand-in of the server's native relay and API (issue 5), with a real
-/// browser script, loopback listener, HTTP client and credential store.
-@Suite("Apple ID flow")
+/// The Apple ID flow end to end: JuiceClient, a scripted person at the browser, the real server's
+/// native relay and API, the real emulator standing in for Apple.
+@Suite("Apple ID flow against the real server and emulator")
 struct AppleIDFlowTests {
-    /// Runs `body` with a stand-in server, a scripted person and a sign-in wired to them.
-    func withFlow(
-        relay: StandInJuiceServer.RelayAnswer = .success,
-        clock: any Clock<Duration> = ContinuousClock(),
-        _ body: @Sendable (StandInJuiceServer, ScriptedPerson, JuiceSignIn) async throws -> Void
-    ) async throws {
-        let server = StandInJuiceServer()
-        server.state.withLock { $0.relayAnswer = relay }
-        try await server.run { base in
-            try await TemporaryDirectory.with { temp in
-                let person = try ScriptedPerson(in: temp)
-                let provider = AppleIDProvider(
-                    server: JuiceServerAPI(baseURL: base),
-                    store: CredentialStore(directory: temp.file("juice-home")),
-                    browser: person.browser,
-                    receiver: LoopbackReceiver(timeout: .seconds(120), clock: clock),
-                    random: fixedRandom()
-                )
-                try await body(server, person, JuiceSignIn(provider: provider))
-            }
-        }
-    }
-
-    @Test("signs in: nonce, relay through the browser, loopback, POST /api/auth/apple, session and user saved")
+    @Test("signs in: nonce, relay through the browser, Apple's pages, loopback, POST /api/auth/apple; session and user saved")
     func success() async throws {
-        try await withFlow { server, person, signIn in
-            async let page = person.visit()
+        try await LiveFlow.with { _, person, signIn in
+            async let page = person.signInAtApple()
             let result = try await signIn.signInWithApple()
-            #expect(try await page.body.contains("You can close this window"))
+            let answer = try await page
+            #expect(answer.status == 200)
+            #expect(answer.body.contains("You can close this window"))
 
             guard case .appleID(let credential) = result.credential else { Issue.record("not an Apple ID credential"); return }
-            #expect(credential.user == server.subject)
+            #expect(credential.user.split(separator: ".").count == 3, "an Apple-shaped user identifier")
             #expect(credential.state == fixedRandom().token())
-            #expect(credential.authorizedScopes == [.fullName, .email])
-            #expect(credential.fullName?.givenName == "Alice")
+            #expect(credential.fullName?.givenName == "Johnny")
             #expect(credential.fullName?.familyName == "Appleseed")
-            #expect(credential.email == "alice@privaterelay.appleid.com")
-            #expect(credential.realUserStatus == .likelyReal)
-            #expect(credential.authorizationCode.map { String(decoding: $0, as: UTF8.self).hasPrefix("c0de.") } == true)
-            #expect(!"\(credential)".contains("c0de"))
+            #expect(credential.email == "appleseed@juice.test")
+            #expect(credential.identityToken != nil && credential.authorizationCode != nil)
+            #expect(!"\(credential)".contains(String(decoding: credential.authorizationCode ?? Data(), as: UTF8.self)))
 
-            let state = server.state.withLock { $0 }
-            let relay = try #require(state.relayQueries.first)
-            let sent = try #require(state.appleSignIns.first)
-            #expect(relay["nonce"] == Nonce.sha256Hex(sent.nonce))
-            #expect(relay["state"] == credential.state)
-            #expect(relay["scope"] == "name email")
-            #expect(relay["redirect_uri"]?.hasPrefix("http://127.0.0.1:") == true)
-            #expect(relay["redirect_uri"]?.hasSuffix("/callback") == true)
-            #expect(sent.fullName == JuiceAccount.Name(givenName: "Alice", familyName: "Appleseed"))
-            #expect(sent.email == "alice@privaterelay.appleid.com")
-            #expect(sent.identityToken == credential.identityToken.map { String(decoding: $0, as: UTF8.self) })
-
+            #expect(result.session.account.user == credential.user)
+            #expect(result.session.account.name?.givenName == "Johnny", "the server kept the once-only name")
             let saved = try await signIn.store.session(for: signIn.server.baseURL)
-            #expect(saved == StoredSession(token: result.session.token, userIdentifier: server.subject, accountID: "acc-1"))
+            #expect(saved?.userIdentifier == credential.user)
+            #expect(saved?.token == result.session.token)
+            let me = try await signIn.server.account(sessionToken: result.session.token)
+            #expect(me.email == "appleseed@juice.test")
         }
     }
 
     @Test("the person cancelling at Apple is canceled, and nothing is saved")
     func cancel() async throws {
-        try await withFlow(relay: .cancel) { server, person, signIn in
-            async let page = person.visit()
+        try await LiveFlow.with { _, person, signIn in
+            async let page = person.signInAtApple(choice: .cancel)
             await #expect(throws: AuthorizationError.canceled("")) { try await signIn.signInWithApple() }
             let answer = try await page
             #expect(answer.status == 200)
             let saved = try await signIn.store.session(for: signIn.server.baseURL)
             #expect(saved == nil)
-            #expect(server.state.withLock { $0.appleSignIns.isEmpty })
         }
     }
 
-    @Test("an answer with another state is invalidResponse and is never sent to the server")
+    @Test("a loopback answer with another state is invalidResponse, and nothing is sent to the server or saved")
     func stateMismatch() async throws {
-        try await withFlow(relay: .wrongState) { server, person, signIn in
-            async let page = person.visit()
+        try await LiveFlow.with { _, person, signIn in
+            async let page = person.signInAtApple(tamperState: "forged-state")
             await #expect(throws: AuthorizationError.invalidResponse("")) { try await signIn.signInWithApple() }
             _ = try await page
-            #expect(server.state.withLock { $0.appleSignIns.isEmpty })
-        }
-    }
-
-    @Test("an Apple error is failed; an answer without identity token is invalidResponse")
-    func unusableAnswers() async throws {
-        try await withFlow(relay: .appleError("invalid_request")) { _, person, signIn in
-            async let page = person.visit()
-            do {
-                _ = try await signIn.signInWithApple()
-                Issue.record("no error")
-            } catch let error as AuthorizationError {
-                #expect(error.code == .failed)
-                #expect(error.reason.contains("invalid_request"))
-            }
-            _ = try await page
-        }
-        try await withFlow(relay: .noIdentityToken) { _, person, signIn in
-            async let page = person.visit()
-            await #expect(throws: AuthorizationError.invalidResponse("")) { try await signIn.signInWithApple() }
-            _ = try await page
+            let saved = try await signIn.store.session(for: signIn.server.baseURL)
+            #expect(saved == nil)
         }
     }
 
     @Test("nobody answering before the timeout is canceled (injected clock)")
     func timeout() async throws {
         let clock = ManualClock()
-        try await withFlow(clock: clock) { _, person, signIn in
+        try await LiveFlow.with(clock: clock) { _, person, signIn in
             async let advanced: Void = {
                 _ = try await eventually { clock.sleeperCount > 0 && !person.openedURLs.isEmpty ? true : nil }
                 clock.advance(by: .seconds(120))
@@ -121,26 +71,67 @@ struct AppleIDFlowTests {
         }
     }
 
-    @Test("credential state at launch: authorized, revoked, transferred, notFound for another user or no session")
+    @Test("credential state at launch: authorized after sign-in, notFound for another user, revoked once Apple revokes")
     func credentialState() async throws {
-        try await withFlow { server, person, signIn in
+        try await LiveFlow.with { juice, person, signIn in
             let provider = signIn.provider
-            #expect(try await provider.credentialState(forUserID: server.subject) == .notFound)
-            async let page = person.visit()
-            _ = try await signIn.signInWithApple()
+            async let page = person.signInAtApple()
+            let result = try await signIn.signInWithApple()
             _ = try await page
-            #expect(try await provider.credentialState(forUserID: server.subject) == .authorized)
-            #expect(try await provider.credentialState(forUserID: "000000.other.0000") == .notFound)
-            for (name, state) in [("revoked", CredentialState.revoked), ("transferred", .transferred), ("notFound", .notFound)] {
-                server.state.withLock { $0.credentialState = name }
-                #expect(try await provider.credentialState(forUserID: server.subject) == state)
+            guard case .appleID(let credential) = result.credential else { Issue.record("not an Apple ID credential"); return }
+            #expect(try await provider.credentialState(forUserID: credential.user) == .authorized)
+            #expect(try await provider.credentialState(forUserID: "000000.0123456789abcdef0123456789abcdef.0000") == .notFound)
+            try await juice.admin("revoke-consent", ["apple_id": LiveJuice.johnny.email, "client_id": LiveJuice.bundleID])
+            let revoked = try await eventually { try await provider.credentialState(forUserID: credential.user) == .revoked ? true : nil }
+            #expect(revoked == true, "the revocation reached the server as Apple's notification")
+        }
+    }
+
+    @Test("a long-running client sees the revocation live through credentialRevocations (GET /api/events)")
+    func liveRevocation() async throws {
+        try await LiveFlow.with { juice, person, signIn in
+            async let page = person.signInAtApple()
+            let result = try await signIn.signInWithApple()
+            _ = try await page
+            guard case .appleID(let credential) = result.credential else { Issue.record("not an Apple ID credential"); return }
+            let revocations = signIn.server.credentialRevocations(sessionToken: result.session.token)
+            async let first = revocations.first { _ in true }
+            try await Task.sleep(for: .milliseconds(300))
+            try await juice.admin("revoke-consent", ["apple_id": LiveJuice.johnny.email, "client_id": LiveJuice.bundleID])
+            let revocation = try await first
+            #expect(revocation == CredentialRevocation(user: credential.user, state: .revoked))
+        }
+    }
+
+    @Test("signing out ends the revocation sequence without an element; a refused session ends it with unauthorized")
+    func sequenceEnds() async throws {
+        try await LiveFlow.with { _, person, signIn in
+            async let page = person.signInAtApple()
+            let result = try await signIn.signInWithApple()
+            _ = try await page
+            async let all = signIn.server.credentialRevocations(sessionToken: result.session.token).reduce(into: [CredentialRevocation]()) {
+                $0.append($1)
             }
-            server.state.withLock { $0.credentialState = "garbage" }
-            await #expect(throws: JuiceServerError.unexpectedResponse(status: 200, "")) {
-                try await provider.credentialState(forUserID: server.subject)
+            try await Task.sleep(for: .milliseconds(300))
+            try await signIn.server.signOut(sessionToken: result.session.token)
+            let seen = try await all
+            #expect(seen.isEmpty)
+            await #expect(throws: JuiceServerError.self) {
+                for try await _ in signIn.server.credentialRevocations(sessionToken: result.session.token) {}
             }
-            server.state.withLock { $0.sessions.removeAll() }
-            #expect(try await provider.credentialState(forUserID: server.subject) == .notFound)
+        }
+    }
+
+    @Test("deleting the account: the server answers notFound for the user afterwards, and the session is gone")
+    func deletion() async throws {
+        try await LiveFlow.with { _, person, signIn in
+            async let page = person.signInAtApple()
+            let result = try await signIn.signInWithApple()
+            _ = try await page
+            guard case .appleID(let credential) = result.credential else { Issue.record("not an Apple ID credential"); return }
+            try await signIn.server.deleteAccount(sessionToken: result.session.token)
+            #expect(try await signIn.provider.credentialState(forUserID: credential.user) == .notFound)
+            await #expect(throws: JuiceServerError.self) { try await signIn.server.account(sessionToken: result.session.token) }
         }
     }
 }

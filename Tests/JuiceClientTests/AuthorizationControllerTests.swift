@@ -1,3 +1,4 @@
+import AppleIDEmulator
 import Foundation
 import Synchronization
 import JuiceClient
@@ -7,58 +8,60 @@ import Testing
 struct AuthorizationControllerTests {
     @Test("offers a saved password before asking the person, as the sample's existing-account flow")
     func savedPasswordFirst() async throws {
-        let server = StandInJuiceServer()
-        try await server.run { base in
-            try await TemporaryDirectory.with { temp in
-                let person = try ScriptedPerson(in: temp)
-                let store = CredentialStore(directory: temp.url)
-                let apple = AppleIDProvider(server: JuiceServerAPI(baseURL: base), store: store, browser: person.browser, random: fixedRandom())
-                try await store.savePassword(PasswordCredential(user: "alice", password: "correct horse"), for: base)
-                let controller = AuthorizationController(requests: [apple.createRequest(), PasswordProvider(server: base, store: store).createRequest()])
-                let authorization = try await controller.performRequests()
-                #expect(authorization.credential == .password(PasswordCredential(user: "alice", password: "correct horse")))
-                #expect(person.openedURLs.isEmpty)
-            }
+        try await LiveFlow.with { juice, person, signIn in
+            let store = signIn.store
+            try await store.savePassword(PasswordCredential(user: "alice", password: "correct horse"), for: juice.serverURL)
+            let controller = AuthorizationController(requests: [
+                signIn.provider.createRequest(), PasswordProvider(server: juice.serverURL, store: store).createRequest(),
+            ])
+            let authorization = try await controller.performRequests()
+            #expect(authorization.credential == .password(PasswordCredential(user: "alice", password: "correct horse")))
+            #expect(person.openedURLs.isEmpty)
         }
     }
 
-    @Test("reuses the saved Apple user while authorized (implicit), asks again with login or once revoked")
+    @Test("reuses the saved Apple user while authorized (implicit), asks again with login or once Apple revoked it")
     func implicitReuse() async throws {
-        let server = StandInJuiceServer()
-        try await server.run { base in
-            try await TemporaryDirectory.with { temp in
-                let person = try ScriptedPerson(in: temp)
-                let store = CredentialStore(directory: temp.url)
-                let provider = AppleIDProvider(
-                    server: JuiceServerAPI(baseURL: base), store: store, browser: person.browser, receiver: LoopbackReceiver(timeout: .seconds(120)),
-                    random: fixedRandom())
-                async let page = person.visit(0)
-                _ = try await JuiceSignIn(provider: provider).signInWithApple()
-                _ = try await page
+        try await LiveFlow.with { juice, person, signIn in
+            let provider = signIn.provider
+            async let page = person.signInAtApple(0)
+            let first = try await signIn.signInWithApple()
+            _ = try await page
+            guard case .appleID(let signedIn) = first.credential else { Issue.record("not an Apple ID credential"); return }
 
-                let reused = try await AuthorizationController(requests: [provider.createRequest()])
-                    .performRequests(options: .preferImmediatelyAvailableCredentials)
-                guard case .appleID(let credential) = reused.credential else { Issue.record("not an Apple ID credential"); return }
-                #expect(credential.user == server.subject)
-                #expect(credential.identityToken == nil)
-                #expect(person.openedURLs.count == 1)
+            let reused = try await AuthorizationController(requests: [provider.createRequest()])
+                .performRequests(options: .preferImmediatelyAvailableCredentials)
+            guard case .appleID(let credential) = reused.credential else { Issue.record("not an Apple ID credential"); return }
+            #expect(credential.user == signedIn.user)
+            #expect(credential.identityToken == nil)
+            #expect(person.openedURLs.count == 1)
 
-                var login = provider.createRequest()
-                login.requestedOperation = .operationLogin
-                await #expect(throws: AuthorizationError.notInteractive("")) {
-                    try await AuthorizationController(requests: [login]).performRequests(options: .preferImmediatelyAvailableCredentials)
-                }
-
-                server.state.withLock { $0.credentialState = "revoked" }
-                await #expect(throws: AuthorizationError.notInteractive("")) {
-                    try await AuthorizationController(requests: [provider.createRequest()]).performRequests(options: .preferImmediatelyAvailableCredentials)
-                }
-                async let second = person.visit(1)
-                let fresh = try await AuthorizationController(requests: [provider.createRequest()]).performRequests()
-                _ = try await second
-                guard case .appleID(let freshCredential) = fresh.credential else { Issue.record("not an Apple ID credential"); return }
-                #expect(freshCredential.identityToken != nil)
+            var login = provider.createRequest()
+            login.requestedOperation = .operationLogin
+            await #expect(throws: AuthorizationError.notInteractive("")) {
+                try await AuthorizationController(requests: [login]).performRequests(options: .preferImmediatelyAvailableCredentials)
             }
+
+            try await juice.admin("revoke-consent", ["apple_id": LiveJuice.johnny.email, "client_id": LiveJuice.bundleID])
+            _ = try await eventually { try await provider.credentialState(forUserID: signedIn.user) == .revoked ? true : nil }
+            await #expect(throws: AuthorizationError.notInteractive("")) {
+                try await AuthorizationController(requests: [provider.createRequest()]).performRequests(options: .preferImmediatelyAvailableCredentials)
+            }
+            let second = Task {
+                do { return try await person.signInAtApple(1) } catch {
+                    Issue.record("the person could not sign in again: \(error)")
+                    throw error
+                }
+            }
+            var again = provider.createRequest()
+            await #expect(throws: AuthorizationError.failed("")) { try await AuthorizationController(requests: [again]).performRequests() }
+            #expect(person.openedURLs.count == 1, "a request without a nonce fails before the browser opens")
+            again.nonce = Nonce.sha256Hex(try await signIn.server.makeNonce())
+            let fresh = try await AuthorizationController(requests: [again]).performRequests()
+            _ = try await second.value
+            guard case .appleID(let freshCredential) = fresh.credential else { Issue.record("not an Apple ID credential"); return }
+            #expect(freshCredential.identityToken != nil)
+            #expect(freshCredential.fullName?.givenName == "Johnny", "after Stop Using Apple ID, the next authorization is a first one again")
         }
     }
 

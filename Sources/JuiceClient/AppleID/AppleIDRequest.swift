@@ -75,6 +75,11 @@ public struct AppleIDRequest: AuthorizationRequest {
 
     /// The web flow through the native relay, the browser and the loopback listener.
     private func authorizeInBrowser() async throws(AuthorizationError) -> AppleIDCredential {
+        // The server's relay refuses a request without a nonce; say so now rather than after the
+        // person has waited at an error page until the timeout.
+        guard let nonce, !nonce.isEmpty else {
+            throw .failed("the request has no nonce: set it to Nonce.sha256Hex(of a nonce from POST /api/auth/nonce)")
+        }
         let expectedState = state ?? provider.random.token()
         let callback = try await provider.receiver.receive { redirectURI throws(AuthorizationError) in
             let relay = provider.server.nativeRelayURL(redirectURI: redirectURI, state: expectedState, nonce: nonce, scopes: requestedScopes ?? [])

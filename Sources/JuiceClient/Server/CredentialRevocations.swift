@@ -12,6 +12,11 @@ public struct CredentialRevocation: Sendable, Hashable {
     /// Its state now: ``CredentialState/revoked``, ``CredentialState/transferred`` or
     /// ``CredentialState/notFound`` (the account was deleted).
     public let state: CredentialState
+
+    public init(user: String, state: CredentialState) {
+        self.user = user
+        self.state = state
+    }
 }
 
 /// The credential revocations of the signed-in session, from the server's `GET /api/events`

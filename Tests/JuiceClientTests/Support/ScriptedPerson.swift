@@ -19,14 +19,6 @@ struct ScriptedPerson: Sendable {
     var openedURLs: [String] {
         ((try? String(contentsOf: record, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
-
-    /// Waits for the browser to be opened the `index`th time and follows the URL to its end.
-    func visit(_ index: Int = 0) async throws -> HTTPAnswer {
-        guard let url = try await eventually(timeout: .seconds(120), { openedURLs.count > index ? openedURLs[index] : nil }) else {
-            throw CancellationError()
-        }
-        return try await fetch(url)
-    }
 }
 
 /// A deterministic random source: every byte is `byte`.

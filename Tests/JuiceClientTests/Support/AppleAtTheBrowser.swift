@@ -1,0 +1,103 @@
+import AppleIDEmulator
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// What the person does in the browser once `juice login` (or JuiceClient) opened it at the server's
+/// native relay: the relay redirects to Apple (the emulator), the person signs in and consents (or
+/// cancels) — one POST with every field, as the emulator's form sends it — and the form_post page
+/// is submitted to the server's callback, which redirects to the client's loopback address.
+enum AppleAtTheBrowser {
+    /// Never follows redirects: each hop is checked.
+    static let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
+
+    /// How the person answers at Apple.
+    enum Choice: Sendable {
+        case signIn(email: String, password: String)
+        case cancel
+    }
+
+    /// Walks the flow from the relay URL; `tamperState` rewrites the `state` the loopback receives
+    /// (a forged callback). Returns the loopback's answer.
+    static func complete(
+        relayURL: String, choice: Choice = .signIn(email: LiveJuice.johnny.email, password: LiveJuice.johnny.password),
+        tamperState: String? = nil
+    ) async throws -> HTTPAnswer {
+        let relay = try await send(relayURL)
+        guard (300..<400).contains(relay.status), let authorize = relay.headers.first(name: "Location") else {
+            throw Unexpected("the relay answered \(relay.status): \(relay.body.prefix(300))")
+        }
+        var fields = URLComponents(string: authorize)?.queryItems?.map { ($0.name, $0.value ?? "") } ?? []
+        switch choice {
+        case .signIn(let email, let password):
+            fields += [("account_name", email), ("password", password), ("email_choice", "share"), ("action", "continue")]
+        case .cancel:
+            fields += [("action", "cancel")]
+        }
+        let page = try await send(String(authorize.prefix { $0 != "?" }), form: fields)
+        guard page.status == 200, let action = formAction(page.body) else {
+            throw Unexpected("Apple answered \(page.status): \(page.body.prefix(300))")
+        }
+        let callback = try await send(action, form: hiddenInputs(page.body))
+        guard callback.status == 303, var loopback = callback.headers.first(name: "Location") else {
+            throw Unexpected("the callback answered \(callback.status): \(callback.body.prefix(300))")
+        }
+        if let tamperState, var components = URLComponents(string: loopback) {
+            components.queryItems = components.queryItems?.map { $0.name == "state" ? URLQueryItem(name: "state", value: tamperState) : $0 }
+            loopback = components.string ?? loopback
+        }
+        return try await send(loopback)
+    }
+
+    private static func send(_ url: String, form: [(String, String)]? = nil) async throws -> HTTPAnswer {
+        var request = HTTPClientRequest(url: url)
+        if let form {
+            let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(
+                ByteBuffer(
+                    string: form.map { "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)" }
+                        .joined(separator: "&")))
+        }
+        let response = try await http.execute(request, timeout: .seconds(20))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return HTTPAnswer(status: Int(response.status.code), headers: response.headers, body: String(buffer: body))
+    }
+
+    private static func hiddenInputs(_ html: String) -> [(String, String)] {
+        let pattern = try! NSRegularExpression(pattern: #"<input type="hidden" name="([^"]*)" value="([^"]*)">"#)
+        return pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)).map { match in
+            (unescape(String(html[Range(match.range(at: 1), in: html)!])), unescape(String(html[Range(match.range(at: 2), in: html)!])))
+        }
+    }
+
+    private static func formAction(_ html: String) -> String? {
+        guard let range = html.range(of: #"action="([^"]*)""#, options: .regularExpression) else { return nil }
+        return unescape(String(html[range].dropFirst(8).dropLast()))
+    }
+
+    private static func unescape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    struct Unexpected: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+extension ScriptedPerson {
+    /// Waits for the browser to be opened the `index`th time, then signs in (or cancels) at Apple.
+    func signInAtApple(
+        _ index: Int = 0, choice: AppleAtTheBrowser.Choice = .signIn(email: LiveJuice.johnny.email, password: LiveJuice.johnny.password),
+        tamperState: String? = nil
+    ) async throws -> HTTPAnswer {
+        guard let url = try await eventually(timeout: .seconds(60), { openedURLs.count > index ? openedURLs[index] : nil }) else {
+            throw AppleAtTheBrowser.Unexpected("the browser was never opened")
+        }
+        return try await AppleAtTheBrowser.complete(relayURL: url, choice: choice, tamperState: tamperState)
+    }
+}
