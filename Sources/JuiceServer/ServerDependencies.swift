@@ -90,7 +90,8 @@ public struct ServerDependencies: Sendable {
             baseURL: configuration.apple.appleBaseURL, signer: signer, httpClient: httpClient, timeout: .seconds(5), retryPolicy: .none,
             logger: logger
         )
-        let revocations = RevocationQueue(store: SQLRevocationStore(database: database), client: backgroundClient, cipher: cipher, time: time, metrics: metrics)
+        let revocations = RevocationQueue(
+            store: SQLRevocationStore(database: database), client: backgroundClient, cipher: cipher, time: time, metrics: metrics)
         let appleSignIn = AppleWebSignIn(
             configuration: configuration, verifier: webVerifier, client: client, cipher: cipher, authorizations: authorizations, accounts: accounts,
             tokens: tokens, random: random, time: time, metrics: metrics.signIns, serverMetrics: metrics

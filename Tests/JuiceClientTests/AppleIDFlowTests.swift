@@ -16,7 +16,10 @@ struct AppleIDFlowTests {
             #expect(answer.status == 200)
             #expect(answer.body.contains("You can close this window"))
 
-            guard case .appleID(let credential) = result.credential else { Issue.record("not an Apple ID credential"); return }
+            guard case .appleID(let credential) = result.credential else {
+                Issue.record("not an Apple ID credential")
+                return
+            }
             #expect(credential.user.split(separator: ".").count == 3, "an Apple-shaped user identifier")
             #expect(credential.state == fixedRandom().token())
             #expect(credential.fullName?.givenName == "Johnny")
@@ -78,7 +81,10 @@ struct AppleIDFlowTests {
             async let page = person.signInAtApple()
             let result = try await signIn.signInWithApple()
             _ = try await page
-            guard case .appleID(let credential) = result.credential else { Issue.record("not an Apple ID credential"); return }
+            guard case .appleID(let credential) = result.credential else {
+                Issue.record("not an Apple ID credential")
+                return
+            }
             #expect(try await provider.credentialState(forUserID: credential.user) == .authorized)
             #expect(try await provider.credentialState(forUserID: "000000.0123456789abcdef0123456789abcdef.0000") == .notFound)
             try await juice.admin("revoke-consent", ["apple_id": LiveJuice.johnny.email, "client_id": LiveJuice.bundleID])
@@ -93,7 +99,10 @@ struct AppleIDFlowTests {
             async let page = person.signInAtApple()
             let result = try await signIn.signInWithApple()
             _ = try await page
-            guard case .appleID(let credential) = result.credential else { Issue.record("not an Apple ID credential"); return }
+            guard case .appleID(let credential) = result.credential else {
+                Issue.record("not an Apple ID credential")
+                return
+            }
             let revocations = signIn.server.credentialRevocations(sessionToken: result.session.token)
             async let first = revocations.first { _ in true }
             try await Task.sleep(for: .milliseconds(300))
@@ -128,7 +137,10 @@ struct AppleIDFlowTests {
             async let page = person.signInAtApple()
             let result = try await signIn.signInWithApple()
             _ = try await page
-            guard case .appleID(let credential) = result.credential else { Issue.record("not an Apple ID credential"); return }
+            guard case .appleID(let credential) = result.credential else {
+                Issue.record("not an Apple ID credential")
+                return
+            }
             try await signIn.server.deleteAccount(sessionToken: result.session.token)
             #expect(try await signIn.provider.credentialState(forUserID: credential.user) == .notFound)
             await #expect(throws: JuiceServerError.self) { try await signIn.server.account(sessionToken: result.session.token) }

@@ -1,7 +1,7 @@
 import AppleIDEmulator
 import Foundation
-import Synchronization
 import JuiceClient
+import Synchronization
 import Testing
 
 @Suite("Authorization controller")
@@ -27,11 +27,17 @@ struct AuthorizationControllerTests {
             async let page = person.signInAtApple(0)
             let first = try await signIn.signInWithApple()
             _ = try await page
-            guard case .appleID(let signedIn) = first.credential else { Issue.record("not an Apple ID credential"); return }
+            guard case .appleID(let signedIn) = first.credential else {
+                Issue.record("not an Apple ID credential")
+                return
+            }
 
             let reused = try await AuthorizationController(requests: [provider.createRequest()])
                 .performRequests(options: .preferImmediatelyAvailableCredentials)
-            guard case .appleID(let credential) = reused.credential else { Issue.record("not an Apple ID credential"); return }
+            guard case .appleID(let credential) = reused.credential else {
+                Issue.record("not an Apple ID credential")
+                return
+            }
             #expect(credential.user == signedIn.user)
             #expect(credential.identityToken == nil)
             #expect(person.openedURLs.count == 1)
@@ -45,7 +51,8 @@ struct AuthorizationControllerTests {
             try await juice.admin("revoke-consent", ["apple_id": LiveJuice.johnny.email, "client_id": LiveJuice.bundleID])
             _ = try await eventually { try await provider.credentialState(forUserID: signedIn.user) == .revoked ? true : nil }
             await #expect(throws: AuthorizationError.notInteractive("")) {
-                try await AuthorizationController(requests: [provider.createRequest()]).performRequests(options: .preferImmediatelyAvailableCredentials)
+                try await AuthorizationController(requests: [provider.createRequest()]).performRequests(
+                    options: .preferImmediatelyAvailableCredentials)
             }
             let second = Task {
                 do { return try await person.signInAtApple(1) } catch {
@@ -59,7 +66,10 @@ struct AuthorizationControllerTests {
             again.nonce = Nonce.sha256Hex(try await signIn.server.makeNonce())
             let fresh = try await AuthorizationController(requests: [again]).performRequests()
             _ = try await second.value
-            guard case .appleID(let freshCredential) = fresh.credential else { Issue.record("not an Apple ID credential"); return }
+            guard case .appleID(let freshCredential) = fresh.credential else {
+                Issue.record("not an Apple ID credential")
+                return
+            }
             #expect(freshCredential.identityToken != nil)
             #expect(freshCredential.fullName?.givenName == "Johnny", "after Stop Using Apple ID, the next authorization is a first one again")
         }
@@ -71,7 +81,8 @@ struct AuthorizationControllerTests {
             let store = CredentialStore(directory: temp.url)
             let passwords = PasswordProvider(server: URL(string: "http://127.0.0.1:1")!, store: store)
             await #expect(throws: AuthorizationError.notInteractive("")) {
-                try await AuthorizationController(requests: [passwords.createRequest()]).performRequests(options: .preferImmediatelyAvailableCredentials)
+                try await AuthorizationController(requests: [passwords.createRequest()]).performRequests(
+                    options: .preferImmediatelyAvailableCredentials)
             }
             await #expect(throws: AuthorizationError.notHandled("")) {
                 try await AuthorizationController(requests: [passwords.createRequest()]).performRequests()

@@ -83,13 +83,15 @@ struct CredentialStoreTests {
         }
     }
 
-    @Test("reports a corrupt file clearly, by path and without its content, and never overwrites it on read", arguments: [
-        ("{\"version\":1,\"sessions\":{\"http://x\":{\"token\":", "not valid JSON"),
-        ("[1, 2, 3]", "wrong type at the top level"),
-        ("{\"version\":1,\"sessions\":{\"http://127.0.0.1:8080\":{\"userIdentifier\":\"secret-ish\"}}}", "missing \"token\""),
-        ("{\"version\":9,\"sessions\":{}}", "format version 9"),
-        ("\u{FF}\u{FE}garbage", "not valid JSON"),
-    ])
+    @Test(
+        "reports a corrupt file clearly, by path and without its content, and never overwrites it on read",
+        arguments: [
+            ("{\"version\":1,\"sessions\":{\"http://x\":{\"token\":", "not valid JSON"),
+            ("[1, 2, 3]", "wrong type at the top level"),
+            ("{\"version\":1,\"sessions\":{\"http://127.0.0.1:8080\":{\"userIdentifier\":\"secret-ish\"}}}", "missing \"token\""),
+            ("{\"version\":9,\"sessions\":{}}", "format version 9"),
+            ("\u{FF}\u{FE}garbage", "not valid JSON"),
+        ])
     func corrupt(content: String, detail: String) async throws {
         try await TemporaryDirectory.with { temp in
             try Data(content.utf8).write(to: temp.file("sessions.json"))

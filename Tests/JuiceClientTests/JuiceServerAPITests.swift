@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import NIOCore
 import JuiceClient
+import NIOCore
 import Testing
 
 @Suite("Juice server API")
@@ -82,7 +82,8 @@ struct JuiceServerAPITests {
     func credentialWithoutToken() async throws {
         let api = JuiceServerAPI(baseURL: URL(string: "http://127.0.0.1:1")!)
         let credential = AppleIDCredential(
-            user: "u", state: nil, authorizedScopes: [], authorizationCode: nil, identityToken: nil, email: nil, fullName: nil, realUserStatus: .unsupported)
+            user: "u", state: nil, authorizedScopes: [], authorizationCode: nil, identityToken: nil, email: nil, fullName: nil,
+            realUserStatus: .unsupported)
         await #expect(throws: JuiceServerError(.invalidRequest, "")) { try await api.signInWithApple(credential, rawNonce: "n") }
     }
 }

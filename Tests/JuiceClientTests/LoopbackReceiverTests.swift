@@ -98,7 +98,8 @@ struct LoopbackReceiverTests {
             let target = try await fetch(address.absoluteString + "?state=" + big)
             #expect(target.status == 414)
             // A chunked body that grows past the limit without announcing its length.
-            let chunked = "POST /callback HTTP/1.1\r\nHost: 127.0.0.1:\(address.portNumber)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            let chunked =
+                "POST /callback HTTP/1.1\r\nHost: 127.0.0.1:\(address.portNumber)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                 + "Transfer-Encoding: chunked\r\n\r\n800\r\n\(String(repeating: "b", count: 2048))\r\n0\r\n\r\n"
             #expect(await rawExchange(port: address.portNumber, Array(chunked.utf8))?.hasPrefix("HTTP/1.1 413") == true)
             let fine = try await postForm(address.absoluteString, [("state", "fine")])

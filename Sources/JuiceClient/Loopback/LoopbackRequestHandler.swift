@@ -59,7 +59,9 @@ final class LoopbackRequestHandler: ChannelInboundHandler {
     }
 
     /// Writes the answer, closes the connection, then delivers `callback` if any.
-    private func respond(_ context: ChannelHandlerContext, status: HTTPResponseStatus, contentType: String, body: String, then callback: LoopbackCallback?) {
+    private func respond(
+        _ context: ChannelHandlerContext, status: HTTPResponseStatus, contentType: String, body: String, then callback: LoopbackCallback?
+    ) {
         answered = true
         let bytes = ByteBuffer(string: body)
         let headers = HTTPHeaders([

@@ -187,7 +187,8 @@ public struct JuiceServerAPI: Sendable {
     }
 
     private static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? ""
+        text.addingPercentEncoding(
+            withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? ""
     }
 
     private func decode<Value: Decodable>(

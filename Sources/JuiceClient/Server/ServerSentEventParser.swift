@@ -26,8 +26,12 @@ struct ServerSentEventParser {
             for line in block.split(separator: "\n", omittingEmptySubsequences: false) where !line.hasPrefix(":") {
                 let (field, value) = Self.field(line)
                 switch field {
-                case "event": name = String(value); hasField = true
-                case "data": data.append(value); hasField = true
+                case "event":
+                    name = String(value)
+                    hasField = true
+                case "data":
+                    data.append(value)
+                    hasField = true
                 default: continue
                 }
             }

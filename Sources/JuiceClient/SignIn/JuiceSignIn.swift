@@ -44,7 +44,8 @@ public struct JuiceSignIn: Sendable {
             throw AuthorizationError.unknown("the Apple ID request returned another kind of credential")
         }
         let session = try await server.signInWithApple(credential, rawNonce: rawNonce)
-        try await store.saveSession(StoredSession(token: session.token, userIdentifier: credential.user, accountID: session.account.id), for: server.baseURL)
+        try await store.saveSession(
+            StoredSession(token: session.token, userIdentifier: credential.user, accountID: session.account.id), for: server.baseURL)
         return Result(session: session, credential: .appleID(credential))
     }
 

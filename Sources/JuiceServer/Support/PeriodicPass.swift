@@ -23,7 +23,7 @@ func runPeriodically(
             first = false
             do {
                 try await pass()
-            } catch where !Task.isCancelled {
+            } catch  where !Task.isCancelled {
                 logger.warning(failure, metadata: ["error.type": "\(type(of: error))"])
             } catch {
                 return

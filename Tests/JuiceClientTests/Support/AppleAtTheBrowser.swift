@@ -58,8 +58,10 @@ enum AppleAtTheBrowser {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             request.body = .bytes(
                 ByteBuffer(
-                    string: form.map { "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)" }
-                        .joined(separator: "&")))
+                    string: form.map {
+                        "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)"
+                    }
+                    .joined(separator: "&")))
         }
         let response = try await http.execute(request, timeout: .seconds(20))
         let body = try await response.body.collect(upTo: 1 << 20)

@@ -29,7 +29,9 @@ func fetch(
 /// Posts form fields, as a browser posts a `form_post` page.
 func postForm(_ url: String, _ fields: [(String, String)]) async throws -> HTTPAnswer {
     let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-    let body = fields.map { "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)" }
-        .joined(separator: "&")
+    let body = fields.map {
+        "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)"
+    }
+    .joined(separator: "&")
     return try await fetch(url, method: .POST, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: body)
 }

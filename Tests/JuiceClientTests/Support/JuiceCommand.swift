@@ -22,7 +22,8 @@ struct JuiceCommand: Sendable {
     static var executable: URL {
         let candidates = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
         for directory in candidates {
-            for base in [directory, directory.deletingLastPathComponent()] where FileManager.default.isExecutableFile(atPath: base.appendingPathComponent("juice").path) {
+            for base in [directory, directory.deletingLastPathComponent()]
+            where FileManager.default.isExecutableFile(atPath: base.appendingPathComponent("juice").path) {
                 return base.appendingPathComponent("juice")
             }
         }
