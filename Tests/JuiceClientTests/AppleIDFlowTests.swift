@@ -78,13 +78,7 @@ struct AppleIDFlowTests {
     func credentialState() async throws {
         try await LiveFlow.with { juice, person, signIn in
             let provider = signIn.provider
-            async let page = person.signInAtApple()
-            let result = try await signIn.signInWithApple()
-            _ = try await page
-            guard case .appleID(let credential) = result.credential else {
-                Issue.record("not an Apple ID credential")
-                return
-            }
+            let (_, credential) = try await LiveFlow.signIn(person, signIn)
             #expect(try await provider.credentialState(forUserID: credential.user) == .authorized)
             #expect(try await provider.credentialState(forUserID: "000000.0123456789abcdef0123456789abcdef.0000") == .notFound)
             try await juice.admin("revoke-consent", ["apple_id": LiveJuice.johnny.email, "client_id": LiveJuice.bundleID])
@@ -96,14 +90,8 @@ struct AppleIDFlowTests {
     @Test("a long-running client sees the revocation live through credentialRevocations (GET /api/events)")
     func liveRevocation() async throws {
         try await LiveFlow.with { juice, person, signIn in
-            async let page = person.signInAtApple()
-            let result = try await signIn.signInWithApple()
-            _ = try await page
-            guard case .appleID(let credential) = result.credential else {
-                Issue.record("not an Apple ID credential")
-                return
-            }
-            let revocations = signIn.server.credentialRevocations(sessionToken: result.session.token)
+            let (session, credential) = try await LiveFlow.signIn(person, signIn)
+            let revocations = signIn.server.credentialRevocations(sessionToken: session.token)
             async let first = revocations.first { _ in true }
             try await Task.sleep(for: .milliseconds(300))
             try await juice.admin("revoke-consent", ["apple_id": LiveJuice.johnny.email, "client_id": LiveJuice.bundleID])
@@ -115,18 +103,16 @@ struct AppleIDFlowTests {
     @Test("signing out ends the revocation sequence without an element; a refused session ends it with unauthorized")
     func sequenceEnds() async throws {
         try await LiveFlow.with { _, person, signIn in
-            async let page = person.signInAtApple()
-            let result = try await signIn.signInWithApple()
-            _ = try await page
-            async let all = signIn.server.credentialRevocations(sessionToken: result.session.token).reduce(into: [CredentialRevocation]()) {
+            let (session, _) = try await LiveFlow.signIn(person, signIn)
+            async let all = signIn.server.credentialRevocations(sessionToken: session.token).reduce(into: [CredentialRevocation]()) {
                 $0.append($1)
             }
             try await Task.sleep(for: .milliseconds(300))
-            try await signIn.server.signOut(sessionToken: result.session.token)
+            try await signIn.server.signOut(sessionToken: session.token)
             let seen = try await all
             #expect(seen.isEmpty)
             await #expect(throws: JuiceServerError.self) {
-                for try await _ in signIn.server.credentialRevocations(sessionToken: result.session.token) {}
+                for try await _ in signIn.server.credentialRevocations(sessionToken: session.token) {}
             }
         }
     }
@@ -134,16 +120,10 @@ struct AppleIDFlowTests {
     @Test("deleting the account: the server answers notFound for the user afterwards, and the session is gone")
     func deletion() async throws {
         try await LiveFlow.with { _, person, signIn in
-            async let page = person.signInAtApple()
-            let result = try await signIn.signInWithApple()
-            _ = try await page
-            guard case .appleID(let credential) = result.credential else {
-                Issue.record("not an Apple ID credential")
-                return
-            }
-            try await signIn.server.deleteAccount(sessionToken: result.session.token)
+            let (session, credential) = try await LiveFlow.signIn(person, signIn)
+            try await signIn.server.deleteAccount(sessionToken: session.token)
             #expect(try await signIn.provider.credentialState(forUserID: credential.user) == .notFound)
-            await #expect(throws: JuiceServerError.self) { try await signIn.server.account(sessionToken: result.session.token) }
+            await #expect(throws: JuiceServerError.self) { try await signIn.server.account(sessionToken: session.token) }
         }
     }
 }

@@ -22,4 +22,14 @@ enum LiveFlow {
             }
         }
     }
+
+    /// Signs in with Apple while the scripted person completes the browser part; returns the session
+    /// and the Apple ID credential.
+    static func signIn(_ person: ScriptedPerson, _ signIn: JuiceSignIn) async throws -> (ServerSession, AppleIDCredential) {
+        async let page = person.signInAtApple()
+        let result = try await signIn.signInWithApple()
+        _ = try await page
+        guard case .appleID(let credential) = result.credential else { throw AppleAtTheBrowser.Unexpected("not an Apple ID credential") }
+        return (result.session, credential)
+    }
 }
