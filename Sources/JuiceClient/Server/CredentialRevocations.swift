@@ -65,7 +65,10 @@ public struct CredentialRevocations: AsyncSequence, Sendable {
                 try await Task.sleep(for: backoff)
                 backoff = Swift.min(backoff * 2, maximumBackoff)
             case .connected:
+                // The server ended a healthy stream (its time limit, a restart): reconnect after a pause,
+                // so a server that keeps closing at once is not asked in a tight loop.
                 backoff = .seconds(1)
+                try await Task.sleep(for: backoff)
             }
         }
         return nil
