@@ -91,12 +91,14 @@ struct AppleIDFlowTests {
     func liveRevocation() async throws {
         try await LiveFlow.with { juice, person, signIn in
             let (session, credential) = try await LiveFlow.signIn(person, signIn)
-            let revocations = signIn.server.credentialRevocations(sessionToken: session.token)
+            let revocations = signIn.server.credentialRevocations(sessionToken: session.token, user: credential.user)
             async let first = revocations.first { _ in true }
-            try await Task.sleep(for: .milliseconds(300))
+            try await Task.sleep(for: .seconds(1))
             try await juice.admin("revoke-consent", ["apple_id": LiveJuice.johnny.email, "client_id": LiveJuice.bundleID])
             let revocation = try await first
             #expect(revocation == CredentialRevocation(user: credential.user, state: .revoked))
+            let late = try await signIn.server.credentialRevocations(sessionToken: session.token, user: credential.user).first { _ in true }
+            #expect(late == CredentialRevocation(user: credential.user, state: .revoked), "revoked before the stream connected: still reported")
         }
     }
 
@@ -107,7 +109,7 @@ struct AppleIDFlowTests {
             async let all = signIn.server.credentialRevocations(sessionToken: session.token).reduce(into: [CredentialRevocation]()) {
                 $0.append($1)
             }
-            try await Task.sleep(for: .milliseconds(300))
+            try await Task.sleep(for: .seconds(1))  // connected (a first connection after the sign-out is a 401)
             try await signIn.server.signOut(sessionToken: session.token)
             let seen = try await all
             #expect(seen.isEmpty)

@@ -44,6 +44,22 @@ struct DatabaseTests {
         }
     }
 
+    @Test("closing from a cancelled task (a service group torn down by cancellation) still closes the database", arguments: TestDatabase.all)
+    func closeWhenCancelled(database kind: TestDatabase) async throws {
+        try await StackEnvironment.with(kind) { environment in
+            let database = try await openDatabase(environment.database, logger: Self.logger)
+            let closing = Task {
+                try? await Task.sleep(for: .seconds(60))  // cancelled at once: close() runs in a cancelled task
+                await database.close()
+            }
+            closing.cancel()
+            await closing.value
+            await #expect(throws: (any Error).self, "the database is closed") {
+                try await database.read { sql in try await sql.raw("SELECT 1").run() }
+            }
+        }
+    }
+
     @Test("a transaction is all or nothing, and its writes are invisible to others until it commits", arguments: TestDatabase.all)
     func transactions(database kind: TestDatabase) async throws {
         try await StackEnvironment.with(kind) { environment in

@@ -85,7 +85,7 @@ final class EmulatorStore: Sendable {
     /// Closes the connection; the store is unusable afterwards.
     func close() async {
         await lock.lock()
-        try? await connection.close()
+        try? await connection.close().get()  // the future form: runs even when this task is cancelled
         try? await threadPool.shutdownGracefully()
         await lock.unlock()
     }

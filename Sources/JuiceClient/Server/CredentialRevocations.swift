@@ -25,7 +25,8 @@ public struct CredentialRevocation: Sendable, Hashable {
 /// The sequence yields a ``CredentialRevocation`` when the server reports one and then finishes;
 /// it also finishes, without an element, when the session ends (signed out, expired). A dropped
 /// connection is reopened with backoff (1 s doubling, at most 30 s); a server that refuses the session
-/// (401) ends the sequence with a ``JuiceServerError``.
+/// (401) ends the sequence with a ``JuiceServerError`` — unless the session's Apple user was given and
+/// its credential is no longer authorized, which is reported as the revocation.
 ///
 /// ```swift
 /// for try await revocation in JuiceServerAPI(baseURL: server).credentialRevocations(sessionToken: token) {
@@ -38,6 +39,9 @@ public struct CredentialRevocations: AsyncSequence, Sendable {
 
     let server: JuiceServerAPI
     let sessionToken: String
+    /// The session's Apple user, if known: a session refused because the revocation already ended it
+    /// is then still reported as the revocation.
+    let user: String?
     let maximumBackoff: Duration
 
     public func makeAsyncIterator() -> AsyncThrowingStream<CredentialRevocation, any Error>.Iterator {
@@ -97,7 +101,12 @@ public struct CredentialRevocations: AsyncSequence, Sendable {
         }
         guard response.status == .ok else {
             let body = (try? await response.body.collect(upTo: 64 * 1024)).map { Data($0.readableBytesView) } ?? Data()
-            throw JuiceServerAPI.error(status: Int(response.status.code), body: body)
+            let error = JuiceServerAPI.error(status: Int(response.status.code), body: body)
+            // Revoked while disconnected (or before the first connection): the revocation ended the session.
+            if error.code == .unauthorized, let user, let state = try? await server.credentialState(forUserID: user), state != .authorized {
+                return .revoked(CredentialRevocation(user: user, state: state))
+            }
+            throw error
         }
         var parser = ServerSentEventParser()
         do {
@@ -128,7 +137,11 @@ public struct CredentialRevocations: AsyncSequence, Sendable {
 
 extension JuiceServerAPI {
     /// The credential revocations of the session `sessionToken`, from `GET /api/events`.
-    public func credentialRevocations(sessionToken: String, maximumBackoff: Duration = .seconds(30)) -> CredentialRevocations {
-        CredentialRevocations(server: self, sessionToken: sessionToken, maximumBackoff: maximumBackoff)
+    ///
+    /// - Parameter user: The session's Apple user identifier: when the server refuses the session
+    ///   because a revocation already ended it (while disconnected), the sequence still yields that
+    ///   revocation instead of failing with `unauthorized`.
+    public func credentialRevocations(sessionToken: String, user: String? = nil, maximumBackoff: Duration = .seconds(30)) -> CredentialRevocations {
+        CredentialRevocations(server: self, sessionToken: sessionToken, user: user, maximumBackoff: maximumBackoff)
     }
 }

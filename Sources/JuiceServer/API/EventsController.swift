@@ -113,17 +113,19 @@ public struct EventsController: Sendable {
         }
 
         /// The event that ends the stream, if the credential or the session changed.
+        ///
+        /// The session is read before the credential state: a revocation ends the sessions and
+        /// revokes the credential in one transaction, so a session seen gone while the credential
+        /// still reads authorized is a sign-out, never a revocation half-seen.
         private func check() async throws -> ByteBuffer? {
+            let sessionActive = try await controller.sessions.session(token: token, now: controller.time.now) != nil
             if let subject {
                 let state = try await controller.lifecycle.credentialState(subject: subject)
                 if state != .authorized {
                     return EventsController.event("credential-revoked", ["state": state.rawValue, "user": subject])
                 }
             }
-            if try await controller.sessions.session(token: token, now: controller.time.now) == nil {
-                return EventsController.event("session-ended", [:])
-            }
-            return nil
+            return sessionActive ? nil : EventsController.event("session-ended", [:])
         }
     }
 }

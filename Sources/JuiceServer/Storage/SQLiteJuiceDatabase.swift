@@ -56,7 +56,7 @@ public final class SQLiteJuiceDatabase: JuiceDatabase {
             try await sql.raw("PRAGMA synchronous = NORMAL").run()
             try await sql.raw("PRAGMA foreign_keys = ON").run()
         } catch {
-            try? await connection.close()
+            try? await connection.close().get()  // the future form: runs even when this task is cancelled
             try? await threadPool.shutdownGracefully()
             throw error
         }
@@ -92,7 +92,7 @@ public final class SQLiteJuiceDatabase: JuiceDatabase {
 
     public func close() async {
         await lock.lock()
-        try? await connection.close()
+        try? await connection.close().get()  // the future form: runs even when this task is cancelled
         try? await threadPool.shutdownGracefully()
         await lock.unlock()
     }
