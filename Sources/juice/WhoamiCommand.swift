@@ -28,6 +28,12 @@ struct WhoamiCommand: AsyncParsableCommand {
             }
             guard let account = try await Self.account(api, token: session.token) else {
                 try await store.removeSession(for: api.baseURL)
+                // A revocation ends the sessions and the credential together: a session refused just
+                // after the state read "authorized" may be that revocation, so ask again.
+                if let user = session.userIdentifier {
+                    let state = try await api.credentialState(forUserID: user)
+                    if state != .authorized { throw CLIError(Self.message(for: state)) }
+                }
                 throw CLIError("Your session has ended; the saved credentials were cleared. Run: juice login")
             }
             print(describe(account))
