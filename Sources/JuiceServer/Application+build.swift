@@ -53,7 +53,7 @@ public func buildApplication(
         services: [
             DatabaseService(database: database), purge,
             RefreshTokenCheckService(check: dependencies.refreshTokenCheck, logger: logger),
-            RevocationRetryService(queue: dependencies.revocations, logger: logger),
+            RevocationRetryService(queue: dependencies.revocations, interval: configuration.revocationRetryInterval, logger: logger),
         ],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port

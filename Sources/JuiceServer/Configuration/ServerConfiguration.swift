@@ -37,6 +37,8 @@ public struct ServerConfiguration: Sendable {
     public var loginLimits: LoginThrottle.Limits
     /// How often expired sessions and sign-in requests are removed.
     public var purgeInterval: Duration
+    /// How often queued revocations are retried (each entry also waits out its own backoff).
+    public var revocationRetryInterval: Duration = .seconds(30)
 
     /// Creates a configuration from already-validated values.
     public init(
