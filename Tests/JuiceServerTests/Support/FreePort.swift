@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -8,19 +9,27 @@ import Foundation
 
 /// A loopback port free at the time of asking (the server's port must be known before it starts,
 /// because its callback URL is registered at the emulator).
+///
+/// Every test target runs in the one test process, so each target takes ports from a range of its
+/// own (JuiceServerTests 20000–24999, JuiceClientTests 25000–28499, JuiceCLITests 28500–31999), below the kernel's ephemeral range (32768–60999 on Linux) so that no outgoing
+/// connection takes one between picking and binding, and hands them out in turn, never the same port
+/// twice in a run: two tests picking at the same moment cannot get the same port.
 enum FreePort {
-    /// A free port below the kernel's ephemeral range (32768–60999 on Linux), so that an outgoing
-    /// connection of this or another process cannot take it between picking and binding; falls back
-    /// to one the kernel picks.
+    static let range = 20_000..<25_000
+    private static let next = Mutex(range.lowerBound + Int.random(in: 0..<(range.count / 2)))
+
     static func pick() throws -> Int {
-        for _ in 0..<64 {
-            let candidate = Int.random(in: 20_000..<32_000)
+        for _ in 0..<range.count {
+            let candidate = next.withLock { next in
+                defer { next = next + 1 < range.upperBound ? next + 1 : range.lowerBound }
+                return next
+            }
             if (try? reserve(candidate)) != nil { return candidate }
         }
-        return try reserve(0)
+        throw POSIXError(.EADDRINUSE)
     }
 
-    /// Binds `port` (0: any) on 127.0.0.1, releases it, returns the port bound.
+    /// Binds `port` on 127.0.0.1 and releases it: whether it is free now.
     private static func reserve(_ port: Int) throws -> Int {
         #if canImport(Glibc)
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -37,10 +46,6 @@ enum FreePort {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return port
     }
 }
