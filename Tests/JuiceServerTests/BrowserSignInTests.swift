@@ -19,7 +19,30 @@ enum BrowserTools {
     static let chromedriver = find(["chromedriver"])
     static let python = find(["python3"])
 
-    static var available: Bool { chromium != nil && chromedriver != nil && python != nil }
+    /// Whether `python3` can import selenium (checked once).
+    static let selenium: Bool = {
+        guard let python else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", "import selenium"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    static var available: Bool { chromium != nil && chromedriver != nil && selenium }
+
+    /// What is missing, for the skip notice or the failure.
+    static var missing: String {
+        [chromium == nil ? "chromium" : nil, chromedriver == nil ? "chromedriver" : nil, selenium ? nil : "python3 with selenium"]
+            .compactMap { $0 }.joined(separator: ", ")
+    }
+
+    /// Runs the browser test when the tools are there, and also when `JUICE_TEST_REQUIRE_ALL=1`
+    /// (then it fails naming what is missing); otherwise it is skipped with that reason.
+    static var shouldRun: Bool { available || TestRequirements.requireAll }
 
     /// The repository root (this file is Tests/JuiceServerTests/BrowserSignInTests.swift).
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -29,11 +52,15 @@ enum BrowserTools {
 struct BrowserSignInTests {
     @Test(
         "headless Chromium clicks Sign in with Apple, signs in and consents at the emulator, lands on /account, signs out",
-        .enabled(if: BrowserTools.available, "needs chromium, chromedriver and python3 with selenium (installed by .ci/run)"),
+        .enabled(if: BrowserTools.shouldRun, "needs chromium, chromedriver and python3 with selenium (scripts/test installs them)"),
         .timeLimit(.minutes(3)),
         arguments: TestDatabase.all
     )
     func browserSignIn(database: TestDatabase) async throws {
+        guard BrowserTools.available else {
+            Issue.record("JUICE_TEST_REQUIRE_ALL=1 requires the browser test, but \(BrowserTools.missing) is missing")
+            return
+        }
         try await JuiceStack.with(database: database) { stack in
             let screenshots = BrowserTools.repository.appendingPathComponent("test-output/browser/\(database.rawValue)")
             try? FileManager.default.removeItem(at: screenshots)

@@ -102,7 +102,10 @@ struct DatabaseTests {
         }
     }
 
-    @Test("PostgreSQL: a wrong password or an unknown database stops start-up with the reason, never the password")
+    @Test(
+        "PostgreSQL: a wrong password or an unknown database stops start-up with the reason, never the password",
+        .enabled(if: TestDatabase.all.contains(.postgres), "needs PostgreSQL (JUICE_TEST_POSTGRES_URL)")
+    )
     func connectionErrors() async throws {
         try TestPostgres.requireEnabled()
         var components = try #require(URLComponents(string: TestPostgres.adminURL))

@@ -9,33 +9,41 @@ enum TestDatabase: String, Sendable, CaseIterable, CustomTestStringConvertible {
     case sqlite
     case postgres
 
-    /// Both, in this order: the argument list of every parameterized server test.
-    static let all: [TestDatabase] = allCases
+    /// The argument list of every parameterized server test: both, in this order, when PostgreSQL is
+    /// configured (or required); otherwise SQLite only, after one notice saying why.
+    static let all: [TestDatabase] = {
+        if TestPostgres.configuredURL != nil && !TestPostgres.isOff || TestRequirements.requireAll { return allCases }
+        TestRequirements.notice(
+            "the PostgreSQL variants of the server tests are skipped: "
+                + (TestPostgres.isOff ? "JUICE_TEST_POSTGRES=off" : "JUICE_TEST_POSTGRES_URL is not set")
+                + ". scripts/test starts a throwaway PostgreSQL and runs them all."
+        )
+        return [.sqlite]
+    }()
 
     var testDescription: String { rawValue }
 }
 
 /// The PostgreSQL server the tests use, from the environment:
 ///
-/// - `JUICE_TEST_POSTGRES_URL`: a role allowed to create databases
-///   (default `postgres://juice:juice@127.0.0.1:5432/juice?sslmode=disable`, what `.ci/run` sets up);
-/// - `JUICE_TEST_POSTGRES=off`: skip the PostgreSQL variants (each one records a warning with this
-///   reason and is cancelled). Without it, an unreachable server fails those tests with a message saying so.
+/// - `JUICE_TEST_POSTGRES_URL`: a role allowed to create databases (`scripts/test` starts a
+///   throwaway cluster and sets it). Without it, or with `JUICE_TEST_POSTGRES=off`, the PostgreSQL
+///   variants are not run (see ``TestDatabase/all``), unless `JUICE_TEST_REQUIRE_ALL=1`: then they
+///   fail saying what is missing. An unreachable server fails them with a message saying so.
 ///
 /// Each test gets a database of its own (`juice_test_<random>`), dropped when it ends.
 enum TestPostgres {
-    static let defaultURL = "postgres://juice:juice@127.0.0.1:5432/juice?sslmode=disable"
+    static var configuredURL: String? { ProcessInfo.processInfo.environment["JUICE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 } }
 
-    static var adminURL: String { ProcessInfo.processInfo.environment["JUICE_TEST_POSTGRES_URL"] ?? defaultURL }
+    static var adminURL: String { configuredURL ?? "" }
 
     static var isOff: Bool { ProcessInfo.processInfo.environment["JUICE_TEST_POSTGRES"]?.lowercased() == "off" }
 
-    /// Ends the running test (or test case) when PostgreSQL tests are switched off: a warning names
-    /// the reason (a cancelled test case alone would be reported as passed), then the test is cancelled.
+    /// Fails the running test when a PostgreSQL variant runs without a server to run on (only when
+    /// `JUICE_TEST_REQUIRE_ALL=1` demands them).
     static func requireEnabled() throws {
-        guard isOff else { return }
-        Issue.record("PostgreSQL variant skipped: JUICE_TEST_POSTGRES=off", severity: .warning)
-        try Test.cancel("PostgreSQL variant skipped: JUICE_TEST_POSTGRES=off")
+        if isOff { throw TestPostgresUnavailable(reason: "JUICE_TEST_POSTGRES=off, but JUICE_TEST_REQUIRE_ALL=1 requires the PostgreSQL variants") }
+        if configuredURL == nil { throw TestPostgresUnavailable(reason: "JUICE_TEST_POSTGRES_URL is not set, and JUICE_TEST_REQUIRE_ALL=1 requires it") }
     }
 
     /// Creates an empty database; returns its name and URL.
@@ -82,7 +90,7 @@ struct TestPostgresUnavailable: Error, CustomStringConvertible {
     let reason: String
 
     var description: String {
-        "PostgreSQL tests need a server: \(reason). Start one (bash .ci/run shows how), point JUICE_TEST_POSTGRES_URL at a role "
-            + "that may create databases, or set JUICE_TEST_POSTGRES=off to skip the PostgreSQL variants."
+        "PostgreSQL tests need a server: \(reason). Run scripts/test (it starts a throwaway PostgreSQL), or point "
+            + "JUICE_TEST_POSTGRES_URL at a role that may create databases."
     }
 }
