@@ -75,12 +75,19 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestCo
             sessions: dependencies.sessions, accounts: dependencies.accounts, cookies: dependencies.cookies, time: dependencies.time
         )
     )
+    let security = SQLAccountSecurityStore(database: dependencies.database)
+    let web = WebController(
+        pages: dependencies.pages, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
+        cookies: dependencies.cookies, csrf: dependencies.csrf, security: security, time: dependencies.time
+    )
+    router.addRoutes(web.endpoints)
     router.addRoutes(
-        WebController(
-            pages: dependencies.pages, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
-            cookies: dependencies.cookies, csrf: dependencies.csrf
+        AccountSettingsController(
+            web: web, change: PasswordChange(passwords: dependencies.passwords, store: security, time: dependencies.time), security: security,
+            sessions: dependencies.sessions, origin: OriginCheck(origin: dependencies.configuration.publicOrigin), time: dependencies.time
         ).endpoints
     )
+    router.addRoutes(WellKnownController(configuration: dependencies.configuration).endpoints)
     router.addRoutes(AppleAuthController(signIn: dependencies.appleSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf).endpoints)
     router.addRoutes(
         APIController(

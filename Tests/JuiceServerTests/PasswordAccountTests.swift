@@ -125,7 +125,7 @@ struct PasswordAccountTests {
     func linking(database: TestDatabase) async throws {
         try await JuiceStack.with(database: database) { stack in
             let browser = Browser()
-            let signUp = try await Self.signUp(stack, browser, username: "peach", password: "fuzzy-peach-9")
+            let signUp = try await Self.signUp(stack, browser, username: "peach", password: "fuzzy-fruit-9")
             let passwordToken = try #require(signUp.cookieValue("juice_session"))
             let accountID = try #require(try await AppleFlow.me(stack, token: passwordToken).json?["id"] as? String)
 
@@ -150,7 +150,7 @@ struct PasswordAccountTests {
 
             // Another password account cannot take this Apple ID.
             let third = Browser()
-            try await Self.signUp(stack, third, username: "plum", password: "purple-plum-7")
+            try await Self.signUp(stack, third, username: "plum", password: "purple-stone-7")
             let refused = try await AppleFlow.signIn(stack, third)
             #expect(refused.status == 409)
             #expect(refused.body.contains("apple_id_in_use"))
@@ -166,7 +166,7 @@ struct PasswordAccountTests {
             #expect(none[header: "Content-Type"]?.hasPrefix("application/json") == true)
             #expect(none.error == "unauthorized")
             #expect(try await AppleFlow.me(stack, token: "not-a-token").status == 401)
-            let signUp = try await Self.signUp(stack, Browser(), username: "cherry", password: "red-cherry-1")
+            let signUp = try await Self.signUp(stack, Browser(), username: "cherry", password: "red-stone-fruit-1")
             let token = try #require(signUp.cookieValue("juice_session"))
             #expect(try await AppleFlow.me(stack, token: token).status == 200)
             stack.clock.advance(by: 7 * 86_400 + 1)

@@ -189,9 +189,6 @@ public struct APIController: Sendable {
 
     /// A cookie-authenticated change must come from the public origin (a bearer token cannot be forged cross-site).
     private func checkOrigin(_ request: Request, _ signedIn: SignedIn) throws {
-        guard signedIn.viaCookie else { return }
-        guard let requestOrigin = request.headers[.origin], requestOrigin.lowercased() == origin else {
-            throw ServerError(.invalidCSRFToken, status: .forbidden, "a change made with the session cookie must come from this site")
-        }
+        try OriginCheck(origin: origin).verify(request, signedIn)
     }
 }

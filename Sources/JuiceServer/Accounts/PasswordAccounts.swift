@@ -10,8 +10,8 @@ public struct PasswordAccounts: Sendable {
     public static let maximumPasswordBytes = 72
 
     private let accounts: any AccountRepository
-    private let hasher: PasswordHasher
-    private let throttle: LoginThrottle
+    let hasher: PasswordHasher
+    let throttle: LoginThrottle
     private let tokens: SessionTokens
 
     public init(accounts: any AccountRepository, hasher: PasswordHasher, throttle: LoginThrottle, tokens: SessionTokens) {
@@ -27,24 +27,43 @@ public struct PasswordAccounts: Sendable {
     }
 
     /// Creates an account and signs it in.
-    /// - Throws: ``ServerError`` `invalid_password` (rules), `username_taken`.
+    /// - Throws: ``ServerError`` `invalid_password` (length rules), `weak_password`, `username_taken`.
     public func signUp(username rawUsername: String, password: String) async throws -> (token: String, account: Account, session: Session) {
-        let username = Self.normalize(username: rawUsername)
+        let username = try Self.validUsername(rawUsername)
+        try Self.checkNewPassword(password, username: username)
+        let hash = try await hasher.hash(password)
+        let (token, draft) = tokens.issue(.password)
+        let (account, session) = try await accounts.createPasswordAccount(username: username, passwordHash: hash, session: draft)
+        return (token, account, session)
+    }
+
+    /// The normalized form of a username a person chooses.
+    /// - Throws: ``ServerError`` `invalid_password` unless it has 3 to 64 characters and no spaces.
+    static func validUsername(_ rawUsername: String) throws -> String {
+        let username = normalize(username: rawUsername)
         guard (3...64).contains(username.count),
             username.unicodeScalars.allSatisfy({ !CharacterSet.whitespacesAndNewlines.contains($0) && $0.value >= 0x20 })
         else {
             throw ServerError(.invalidPassword, status: .badRequest, "a username has 3 to 64 characters and no spaces")
         }
-        guard password.count >= Self.minimumPasswordLength else {
-            throw ServerError(.invalidPassword, status: .badRequest, "a password has at least \(Self.minimumPasswordLength) characters")
+        return username
+    }
+
+    /// Checks a new password before it reaches bcrypt: its length, then ``PasswordWeakness``.
+    /// - Throws: ``ServerError`` `invalid_password` (length), `weak_password` (the reason names the
+    ///   rule), `internal_error` if the list of common passwords is missing from the build.
+    static func checkNewPassword(_ password: String, username: String?, current: String? = nil) throws {
+        guard password.count >= minimumPasswordLength else {
+            throw ServerError(.invalidPassword, status: .badRequest, "a password has at least \(minimumPasswordLength) characters")
         }
-        guard password.utf8.count <= Self.maximumPasswordBytes else {
-            throw ServerError(.invalidPassword, status: .badRequest, "a password has at most \(Self.maximumPasswordBytes) bytes")
+        guard password.utf8.count <= maximumPasswordBytes else {
+            throw ServerError(.invalidPassword, status: .badRequest, "a password has at most \(maximumPasswordBytes) bytes")
         }
-        let hash = try await hasher.hash(password)
-        let (token, draft) = tokens.issue(.password)
-        let (account, session) = try await accounts.createPasswordAccount(username: username, passwordHash: hash, session: draft)
-        return (token, account, session)
+        if let current, current == password { throw ServerError(.weakPassword, status: .badRequest, PasswordWeakness.unchanged.reason) }
+        guard case .success(let list) = CommonPasswords.bundled else { throw ServerError.internalError() }
+        if let weakness = PasswordWeakness.check(password, username: username, list: list) {
+            throw ServerError(.weakPassword, status: .badRequest, weakness.reason)
+        }
     }
 
     /// Signs in; every failure (unknown name, wrong password) is the same `invalid_credentials`.

@@ -16,7 +16,7 @@ public struct PageRenderer: Sendable {
         var library = MustacheLibrary()
         let templates = [
             "head": PageTemplates.head, "foot": PageTemplates.foot, "messages": PageTemplates.messages, "login": PageTemplates.login,
-            "signup": PageTemplates.signup, "account": PageTemplates.account, "error": PageTemplates.error,
+            "signup": PageTemplates.signup, "account": PageTemplates.account, "password": PageTemplates.password, "error": PageTemplates.error,
         ]
         for (name, text) in templates {
             try library.register(text, named: name)

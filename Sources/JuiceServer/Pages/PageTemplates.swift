@@ -41,6 +41,11 @@ enum PageTemplates {
         .confirm{display:flex;gap:.5rem;align-items:flex-start;margin-top:1rem;font-weight:400}
         section{margin-top:1.5rem}
         code{word-break:break-all}
+        h2{font-size:1.1rem;margin:0 0 .5rem}
+        .sessions{list-style:none;padding:0;margin:0}
+        .sessions li{display:flex;flex-direction:column;gap:.2rem;padding:.6rem 0;border-bottom:1px solid #e5e5ea}
+        .sessions form{margin:0}
+        .link{background:none;border:0;padding:0;color:#0058b9;text-decoration:underline}
         \(AppleIDButton.stylesheet)
         </style>
         </head>
@@ -87,13 +92,15 @@ enum PageTemplates {
         <label for="username">{{t.username}}</label>
         <input type="text" id="username" name="username" value="{{username}}" autocomplete="username" autocapitalize="none" spellcheck="false" minlength="3" maxlength="64" required>
         <label for="password">{{t.password}}</label>
-        <input type="password" id="password" name="password" autocomplete="new-password" minlength="8" required aria-describedby="password-hint">
+        <input type="password" id="password" name="password" autocomplete="new-password" minlength="8" required aria-describedby="password-hint password-strength">
         <p class="hint" id="password-hint">{{t.password_hint}}</p>
+        <p class="hint" id="password-strength" aria-live="polite" data-short="{{t.strength_short}}" data-username="{{t.strength_username}}" data-repetitive="{{t.strength_repetitive}}" data-sequential="{{t.strength_sequential}}" data-ok="{{t.strength_ok}}"></p>
         <button type="submit" class="primary">{{t.sign_up}}</button>
         </form>
         <div class="divider">{{t.or}}</div>
         <div class="apple">{{{button}}}</div>
         <p class="switch">{{t.have_account}} <a href="/">{{t.back_to_sign_in}}</a></p>
+        \(PasswordStrengthScript.element)
         {{> foot}}
         """
 
@@ -115,6 +122,20 @@ enum PageTemplates {
         <div class="apple">{{{button}}}</div>
         </section>
         {{/apple_linked}}
+        <p class="switch"><a href="/account/password" id="password-link">{{#username}}{{t.change_password}}{{/username}}{{^username}}{{t.add_password}}{{/username}}</a></p>
+        <section aria-labelledby="sessions-heading">
+        <h2 id="sessions-heading">{{t.sessions_title}}</h2>
+        <ul class="sessions">
+        {{#sessions}}<li data-session="{{id}}"><span>{{method}}{{#current}} <span class="badge">{{t.this_session}}</span>{{/current}}</span>
+        <span class="muted">{{t.session_started}} <time datetime="{{created}}">{{created}}</time>{{#last_seen}} · {{t.session_last_seen}} <time datetime="{{last_seen}}">{{last_seen}}</time>{{/last_seen}}</span>
+        {{^current}}<form method="post" action="/account/sessions/end"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="session" value="{{id}}"><button type="submit" class="link">{{t.end_session}}</button></form>{{/current}}</li>
+        {{/sessions}}
+        </ul>
+        {{#has_other_sessions}}<form method="post" action="/account/sessions/end-others">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit" class="secondary" id="end-other-sessions">{{t.end_other_sessions}}</button>
+        </form>{{/has_other_sessions}}
+        </section>
         <form method="post" action="/signout">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <button type="submit" class="secondary" id="sign-out">{{t.sign_out}}</button>
@@ -126,6 +147,33 @@ enum PageTemplates {
         <button type="submit" class="secondary danger">{{t.delete_account}}</button>
         </form>
         </section>
+        {{> foot}}
+        """
+
+    static let password = """
+        {{> head}}
+        <h1>{{#has_password}}{{t.change_password}}{{/has_password}}{{^has_password}}{{t.add_password}}{{/has_password}}</h1>
+        {{> messages}}
+        <form method="post" action="/account/password">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        {{#has_password}}
+        <input type="text" id="username" name="username" value="{{username}}" autocomplete="username" readonly hidden>
+        <label for="current_password">{{t.current_password}}</label>
+        <input type="password" id="current_password" name="current_password" autocomplete="current-password" required>
+        {{/has_password}}
+        {{^has_password}}
+        <p class="muted">{{t.add_password_intro}}</p>
+        <label for="username">{{t.username}}</label>
+        <input type="text" id="username" name="username" value="{{username}}" autocomplete="username" autocapitalize="none" spellcheck="false" minlength="3" maxlength="64" required>
+        {{/has_password}}
+        <label for="password">{{t.new_password}}</label>
+        <input type="password" id="password" name="new_password" autocomplete="new-password" minlength="8" required aria-describedby="password-hint password-strength">
+        <p class="hint" id="password-hint">{{t.password_hint}}</p>
+        <p class="hint" id="password-strength" aria-live="polite" data-short="{{t.strength_short}}" data-username="{{t.strength_username}}" data-repetitive="{{t.strength_repetitive}}" data-sequential="{{t.strength_sequential}}" data-ok="{{t.strength_ok}}"></p>
+        <button type="submit" class="primary">{{t.save_password}}</button>
+        </form>
+        <p class="switch"><a href="/account">{{t.back_to_account}}</a></p>
+        \(PasswordStrengthScript.element)
         {{> foot}}
         """
 

@@ -13,7 +13,7 @@ public struct SQLSessionStore: SessionStore {
         let hash = SessionTokens.hash(token)
         let seconds = Int64(now.timeIntervalSince1970)
         return try await database.read { sql in
-            try await sql.select().columns("id", "account_id", "method", "created_at", "expires_at").from("sessions")
+            try await sql.select().columns("id", "account_id", "method", "created_at", "expires_at", "last_seen_at").from("sessions")
                 .where("token_hash", .equal, hash).where("expires_at", .greaterThan, seconds)
                 .first().map(Self.session(from:))
         }
@@ -29,6 +29,12 @@ public struct SQLSessionStore: SessionStore {
     public func endAll(accountID: String) async throws -> Int {
         try await database.transaction { sql in
             try await sql.delete(from: "sessions").where("account_id", .equal, accountID).returning("id").all().count
+        }
+    }
+
+    public func recordSeen(sessionID: String, at: Date) async throws {
+        try await database.transaction { sql in
+            try await sql.update("sessions").set("last_seen_at", to: SQLBind(Int64(at.timeIntervalSince1970))).where("id", .equal, sessionID).run()
         }
     }
 
@@ -57,7 +63,8 @@ public struct SQLSessionStore: SessionStore {
             accountID: try row.decode(column: "account_id", as: String.self),
             method: SignInMethod(rawValue: try row.decode(column: "method", as: String.self)) ?? .password,
             createdAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "created_at", as: Int64.self))),
-            expiresAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "expires_at", as: Int64.self)))
+            expiresAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "expires_at", as: Int64.self))),
+            lastSeenAt: try row.decode(column: "last_seen_at", as: Int64?.self).map { Date(timeIntervalSince1970: TimeInterval($0)) }
         )
     }
 }

@@ -20,13 +20,24 @@ public struct Session: Sendable, Hashable {
     public let createdAt: Date
     /// When it ends.
     public let expiresAt: Date
+    /// When it was last used, as recorded (at most once a minute, see ``Session/seenInterval``).
+    public let lastSeenAt: Date?
 
-    public init(id: String, accountID: String, method: SignInMethod, createdAt: Date, expiresAt: Date) {
+    /// How often a session's ``lastSeenAt`` is written at most: once a minute, not on every request.
+    public static let seenInterval: TimeInterval = 60
+
+    public init(id: String, accountID: String, method: SignInMethod, createdAt: Date, expiresAt: Date, lastSeenAt: Date? = nil) {
         self.id = id
         self.accountID = accountID
         self.method = method
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.lastSeenAt = lastSeenAt
+    }
+
+    /// Whether a use at `now` should be recorded.
+    public func needsSeenUpdate(now: Date) -> Bool {
+        now.timeIntervalSince(lastSeenAt ?? createdAt) >= Self.seenInterval
     }
 }
 

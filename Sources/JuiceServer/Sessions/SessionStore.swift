@@ -13,6 +13,9 @@ public protocol SessionStore: Sendable {
     @discardableResult
     func endAll(accountID: String) async throws -> Int
 
+    /// Records that a session was used at `at` (its last-seen time).
+    func recordSeen(sessionID: String, at: Date) async throws
+
     /// Deletes sessions expired at `now`; returns how many.
     @discardableResult
     func purgeExpired(now: Date) async throws -> Int

@@ -96,5 +96,8 @@ public enum JuiceSchema {
                 .column("transferred_at", type: .bigint, .notNull)
                 .run()
         },
+        SchemaMigration(version: 3, name: "sessions: last seen") { sql in
+            try await sql.raw("ALTER TABLE sessions ADD COLUMN last_seen_at BIGINT").run()
+        },
     ]
 }

@@ -1,6 +1,7 @@
 import AppleSignIn
 import Foundation
 import Hummingbird
+import Logging
 
 /// Resolves the session a request proves: `Authorization: Bearer <token>` or the session cookie.
 /// An unknown or expired token leaves the request signed out (routes decide what that means).
@@ -33,6 +34,15 @@ public struct SessionMiddleware: RouterMiddleware {
             let account = try await accounts.account(id: session.accountID)
         {
             context.signedIn = SignedIn(session: session, account: account, viaCookie: viaCookie)
+            let now = time.now
+            if session.needsSeenUpdate(now: now) {
+                // Last-seen is informational (the sessions list): failing to record it never fails the request.
+                do {
+                    try await sessions.recordSeen(sessionID: session.id, at: now)
+                } catch {
+                    context.logger.debug("could not record session use", metadata: ["error.type": "\(type(of: error))"])
+                }
+            }
         }
         return try await next(request, context)
     }

@@ -12,10 +12,12 @@ public struct WebController: Sendable {
     let deletion: AccountDeletion
     let cookies: SessionCookies
     let csrf: CSRFProtection
+    let security: any AccountSecurityStore
+    let time: TimeSource
 
     public init(
         pages: PageRenderer, passwords: PasswordAccounts, sessions: any SessionStore, deletion: AccountDeletion, cookies: SessionCookies,
-        csrf: CSRFProtection
+        csrf: CSRFProtection, security: any AccountSecurityStore, time: TimeSource
     ) {
         self.pages = pages
         self.passwords = passwords
@@ -23,6 +25,8 @@ public struct WebController: Sendable {
         self.deletion = deletion
         self.cookies = cookies
         self.csrf = csrf
+        self.security = security
+        self.time = time
     }
 
     /// A password form.
@@ -39,7 +43,9 @@ public struct WebController: Sendable {
     }
 
     /// The notices `/` and `/account` can show (`?notice=`); anything else is ignored.
-    static let notices: Set<String> = ["cancelled", "signed_out", "deleted", "linked", "welcome"]
+    static let notices: Set<String> = [
+        "cancelled", "signed_out", "deleted", "linked", "welcome", "password_changed", "session_ended", "sessions_ended",
+    ]
 
     public var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
@@ -75,7 +81,10 @@ public struct WebController: Sendable {
         }
         routes.get("/account") { request, context in
             guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
-            return accountPage(request, signedIn.account)
+            return accountPage(
+                request, signedIn.account,
+                sessions: try await security.activeSessions(accountID: signedIn.account.id, now: time.now), current: signedIn.session.id
+            )
         }
         routes.post("/signout") { request, context in
             let form = try await request.form(ActionForm.self)
@@ -110,12 +119,12 @@ public struct WebController: Sendable {
         return response
     }
 
-    private func notice(_ request: Request, _ language: PageLanguage) -> String? {
+    func notice(_ request: Request, _ language: PageLanguage) -> String? {
         guard let key = request.uri.queryParameters.get("notice"), Self.notices.contains(key) else { return nil }
         return PageStrings.string("notice_" + key, language)
     }
 
-    private func errorMessage(_ error: ServerError?, _ language: PageLanguage) -> String? {
+    func errorMessage(_ error: ServerError?, _ language: PageLanguage) -> String? {
         guard let error else { return nil }
         return PageStrings.table(language)["error_" + error.code.rawValue] ?? error.reason
     }
@@ -147,11 +156,12 @@ public struct WebController: Sendable {
             pages.render("signup", language: language, title: PageStrings.string("signup_title", language), values: values),
             status: error?.status ?? .ok, language: language
         )
+        response.headers[.contentSecurityPolicy] = PasswordStrengthScript.contentSecurityPolicy
         if let cookie { response.setCookie(cookie) }
         return response
     }
 
-    private func accountPage(_ request: Request, _ account: Account) -> Response {
+    private func accountPage(_ request: Request, _ account: Account, sessions: [Session], current: String) -> Response {
         let language = request.language
         let (token, cookie) = csrf.token(for: request)
         let button = (try? AppleIDButton(type: .continue, style: .black, width: 280, height: 44, cornerRadius: 10, language: language))?
@@ -164,6 +174,15 @@ public struct WebController: Sendable {
             "private_email": account.isPrivateEmail,
             "apple_linked": account.apple != nil,
             "button": button ?? "",
+            "sessions": sessions.map { session -> [String: Any] in
+                var row: [String: Any] = [
+                    "id": session.id, "method": PageStrings.string("method_" + session.method.rawValue, language),
+                    "created": session.createdAt.formatted(.iso8601), "current": session.id == current,
+                ]
+                if let seen = session.lastSeenAt { row["last_seen"] = seen.formatted(.iso8601) }
+                return row
+            },
+            "has_other_sessions": sessions.contains { $0.id != current },
         ]
         if let email = account.email { values["email"] = email }
         if let username = account.username { values["username"] = username }

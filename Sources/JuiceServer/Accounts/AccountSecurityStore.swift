@@ -1,0 +1,21 @@
+import Foundation
+
+/// An account's password and sessions, as its owner manages them.
+public protocol AccountSecurityStore: Sendable {
+    /// The account's password credential, if it has one.
+    func passwordCredential(accountID: String) async throws -> PasswordCredential?
+
+    /// Replaces the account's password hash, or adds a password credential with `username` when it
+    /// has none, and ends every other session of the account: one transaction.
+    /// - Throws: ``ServerError/Code/usernameTaken`` when adding a username another account has.
+    func setPassword(accountID: String, username: String?, passwordHash: String, keepingSession sessionID: String, at: Date) async throws
+
+    /// The account's unexpired sessions, newest first (at most 100).
+    func activeSessions(accountID: String, now: Date) async throws -> [Session]
+
+    /// Ends one of the account's sessions; `false` when the account has no such session.
+    func endSession(id: String, accountID: String) async throws -> Bool
+
+    /// Ends every session of the account except `sessionID`; returns how many.
+    func endOtherSessions(accountID: String, keeping sessionID: String) async throws -> Int
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The list of commonly used and breached passwords that new passwords are checked against
+/// (`Resources/common-passwords.txt`: 200,000 passwords of 8 to 72 bytes, lowercase, most common
+/// first, from SecLists' ten-million-password list, MIT licence; `scripts/make-common-passwords`
+/// regenerates it and says where it comes from).
+///
+/// Loaded once, on first use, into a hashed set: a lookup is O(1).
+struct CommonPasswords: Sendable {
+    /// The bundled list, or why it could not be read.
+    static let bundled: Result<CommonPasswords, CommonPasswordsUnavailable> = load()
+
+    private let passwords: Set<String>
+
+    /// How many passwords the list holds.
+    var count: Int { passwords.count }
+
+    /// Whether `password`, compared in lowercase, is on the list.
+    func contains(_ password: String) -> Bool {
+        passwords.contains(password.lowercased())
+    }
+
+    init(lines: some Sequence<Substring>) {
+        var passwords = Set<String>(minimumCapacity: 200_000)
+        for line in lines where !line.isEmpty { passwords.insert(String(line)) }
+        self.passwords = passwords
+    }
+
+    private static func load() -> Result<CommonPasswords, CommonPasswordsUnavailable> {
+        guard let url = Bundle.module.url(forResource: "common-passwords", withExtension: "txt", subdirectory: "Resources"),
+            let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8)
+        else { return .failure(CommonPasswordsUnavailable()) }
+        return .success(CommonPasswords(lines: text.split(separator: "\n", omittingEmptySubsequences: true)))
+    }
+}
+
+/// The bundled password list is missing from the build (a packaging error, never caused by input).
+struct CommonPasswordsUnavailable: Error, CustomStringConvertible {
+    var description: String { "the list of common passwords (Resources/common-passwords.txt) is missing from the JuiceServer bundle" }
+}

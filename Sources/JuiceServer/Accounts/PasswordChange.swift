@@ -1,0 +1,57 @@
+import AppleSignIn
+import Foundation
+import Hummingbird
+
+/// Changing an account's password, or adding one to an Apple-only account.
+///
+/// - With a password: the current one must match (bcrypt; failures throttled like sign-in).
+/// - Without one: no current password, but the session must have started within
+///   ``freshSignInWindow`` (a fresh Sign in with Apple), and a username is chosen.
+///
+/// Either way the new password passes ``PasswordAccounts/checkNewPassword(_:username:current:)``
+/// before it is hashed, and every other session of the account ends with the change.
+struct PasswordChange: Sendable {
+    /// How recent a sign-in must be to add a password without a current one.
+    static let freshSignInWindow: TimeInterval = 300
+
+    let passwords: PasswordAccounts
+    let store: any AccountSecurityStore
+    let time: TimeSource
+
+    /// Changes (or adds) the password of `signedIn`'s account.
+    /// - Throws: ``ServerError`` `invalid_request` (no current password), `invalid_credentials` (wrong
+    ///   current password), `rate_limited`, `invalid_password`, `weak_password`,
+    ///   `reauthentication_required`, `username_taken`.
+    func change(_ signedIn: SignedIn, currentPassword: String?, newPassword: String, username rawUsername: String?, address: String?) async throws {
+        if let credential = try await store.passwordCredential(accountID: signedIn.account.id) {
+            guard let currentPassword, !currentPassword.isEmpty else {
+                throw ServerError.invalidRequest("current_password is required to change the password")
+            }
+            guard await passwords.throttle.allows(username: credential.username, address: address) else {
+                throw ServerError(.rateLimited, status: .tooManyRequests, "too many failed attempts; wait a few minutes and try again")
+            }
+            try PasswordAccounts.checkNewPassword(newPassword, username: credential.username, current: currentPassword)
+            let matches = currentPassword.utf8.count <= 1024 ? try await passwords.hasher.verify(currentPassword, hash: credential.passwordHash) : false
+            guard matches else {
+                await passwords.throttle.recordFailure(username: credential.username, address: address)
+                throw ServerError(.invalidCredentials, status: .unauthorized, "the current password is incorrect")
+            }
+            await passwords.throttle.recordSuccess(username: credential.username)
+            let hash = try await passwords.hasher.hash(newPassword)
+            try await store.setPassword(
+                accountID: signedIn.account.id, username: nil, passwordHash: hash, keepingSession: signedIn.session.id, at: time.now)
+        } else {
+            guard time.now.timeIntervalSince(signedIn.session.createdAt) <= Self.freshSignInWindow else {
+                throw ServerError(
+                    .reauthenticationRequired, status: .forbidden,
+                    "sign in with Apple again (within the last \(Int(Self.freshSignInWindow / 60)) minutes) to add a password")
+            }
+            guard let rawUsername, !rawUsername.isEmpty else { throw ServerError.invalidRequest("username is required to add a password") }
+            let username = try PasswordAccounts.validUsername(rawUsername)
+            try PasswordAccounts.checkNewPassword(newPassword, username: username)
+            let hash = try await passwords.hasher.hash(newPassword)
+            try await store.setPassword(
+                accountID: signedIn.account.id, username: username, passwordHash: hash, keepingSession: signedIn.session.id, at: time.now)
+        }
+    }
+}

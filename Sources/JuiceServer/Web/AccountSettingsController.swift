@@ -1,0 +1,168 @@
+import AppleSignIn
+import Foundation
+import Hummingbird
+
+/// The account's own security settings, as pages and as JSON:
+///
+/// | Route | Does |
+/// |---|---|
+/// | `GET /account/password`, `POST /account/password` | the change-password (or add-a-password) page and its form |
+/// | `POST /account/sessions/end`, `POST /account/sessions/end-others` | the account page's session forms |
+/// | `POST /api/account/password` | `{"current_password", "new_password"}` (or `{"username", "new_password"}` to add one) → 204 |
+/// | `GET /api/account/sessions` | the account's active sessions |
+/// | `DELETE /api/account/sessions/{id}` | ends one of them → 204 |
+/// | `DELETE /api/account/sessions` | ends every other one → `{"ended"}` |
+///
+/// Every form is CSRF-checked; a cookie-authenticated API change must come from the public origin.
+struct AccountSettingsController: Sendable {
+    let web: WebController
+    let change: PasswordChange
+    let security: any AccountSecurityStore
+    let sessions: any SessionStore
+    let origin: OriginCheck
+    let time: TimeSource
+
+    /// `POST /api/account/password`'s body.
+    struct PasswordBody: Decodable {
+        var currentPassword: String?
+        var newPassword: String
+        var username: String?
+
+        enum CodingKeys: String, CodingKey {
+            case currentPassword = "current_password"
+            case newPassword = "new_password"
+            case username
+        }
+    }
+
+    /// The password form.
+    struct PasswordForm: Decodable {
+        var csrf: String?
+        var username: String?
+        var currentPassword: String?
+        var newPassword: String?
+
+        enum CodingKeys: String, CodingKey {
+            case csrf, username
+            case currentPassword = "current_password"
+            case newPassword = "new_password"
+        }
+    }
+
+    /// A session form.
+    struct SessionForm: Decodable {
+        var csrf: String?
+        var session: String?
+    }
+
+    /// One session in `GET /api/account/sessions`.
+    struct SessionResponse: Encodable, Sendable {
+        var id: String
+        var method: SignInMethod
+        var createdAt: String
+        var lastSeenAt: String?
+        var expiresAt: String
+        var current: Bool
+    }
+
+    /// `{"sessions": [...]}`.
+    struct SessionsResponse: ResponseEncodable, Sendable {
+        var sessions: [SessionResponse]
+    }
+
+    /// `{"ended": n}`.
+    struct EndedResponse: ResponseEncodable, Sendable {
+        var ended: Int
+    }
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("/account/password") { request, context in
+            guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
+            return try await passwordPage(request, signedIn, username: nil, error: nil)
+        }
+        routes.post("/account/password") { request, context in
+            let form = try await request.form(PasswordForm.self)
+            try web.csrf.verify(request, submitted: form.csrf)
+            guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
+            do {
+                try await change.change(
+                    signedIn, currentPassword: form.currentPassword, newPassword: form.newPassword ?? "", username: form.username,
+                    address: context.clientAddress)
+                return Response.seeOther("/account?notice=password_changed")
+            } catch let error as ServerError where error.status.code < 500 {
+                return try await passwordPage(request, signedIn, username: form.username, error: error)
+            }
+        }
+        routes.post("/account/sessions/end") { request, context in
+            let form = try await request.form(SessionForm.self)
+            try web.csrf.verify(request, submitted: form.csrf)
+            guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
+            guard let id = form.session, !id.isEmpty, id.utf8.count <= 128 else { throw ServerError.invalidRequest("session is required") }
+            _ = try await security.endSession(id: id, accountID: signedIn.account.id)
+            return Response.seeOther(id == signedIn.session.id ? "/?notice=signed_out" : "/account?notice=session_ended")
+        }
+        routes.post("/account/sessions/end-others") { request, context in
+            let form = try await request.form(SessionForm.self)
+            try web.csrf.verify(request, submitted: form.csrf)
+            guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
+            _ = try await security.endOtherSessions(accountID: signedIn.account.id, keeping: signedIn.session.id)
+            return Response.seeOther("/account?notice=sessions_ended")
+        }
+
+        routes.post("/api/account/password") { request, context -> Response in
+            let signedIn = try requireSignedIn(context)
+            try origin.verify(request, signedIn)
+            let body = try await request.decodeJSON(PasswordBody.self)
+            try await change.change(
+                signedIn, currentPassword: body.currentPassword, newPassword: body.newPassword, username: body.username,
+                address: context.clientAddress)
+            return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        }
+        routes.get("/api/account/sessions") { _, context -> SessionsResponse in
+            let signedIn = try requireSignedIn(context)
+            let list = try await security.activeSessions(accountID: signedIn.account.id, now: time.now)
+            return SessionsResponse(
+                sessions: list.map {
+                    SessionResponse(
+                        id: $0.id, method: $0.method, createdAt: $0.createdAt.formatted(.iso8601), lastSeenAt: $0.lastSeenAt?.formatted(.iso8601),
+                        expiresAt: $0.expiresAt.formatted(.iso8601), current: $0.id == signedIn.session.id)
+                })
+        }
+        routes.delete("/api/account/sessions/{id}") { request, context -> Response in
+            let signedIn = try requireSignedIn(context)
+            try origin.verify(request, signedIn)
+            let id = context.parameters.get("id") ?? ""
+            guard !id.isEmpty, id.utf8.count <= 128, try await security.endSession(id: id, accountID: signedIn.account.id) else {
+                throw ServerError(.notFound, status: .notFound, "this account has no such session")
+            }
+            return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        }
+        routes.delete("/api/account/sessions") { request, context -> EndedResponse in
+            let signedIn = try requireSignedIn(context)
+            try origin.verify(request, signedIn)
+            return EndedResponse(ended: try await security.endOtherSessions(accountID: signedIn.account.id, keeping: signedIn.session.id))
+        }
+        return routes
+    }
+
+    private func requireSignedIn(_ context: AppRequestContext) throws -> SignedIn {
+        guard let signedIn = context.signedIn else { throw ServerError.unauthorized("a valid session cookie or bearer token is required") }
+        return signedIn
+    }
+
+    private func passwordPage(_ request: Request, _ signedIn: SignedIn, username: String?, error: ServerError?) async throws -> Response {
+        let language = request.language
+        let (token, cookie) = web.csrf.token(for: request)
+        let credential = try await security.passwordCredential(accountID: signedIn.account.id)
+        var values: [String: Any] = ["csrf": token, "has_password": credential != nil]
+        if let name = credential?.username ?? username.map({ String($0.prefix(64)) }) { values["username"] = name }
+        if let message = web.errorMessage(error, language) { values["error"] = message }
+        let title = PageStrings.string(credential != nil ? "change_password" : "add_password", language)
+        var response = web.pages.response(
+            web.pages.render("password", language: language, title: title, values: values), status: error?.status ?? .ok, language: language)
+        response.headers[.contentSecurityPolicy] = PasswordStrengthScript.contentSecurityPolicy
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+}
