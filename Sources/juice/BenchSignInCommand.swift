@@ -84,6 +84,8 @@ struct BenchSignIn: Sendable {
     func run(count: Int, concurrency: Int, httpClient: HTTPClient) async throws -> JSONValue {
         _ = try await signIn(httpClient)
         let workers = min(concurrency, count)
+        let progress = BenchProgress(label: "sign-ins", total: count)
+        defer { progress.finish() }
         let start = ContinuousClock.now
         let outcomes = try await withThrowingTaskGroup(of: ([Duration], [String: Int]).self) { group in
             for worker in 0..<workers {
@@ -100,6 +102,7 @@ struct BenchSignIn: Sendable {
                         } catch {
                             failures[error.kind, default: 0] += 1
                         }
+                        progress.advance()
                     }
                     return (latencies, failures)
                 }

@@ -48,6 +48,8 @@ struct BenchVerify {
         // the best round is the one least disturbed by other work.
         var bare = 0.0
         var full = 0.0
+        let progress = BenchProgress(label: "rounds", total: rounds)
+        defer { progress.finish() }
         for _ in 0..<rounds {
             let bareStart = ContinuousClock.now
             for _ in 0..<count where !fixture.bareVerify() {
@@ -59,6 +61,7 @@ struct BenchVerify {
                 _ = try await verifier.verify(fixture.token, nonce: fixture.nonce, authorizationCode: code)
             }
             full = max(full, Double(count) / (ContinuousClock.now - fullStart).inSeconds)
+            progress.advance()
         }
         return .object([
             "count": .integer(Int64(count)),

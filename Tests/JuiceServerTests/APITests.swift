@@ -103,7 +103,8 @@ struct APITests {
         #expect(OpenAPIDocument.yaml + "\n" == text, "Sources/JuiceServer/API/OpenAPIDocument.swift must embed docs/openapi.yaml unchanged")
         for path in [
             "/api/auth/nonce:", "/api/auth/apple:", "/api/accounts:", "/api/auth/password:", "/api/me:", "/api/signout:", "/api/account:",
-            "/api/credential-state:", "/auth/apple/native:", "/apple/notifications:",
+            "/api/credential-state:", "/auth/apple/native:", "/apple/notifications:", "/api/account/password:", "/api/account/sessions:",
+            "/api/account/sessions/{id}:", "/.well-known/apple-app-site-association:", "/.well-known/change-password:",
         ] {
             #expect(text.contains("\n  \(path)\n"), "\(path) is documented")
         }

@@ -13,7 +13,9 @@ struct AccountSettingsTests {
         try await APIRequests.json(stack, "POST", "/api/auth/password", ["username": username, "password": password])
     }
 
-    @Test("sign-up refuses common, username-containing, repetitive and sequential passwords with weak_password and the rule", arguments: TestDatabase.all)
+    @Test(
+        "sign-up refuses common, username-containing, repetitive and sequential passwords with weak_password and the rule",
+        arguments: TestDatabase.all)
     func weakSignUps(database: TestDatabase) async throws {
         try await JuiceStack.with(database: database) { stack in
             let cases: [(String, String)] = [
@@ -67,14 +69,17 @@ struct AccountSettingsTests {
                 stack, "POST", path, ["current_password": "squeeze-me-123", "new_password": "squeeze-me-123"], bearer: second)
             #expect(same.status == 400 && same.error == "weak_password")
             #expect((same.json?["reason"] as? String)?.contains("same as the current") == true)
-            let short = try await APIRequests.json(stack, "POST", path, ["current_password": "squeeze-me-123", "new_password": "tiny"], bearer: second)
+            let short = try await APIRequests.json(
+                stack, "POST", path, ["current_password": "squeeze-me-123", "new_password": "tiny"], bearer: second)
             #expect(short.status == 400 && short.error == "invalid_password")
 
             let wrong = try await APIRequests.json(
                 stack, "POST", path, ["current_password": "not-my-password", "new_password": "pressed-pear-88"], bearer: second)
             #expect(wrong.status == 401 && wrong.error == "invalid_credentials")
-            _ = try await APIRequests.json(stack, "POST", path, ["current_password": "still-wrong-1", "new_password": "pressed-pear-88"], bearer: second)
-            _ = try await APIRequests.json(stack, "POST", path, ["current_password": "still-wrong-2", "new_password": "pressed-pear-88"], bearer: second)
+            _ = try await APIRequests.json(
+                stack, "POST", path, ["current_password": "still-wrong-1", "new_password": "pressed-pear-88"], bearer: second)
+            _ = try await APIRequests.json(
+                stack, "POST", path, ["current_password": "still-wrong-2", "new_password": "pressed-pear-88"], bearer: second)
             let limited = try await APIRequests.json(
                 stack, "POST", path, ["current_password": "squeeze-me-123", "new_password": "pressed-pear-88"], bearer: second)
             #expect(limited.status == 429 && limited.error == "rate_limited", "the right password waits out the throttle")
@@ -174,7 +179,9 @@ struct AccountSettingsTests {
         }
     }
 
-    @Test("the account page lists the sessions and signs out the others; the password page changes the password (CSRF-checked)", arguments: TestDatabase.all)
+    @Test(
+        "the account page lists the sessions and signs out the others; the password page changes the password (CSRF-checked)",
+        arguments: TestDatabase.all)
     func pages(database: TestDatabase) async throws {
         try await JuiceStack.with(database: database) { stack in
             let browser = Browser()
@@ -208,7 +215,8 @@ struct AccountSettingsTests {
             #expect(wrong.body.contains("The username or password is incorrect."))
             let changed = try await browser.postForm(
                 stack.serverURL + "/account/password",
-                [("csrf", formCSRF), ("current_password", "red-cherry-1"), ("new_password", "black-cherry-2")], headers: [("Origin", stack.serverURL)])
+                [("csrf", formCSRF), ("current_password", "red-cherry-1"), ("new_password", "black-cherry-2")], headers: [("Origin", stack.serverURL)]
+            )
             #expect(changed.status == 303 && changed.location == "/account?notice=password_changed")
             #expect(try await Self.signIn(stack, "bing", "black-cherry-2").status == 200)
         }

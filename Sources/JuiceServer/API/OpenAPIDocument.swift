@@ -65,6 +65,10 @@ public enum OpenAPIDocument {
             post:
               operationId: signUp
               summary: Password sign-up.
+              description: |
+                The password has 8 characters to 72 bytes (400 `invalid_password`) and is refused with 400
+                `weak_password` when it is on the list of commonly used or breached passwords, contains the
+                username, or is repetitive or sequential; the reason names the rule.
               requestBody:
                 required: true
                 content:
@@ -144,6 +148,111 @@ public enum OpenAPIDocument {
                           deleted: { type: boolean }
                           appleRevocation: { type: string, enum: [revoked, queued, none] }
                 "401": { $ref: "#/components/responses/Error" }
+          /api/account/password:
+            post:
+              operationId: changePassword
+              summary: Changes the account's password, or adds one to an Apple-only account.
+              description: |
+                With a password: `current_password` must match (a wrong one is 401 `invalid_credentials`,
+                throttled like sign-in: 429 `rate_limited`). Without one (an account made by Sign in with
+                Apple): no `current_password`, a `username` to sign in with, and the session must have
+                started within the last 5 minutes (403 `reauthentication_required` otherwise). The new
+                password is checked before it is hashed: 8 characters to 72 bytes (400 `invalid_password`),
+                not on the list of commonly used or breached passwords, not containing the username, not
+                repetitive or sequential, not the current one (400 `weak_password`, the reason names the
+                rule). Every other session of the account ends. A change made with the session cookie must
+                carry this site's `Origin` (403 `invalid_csrf_token`).
+              security: [{ bearer: [] }, { cookie: [] }]
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema: { $ref: "#/components/schemas/PasswordChange" }
+              responses:
+                "204": { description: Saved; the other sessions ended. }
+                "400": { $ref: "#/components/responses/Error" }
+                "401": { $ref: "#/components/responses/Error" }
+                "403": { $ref: "#/components/responses/Error" }
+                "409": { $ref: "#/components/responses/Error" }
+                "413": { $ref: "#/components/responses/Error" }
+                "415": { $ref: "#/components/responses/Error" }
+                "429": { $ref: "#/components/responses/Error" }
+          /api/account/sessions:
+            get:
+              operationId: listSessions
+              summary: The account's active sessions, newest first (at most 100).
+              security: [{ bearer: [] }, { cookie: [] }]
+              responses:
+                "200":
+                  description: The sessions; `current` marks the one making this request.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [sessions]
+                        properties:
+                          sessions:
+                            type: array
+                            items: { $ref: "#/components/schemas/Session" }
+                "401": { $ref: "#/components/responses/Error" }
+            delete:
+              operationId: endOtherSessions
+              summary: Ends every session of the account except this one.
+              security: [{ bearer: [] }, { cookie: [] }]
+              responses:
+                "200":
+                  description: How many sessions ended.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [ended]
+                        properties:
+                          ended: { type: integer, minimum: 0 }
+                "401": { $ref: "#/components/responses/Error" }
+                "403": { $ref: "#/components/responses/Error" }
+          /api/account/sessions/{id}:
+            delete:
+              operationId: endSession
+              summary: Ends one of the account's sessions (this one included).
+              security: [{ bearer: [] }, { cookie: [] }]
+              parameters:
+                - { name: id, in: path, required: true, schema: { type: string, maxLength: 128 } }
+              responses:
+                "204": { description: Ended. }
+                "401": { $ref: "#/components/responses/Error" }
+                "403": { $ref: "#/components/responses/Error" }
+                "404": { $ref: "#/components/responses/Error" }
+          /.well-known/apple-app-site-association:
+            get:
+              operationId: appSiteAssociation
+              summary: Associated domains for Password AutoFill (webcredentials), as JSON, without a redirect.
+              description: |
+                The apps are the configured team id joined to every additional client id (the app bundle
+                ids; the primary client id is the web Services ID).
+              responses:
+                "200":
+                  description: The document.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [webcredentials]
+                        properties:
+                          webcredentials:
+                            type: object
+                            required: [apps]
+                            properties:
+                              apps: { type: array, items: { type: string, description: TEAMID.BUNDLEID } }
+          /.well-known/change-password:
+            get:
+              operationId: changePasswordLocation
+              summary: Where password managers send a person to change the password.
+              responses:
+                "303":
+                  description: To `/account/password` (which sends a signed-out browser to `/`).
+                  headers:
+                    Location: { schema: { type: string } }
           /api/credential-state:
             get:
               operationId: credentialState
@@ -289,6 +398,23 @@ public enum OpenAPIDocument {
                     givenName: { type: [string, "null"] }
                     familyName: { type: [string, "null"] }
                 email: { type: [string, "null"], description: Accepted; the identity token's email is the one stored. }
+            PasswordChange:
+              type: object
+              required: [new_password]
+              properties:
+                current_password: { type: string, description: Required when the account has a password. }
+                new_password: { type: string, minLength: 8 }
+                username: { type: string, minLength: 3, maxLength: 64, description: Required when adding a password to an Apple-only account; ignored otherwise. }
+            Session:
+              type: object
+              required: [id, method, createdAt, expiresAt, current]
+              properties:
+                id: { type: string }
+                method: { type: string, enum: [apple, password] }
+                createdAt: { type: string, format: date-time }
+                lastSeenAt: { type: [string, "null"], format: date-time, description: Recorded at most once a minute. }
+                expiresAt: { type: string, format: date-time }
+                current: { type: boolean }
             Password:
               type: object
               required: [username, password]

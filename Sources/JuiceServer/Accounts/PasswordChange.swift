@@ -31,7 +31,8 @@ struct PasswordChange: Sendable {
                 throw ServerError(.rateLimited, status: .tooManyRequests, "too many failed attempts; wait a few minutes and try again")
             }
             try PasswordAccounts.checkNewPassword(newPassword, username: credential.username, current: currentPassword)
-            let matches = currentPassword.utf8.count <= 1024 ? try await passwords.hasher.verify(currentPassword, hash: credential.passwordHash) : false
+            let matches =
+                currentPassword.utf8.count <= 1024 ? try await passwords.hasher.verify(currentPassword, hash: credential.passwordHash) : false
             guard matches else {
                 await passwords.throttle.recordFailure(username: credential.username, address: address)
                 throw ServerError(.invalidCredentials, status: .unauthorized, "the current password is incorrect")

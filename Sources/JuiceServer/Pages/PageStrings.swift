@@ -67,7 +67,8 @@ enum PageStrings {
         "button_sign_up": "Sign up with Apple",
         "change_password": "Change Password",
         "add_password": "Add a Password",
-        "add_password_intro": "Choose a username and a password to sign in without Apple too. This needs a sign-in with Apple within the last 5 minutes.",
+        "add_password_intro":
+            "Choose a username and a password to sign in without Apple too. This needs a sign-in with Apple within the last 5 minutes.",
         "current_password": "Current password",
         "new_password": "New password",
         "save_password": "Save Password",

@@ -43,7 +43,9 @@ enum TestPostgres {
     /// `JUICE_TEST_REQUIRE_ALL=1` demands them).
     static func requireEnabled() throws {
         if isOff { throw TestPostgresUnavailable(reason: "JUICE_TEST_POSTGRES=off, but JUICE_TEST_REQUIRE_ALL=1 requires the PostgreSQL variants") }
-        if configuredURL == nil { throw TestPostgresUnavailable(reason: "JUICE_TEST_POSTGRES_URL is not set, and JUICE_TEST_REQUIRE_ALL=1 requires it") }
+        if configuredURL == nil {
+            throw TestPostgresUnavailable(reason: "JUICE_TEST_POSTGRES_URL is not set, and JUICE_TEST_REQUIRE_ALL=1 requires it")
+        }
     }
 
     /// Creates an empty database; returns its name and URL.
