@@ -92,7 +92,7 @@ struct BrowserSignInTests {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             #expect(process.terminationStatus == 0, "\(text)")
             #expect(text.contains("browser sign-in: ok"))
-            for shot in ["01-login.png", "04-account.png", "05-signed-out.png"] {
+            for shot in ["01-login.png", "04-account.png", "05-signed-out.png", "06-signup-hint.png"] {
                 #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent(shot).path), "screenshot \(shot)")
             }
         }

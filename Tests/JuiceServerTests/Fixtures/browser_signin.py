@@ -5,7 +5,8 @@ usage: browser_signin.py JUICE_URL APPLE_ID PASSWORD SCREENSHOT_DIR
 
 Opens the login page, clicks "Sign in with Apple", signs in and consents at the (emulated) Apple
 page, lands on /account, checks the account shows the Apple ID's name and email, signs out, and
-checks it is back on the login page. Screenshots of every step go to SCREENSHOT_DIR.
+checks it is back on the login page, then types passwords on the sign-up page and checks the strength
+hint. Screenshots of every step go to SCREENSHOT_DIR.
 Exit status 0 on success; any failure prints why and exits 1.
 """
 import os
@@ -86,6 +87,19 @@ def main():
         driver.get(base + "/account")
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "a.apple-id-button")))
         assert "/account" not in driver.current_url, "still signed in after signing out"
+
+        # The sign-up page's strength hint runs (its inline script is allowed by hash) as one types.
+        driver.get(base + "/signup")
+        hint = wait.until(EC.presence_of_element_located((By.ID, "password-strength")))
+        driver.find_element(By.ID, "username").send_keys("grove")
+        field = driver.find_element(By.ID, "password")
+        for typed, verdict in [("abc", "short"), ("aaaaaaaaa", "repetitive"), ("23456789", "sequential"),
+                               ("my-grove-secret", "username"), ("squeeze-me-123", "ok")]:
+            field.clear()
+            field.send_keys(typed)
+            wait.until(lambda _: hint.get_attribute("data-verdict") == verdict)
+            assert hint.text == hint.get_attribute("data-" + verdict), f"the hint for {verdict} reads {hint.text!r}"
+        shot("signup-hint")
         print("browser sign-in: ok", user)
         return 0
     except Exception as error:  # report and keep a screenshot of where it stopped
