@@ -1,7 +1,8 @@
 import Foundation
-import JuiceServer
 import NIOHTTP1
 import Testing
+
+@testable import JuiceServer
 
 @Suite("The JSON API: password accounts, sessions, errors, the OpenAPI document")
 struct APITests {

@@ -1,9 +1,10 @@
 import AppleSignIn
 import Foundation
-import JuiceServer
 import Logging
 import SQLKit
 import Testing
+
+@testable import JuiceServer
 
 @Suite("The SQL databases: transactions, migrations from several instances, PostgreSQL connection errors")
 struct DatabaseTests {

@@ -3,9 +3,9 @@ import Hummingbird
 /// The OpenAPI 3.1 description of the API, served at `GET /openapi.yaml`.
 ///
 /// The text is `docs/openapi.yaml`; a test keeps the two identical and validates the document.
-public enum OpenAPIDocument {
+enum OpenAPIDocument {
     /// The document (YAML).
-    public static let yaml = #"""
+    static let yaml = #"""
         openapi: 3.1.0
         info:
           title: Juice API

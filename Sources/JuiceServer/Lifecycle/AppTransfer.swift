@@ -18,12 +18,12 @@ import Logging
 /// // Receiving team, after it (configured with its own key):
 /// try await dependencies.appTransfer.migrate(logger: logger)
 /// ```
-public struct AppTransfer: Sendable {
+struct AppTransfer: Sendable {
     let store: any AppleLifecycleStore
     let client: AppleIDClient
     let time: TimeSource
 
-    public init(store: any AppleLifecycleStore, client: AppleIDClient, time: TimeSource) {
+    init(store: any AppleLifecycleStore, client: AppleIDClient, time: TimeSource) {
         self.store = store
         self.client = client
         self.time = time
@@ -33,7 +33,7 @@ public struct AppTransfer: Sendable {
     /// - Throws: ``AppleIDClientError`` when Apple refuses or cannot be reached (run it again: it
     ///   continues where it stopped).
     @discardableResult
-    public func prepare(targetTeamID: String, logger: Logger) async throws -> Int {
+    func prepare(targetTeamID: String, logger: Logger) async throws -> Int {
         var accessTokens: [String: String] = [:]
         var prepared = 0
         while true {
@@ -61,7 +61,7 @@ public struct AppTransfer: Sendable {
     /// re-keys the account; returns how many were re-keyed.
     /// - Throws: ``AppleIDClientError`` when Apple refuses or cannot be reached (run it again).
     @discardableResult
-    public func migrate(logger: Logger) async throws -> Int {
+    func migrate(logger: Logger) async throws -> Int {
         var accessTokens: [String: String] = [:]
         var migrated = 0
         var seen: Set<String> = []

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Every change that spans tables (an identity's state and its account's sessions, a notification
 /// and its effect) is one transaction.
-public protocol AppleLifecycleStore: Sendable {
+protocol AppleLifecycleStore: Sendable {
     /// Records a verified notification and applies it in one transaction; ``NotificationOutcome/duplicate``
     /// (and no change) when its `jti` was seen before.
     func apply(_ notification: ServerNotification, receivedAt: Date) async throws -> NotificationOutcome
@@ -43,7 +43,7 @@ public protocol AppleLifecycleStore: Sendable {
 }
 
 /// What applying a notification did.
-public enum NotificationOutcome: Sendable, Hashable {
+enum NotificationOutcome: Sendable, Hashable {
     /// Applied; `sessionsEnded` sessions were ended (revocation, deletion).
     case applied(sessionsEnded: Int)
     /// Its `jti` was seen before: nothing changed.

@@ -1,6 +1,6 @@
 /// What the server knows of an Apple ID, in AuthenticationServices' terms
 /// (`ASAuthorizationAppleIDProvider.CredentialState`).
-public enum CredentialState: String, Sendable, Hashable, Codable, CaseIterable {
+enum CredentialState: String, Sendable, Hashable, Codable, CaseIterable {
     /// Consent was withdrawn, the Apple ID was deleted, or Apple refused its refresh token.
     case revoked
     /// Signed in and not revoked.
