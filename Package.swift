@@ -94,6 +94,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            // docs/openapi.yaml (linked here) compiled into the binary: served at /openapi.yaml with no
+            // file to find at run time.
+            resources: [.embedInCode("Resources/openapi.yaml")],
             swiftSettings: swiftSettings
         ),
         .target(
