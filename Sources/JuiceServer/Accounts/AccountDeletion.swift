@@ -23,12 +23,6 @@ struct AccountDeletion: Sendable {
     let revocations: RevocationQueue
     let time: TimeSource
 
-    init(accounts: any AccountRepository, revocations: RevocationQueue, time: TimeSource) {
-        self.accounts = accounts
-        self.revocations = revocations
-        self.time = time
-    }
-
     /// Deletes the account, then revokes at Apple (or leaves the revocation queued).
     /// - Returns: What happened at Apple; `nil` when there was no such account.
     @discardableResult

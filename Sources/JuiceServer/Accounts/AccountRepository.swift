@@ -52,12 +52,6 @@ struct PasswordCredential: Sendable, Hashable {
     let username: String
     /// The bcrypt hash.
     let passwordHash: String
-
-    init(accountID: String, username: String, passwordHash: String) {
-        self.accountID = accountID
-        self.username = username
-        self.passwordHash = passwordHash
-    }
 }
 
 /// What a verified Apple sign-in brings: the token's claims, the once-only `user` data, and the
@@ -136,10 +130,4 @@ struct StoredAppleCredential: Sendable, Hashable {
     let clientID: String
     /// The sealed refresh token (base64), if Apple gave one.
     let sealedRefreshToken: String?
-
-    init(subject: String, clientID: String, sealedRefreshToken: String?) {
-        self.subject = subject
-        self.clientID = clientID
-        self.sealedRefreshToken = sealedRefreshToken
-    }
 }

@@ -8,12 +8,6 @@ struct AppleAuthController: Sendable {
     let cookies: SessionCookies
     let csrf: CSRFProtection
 
-    init(signIn: AppleWebSignIn, cookies: SessionCookies, csrf: CSRFProtection) {
-        self.signIn = signIn
-        self.cookies = cookies
-        self.csrf = csrf
-    }
-
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("/auth/apple") { _, context in

@@ -23,12 +23,6 @@ struct AppTransfer: Sendable {
     let client: AppleIDClient
     let time: TimeSource
 
-    init(store: any AppleLifecycleStore, client: AppleIDClient, time: TimeSource) {
-        self.store = store
-        self.client = client
-        self.time = time
-    }
-
     /// Stores a `transfer_sub` for every Apple ID that has none yet; returns how many were stored.
     /// - Throws: ``AppleIDClientError`` when Apple refuses or cannot be reached (run it again: it
     ///   continues where it stopped).

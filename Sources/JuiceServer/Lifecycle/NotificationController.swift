@@ -15,12 +15,6 @@ struct NotificationController: Sendable {
     let lifecycle: any AppleLifecycleStore
     let time: TimeSource
 
-    init(verifier: ServerNotificationVerifier, lifecycle: any AppleLifecycleStore, time: TimeSource) {
-        self.verifier = verifier
-        self.lifecycle = lifecycle
-        self.time = time
-    }
-
     struct Status: ResponseEncodable {
         var status: String
     }

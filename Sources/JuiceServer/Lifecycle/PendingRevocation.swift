@@ -14,13 +14,4 @@ struct PendingRevocation: Sendable, Hashable {
     let attempts: Int
     /// When it is tried next.
     let nextAttemptAt: Date
-
-    init(id: String, subject: String, clientID: String, sealedToken: String, attempts: Int, nextAttemptAt: Date) {
-        self.id = id
-        self.subject = subject
-        self.clientID = clientID
-        self.sealedToken = sealedToken
-        self.attempts = attempts
-        self.nextAttemptAt = nextAttemptAt
-    }
 }

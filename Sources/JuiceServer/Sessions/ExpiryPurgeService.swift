@@ -12,14 +12,6 @@ struct ExpiryPurgeService: Service {
     let time: TimeSource
     let logger: Logger
 
-    init(sessions: any SessionStore, authorizations: any AuthorizationStore, interval: Duration, time: TimeSource, logger: Logger) {
-        self.sessions = sessions
-        self.authorizations = authorizations
-        self.interval = interval
-        self.time = time
-        self.logger = logger
-    }
-
     func run() async throws {
         let service = self
         await runPeriodically(every: interval, startImmediately: false, logger: logger, failure: "expiry purge pass failed") {

@@ -20,14 +20,6 @@ struct Session: Sendable, Hashable {
     let createdAt: Date
     /// When it ends.
     let expiresAt: Date
-
-    init(id: String, accountID: String, method: SignInMethod, createdAt: Date, expiresAt: Date) {
-        self.id = id
-        self.accountID = accountID
-        self.method = method
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
-    }
 }
 
 /// A session about to be started: its id, token hash and lifetime, waiting for the account.
@@ -42,14 +34,6 @@ struct SessionDraft: Sendable, Hashable {
     let createdAt: Date
     /// When it ends.
     let expiresAt: Date
-
-    init(id: String, tokenHash: String, method: SignInMethod, createdAt: Date, expiresAt: Date) {
-        self.id = id
-        self.tokenHash = tokenHash
-        self.method = method
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
-    }
 
     /// The session once it belongs to `accountID`.
     func session(accountID: String) -> Session {

@@ -4,10 +4,6 @@ import ServiceLifecycle
 struct DatabaseService: Service {
     let database: any JuiceDatabase
 
-    init(database: any JuiceDatabase) {
-        self.database = database
-    }
-
     func run() async throws {
         try? await gracefulShutdown()
         await database.close()

@@ -11,11 +11,4 @@ struct SchemaMigration: Sendable {
     let name: String
     /// Applies the step.
     let apply: @Sendable (any SQLDatabase) async throws -> Void
-
-    /// Creates a step.
-    init(version: Int, name: String, apply: @escaping @Sendable (any SQLDatabase) async throws -> Void) {
-        self.version = version
-        self.name = name
-        self.apply = apply
-    }
 }

@@ -11,12 +11,6 @@ struct CSRFProtection: Sendable {
     /// The public origin (`scheme://host[:port]`).
     let origin: String
 
-    init(cookies: SessionCookies, random: ServerRandom, origin: String) {
-        self.cookies = cookies
-        self.random = random
-        self.origin = origin
-    }
-
     /// The token to put in forms: the request's cookie, or a new one to set on the response.
     func token(for request: Request) -> (token: String, newCookie: Cookie?) {
         if let existing = request.cookies[cookies.csrfName]?.value, existing.count >= 32, existing.count <= 128 {

@@ -10,10 +10,6 @@ struct ErrorMiddleware: RouterMiddleware {
 
     let pages: PageRenderer
 
-    init(pages: PageRenderer) {
-        self.pages = pages
-    }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)

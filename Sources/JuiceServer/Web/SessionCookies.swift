@@ -9,11 +9,6 @@ struct SessionCookies: Sendable {
     /// The session cookie's lifetime.
     let sessionLifetime: TimeInterval
 
-    init(secure: Bool, sessionLifetime: TimeInterval) {
-        self.secure = secure
-        self.sessionLifetime = sessionLifetime
-    }
-
     /// The session cookie's name.
     var sessionName: String { secure ? "__Host-juice_session" : "juice_session" }
     /// The CSRF cookie's name.

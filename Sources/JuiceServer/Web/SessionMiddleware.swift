@@ -12,13 +12,6 @@ struct SessionMiddleware: RouterMiddleware {
     let cookies: SessionCookies
     let time: TimeSource
 
-    init(sessions: any SessionStore, accounts: any AccountRepository, cookies: SessionCookies, time: TimeSource) {
-        self.sessions = sessions
-        self.accounts = accounts
-        self.cookies = cookies
-        self.time = time
-    }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         var token: String?
