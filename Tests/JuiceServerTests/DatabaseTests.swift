@@ -184,7 +184,7 @@ struct DatabaseTests {
             let created = outcomes.compactMap { try? $0.get() }
             #expect(created.count == 1, "one account")
             for case .failure(let error) in outcomes {
-                #expect((error as? ServerError)?.code == .usernameTaken, "a refusal, not a database error: \(error)")
+                #expect(error as? AccountStoreError == .usernameTaken, "a refusal, not a database error: \(error)")
             }
         }
     }

@@ -77,7 +77,7 @@ struct APIController: Sendable {
     /// `{"state"}`.
     struct CredentialStateResponse: ResponseEncodable, Sendable {
         /// The credential state.
-        var state: CredentialState
+        var state: AppleIdentityState
     }
 
     /// `POST /api/auth/apple`'s body: the Apple ID credential as an iOS app holds it.

@@ -76,7 +76,7 @@ struct EventsController: Sendable {
         return request.cookies[cookies.sessionName]?.value
     }
 
-    private func state(of subject: String?) async throws -> CredentialState {
+    private func state(of subject: String?) async throws -> AppleIdentityState {
         guard let subject else { return .notFound }
         return try await lifecycle.credentialState(subject: subject)
     }

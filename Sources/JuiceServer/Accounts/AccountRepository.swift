@@ -13,7 +13,7 @@ protocol AccountRepository: Sendable {
     func account(appleSubject subject: String) async throws -> Account?
 
     /// The stored password credential for a normalized username.
-    func passwordCredential(username: String) async throws -> PasswordCredential?
+    func passwordCredential(username: String) async throws -> StoredPasswordCredential?
 
     /// Creates a password account and starts its session.
     /// - Throws: ``AccountStoreError/usernameTaken`` when the username exists.
@@ -45,7 +45,7 @@ protocol AccountRepository: Sendable {
 }
 
 /// A stored password credential.
-struct PasswordCredential: Sendable, Hashable {
+struct StoredPasswordCredential: Sendable, Hashable {
     /// The account.
     let accountID: String
     /// The normalized username.

@@ -22,12 +22,12 @@ struct SQLAccountRepository: AccountRepository {
         try await database.read { sql in try await Self.load(where: "i.subject", equals: subject, on: sql) }
     }
 
-    func passwordCredential(username: String) async throws -> PasswordCredential? {
+    func passwordCredential(username: String) async throws -> StoredPasswordCredential? {
         try await database.read { sql in
             try await sql.select().columns("account_id", "username", "password_hash").from("password_credentials")
                 .where("username", .equal, username).first()
                 .map {
-                    PasswordCredential(
+                    StoredPasswordCredential(
                         accountID: try $0.decode(column: "account_id", as: String.self),
                         username: try $0.decode(column: "username", as: String.self),
                         passwordHash: try $0.decode(column: "password_hash", as: String.self)

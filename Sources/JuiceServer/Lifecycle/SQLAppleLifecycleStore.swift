@@ -52,7 +52,7 @@ struct SQLAppleLifecycleStore: AppleLifecycleStore {
         }
     }
 
-    func credentialState(subject: String) async throws -> CredentialState {
+    func credentialState(subject: String) async throws -> AppleIdentityState {
         try await database.read { sql in
             if let row = try await sql.select().column("state").from("apple_identities").where("subject", .equal, subject).first() {
                 return try row.decode(column: "state", as: String.self) == "authorized" ? .authorized : .revoked
