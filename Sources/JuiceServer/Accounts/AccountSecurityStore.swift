@@ -1,13 +1,14 @@
 import Foundation
 
 /// An account's password and sessions, as its owner manages them.
-public protocol AccountSecurityStore: Sendable {
+protocol AccountSecurityStore: Sendable {
     /// The account's password credential, if it has one.
-    func passwordCredential(accountID: String) async throws -> PasswordCredential?
+    func passwordCredential(accountID: String) async throws -> StoredPasswordCredential?
 
     /// Replaces the account's password hash, or adds a password credential with `username` when it
     /// has none, and ends every other session of the account: one transaction.
-    /// - Throws: ``ServerError/Code/usernameTaken`` when adding a username another account has.
+    /// - Throws: ``AccountStoreError/usernameTaken`` when adding a username another account has,
+    ///   ``AccountStoreError/passwordCredentialMissing`` when the account has no password and no username is given.
     func setPassword(accountID: String, username: String?, passwordHash: String, keepingSession sessionID: String, at: Date) async throws
 
     /// The account's unexpired sessions, newest first (at most 100).

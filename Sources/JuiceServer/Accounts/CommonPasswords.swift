@@ -27,7 +27,7 @@ struct CommonPasswords: Sendable {
     }
 
     private static func load() -> Result<CommonPasswords, CommonPasswordsUnavailable> {
-        guard let url = Bundle.module.url(forResource: "common-passwords", withExtension: "txt", subdirectory: "Resources"),
+        guard let url = Bundle.module.url(forResource: "common-passwords", withExtension: "txt"),
             let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8)
         else { return .failure(CommonPasswordsUnavailable()) }
         return .success(CommonPasswords(lines: text.split(separator: "\n", omittingEmptySubsequences: true)))

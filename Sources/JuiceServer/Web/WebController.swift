@@ -1,11 +1,12 @@
 import AppleSignIn
 import Foundation
 import Hummingbird
+import JuiceInfrastructure
 import Logging
 
 /// The pages: `/` (sign-in form and the Sign in with Apple button), `/signup`, `/account`, and the
 /// password, sign-out and delete forms. Every form post is CSRF-checked.
-public struct WebController: Sendable {
+struct WebController: Sendable {
     let pages: PageRenderer
     let passwords: PasswordAccounts
     let sessions: any SessionStore
@@ -15,7 +16,7 @@ public struct WebController: Sendable {
     let security: any AccountSecurityStore
     let time: TimeSource
 
-    public init(
+    init(
         pages: PageRenderer, passwords: PasswordAccounts, sessions: any SessionStore, deletion: AccountDeletion, cookies: SessionCookies,
         csrf: CSRFProtection, security: any AccountSecurityStore, time: TimeSource
     ) {
@@ -47,7 +48,7 @@ public struct WebController: Sendable {
         "cancelled", "signed_out", "deleted", "linked", "welcome", "password_changed", "session_ended", "sessions_ended",
     ]
 
-    public var endpoints: RouteCollection<AppRequestContext> {
+    var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("/") { request, context in
             if context.signedIn?.viaCookie == true { return Response.seeOther("/account") }
@@ -65,8 +66,8 @@ public struct WebController: Sendable {
                     username: form.username ?? "", password: form.password ?? "", address: context.clientAddress
                 )
                 return signedIn(token: token, replacing: context.signedIn, location: "/account")
-            } catch let error as ServerError where error.status.code < 500 {
-                return loginPage(request, username: form.username ?? "", error: error)
+            } catch let error as any ServerErrorConvertible where error.serverError.status.code < 500 {
+                return loginPage(request, username: form.username ?? "", error: error.serverError)
             }
         }
         routes.post("/signup") { request, context in
@@ -75,8 +76,8 @@ public struct WebController: Sendable {
             do {
                 let (token, _, _) = try await passwords.signUp(username: form.username ?? "", password: form.password ?? "")
                 return signedIn(token: token, replacing: context.signedIn, location: "/account?notice=welcome")
-            } catch let error as ServerError where error.status.code < 500 {
-                return signupPage(request, username: form.username ?? "", error: error)
+            } catch let error as any ServerErrorConvertible where error.serverError.status.code < 500 {
+                return signupPage(request, username: form.username ?? "", error: error.serverError)
             }
         }
         routes.get("/account") { request, context in

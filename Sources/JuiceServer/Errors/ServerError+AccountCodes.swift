@@ -1,7 +1,7 @@
 extension ServerError.Code {
     /// The new password is too easy to guess (a common password, contains the username, repetitive,
     /// sequential, or unchanged); the reason says which.
-    public static let weakPassword = ServerError.Code(rawValue: "weak_password")
+    static let weakPassword = ServerError.Code(rawValue: "weak_password")
     /// The change needs a fresh sign-in (within the last minutes).
-    public static let reauthenticationRequired = ServerError.Code(rawValue: "reauthentication_required")
+    static let reauthenticationRequired = ServerError.Code(rawValue: "reauthentication_required")
 }
