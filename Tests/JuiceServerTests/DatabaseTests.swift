@@ -14,7 +14,7 @@ struct DatabaseTests {
         return logger
     }
 
-    @Test("PostgreSQL: instances starting together migrate once: every step applied exactly once, all succeed")
+    @Test("PostgreSQL: instances starting together migrate once: every step applied exactly once, all succeed", TestDatabase.postgresOnly)
     func concurrentMigrations() async throws {
         try await StackEnvironment.with(.postgres) { environment in
             let databases = [
@@ -105,7 +105,7 @@ struct DatabaseTests {
 
     @Test(
         "PostgreSQL: a wrong password or an unknown database stops start-up with the reason, never the password",
-        .enabled(if: TestDatabase.all.contains(.postgres), "needs PostgreSQL (JUICE_TEST_POSTGRES_URL)")
+        TestDatabase.postgresOnly
     )
     func connectionErrors() async throws {
         try TestPostgres.requireEnabled()
@@ -132,7 +132,7 @@ struct DatabaseTests {
         #expect(!nobody.reason.contains("secret-52"))
     }
 
-    @Test("PostgreSQL: many more transactions than connections all complete, in a pool of two")
+    @Test("PostgreSQL: many more transactions than connections all complete, in a pool of two", TestDatabase.postgresOnly)
     func poolUnderLoad() async throws {
         try await StackEnvironment.with(.postgres) { environment in
             guard case .postgres(let url) = environment.database else { return }
@@ -160,7 +160,9 @@ struct DatabaseTests {
         }
     }
 
-    @Test("PostgreSQL: the same username signed up on several instances at once: one account, every other attempt `username_taken`")
+    @Test(
+        "PostgreSQL: the same username signed up on several instances at once: one account, every other attempt `username_taken`",
+        TestDatabase.postgresOnly)
     func concurrentSignUps() async throws {
         try await StackEnvironment.with(.postgres) { environment in
             let databases = [

@@ -55,7 +55,7 @@ struct OperationsTests {
         }
     }
 
-    @Test("PostgreSQL: connections the server killed are replaced; /health stays 200")
+    @Test("PostgreSQL: connections the server killed are replaced; /health stays 200", TestDatabase.postgresOnly)
     func killedConnections() async throws {
         try await Self.withRouter(.postgres) { database, _, client in
             for _ in 0..<3 {

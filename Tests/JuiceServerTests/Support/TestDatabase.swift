@@ -23,6 +23,11 @@ enum TestDatabase: String, Sendable, CaseIterable, CustomTestStringConvertible {
     }()
 
     var testDescription: String { rawValue }
+
+    /// The trait of a test that runs on PostgreSQL only: enabled exactly when ``all`` has PostgreSQL.
+    static var postgresOnly: ConditionTrait {
+        .enabled(if: all.contains(.postgres), "needs PostgreSQL (JUICE_TEST_POSTGRES_URL; scripts/test starts one)")
+    }
 }
 
 /// The PostgreSQL server the tests use, from the environment:
