@@ -134,6 +134,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What several test targets need: loopback ports, services run for the length of a test.
+        .target(
+            name: "JuiceTestSupport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/JuiceTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "AppleSignInTests",
             dependencies: [
@@ -149,6 +159,7 @@ let package = Package(
         .testTarget(
             name: "AppleIDEmulatorTests",
             dependencies: [
+                "JuiceTestSupport",
                 "JuiceEncodings",
                 "AppleIDEmulator",
                 "AppleSignIn",
@@ -165,6 +176,7 @@ let package = Package(
         .testTarget(
             name: "JuiceServerTests",
             dependencies: [
+                "JuiceTestSupport",
                 "JuiceEncodings",
                 "JuiceServer",
                 "JuiceInfrastructure",
@@ -183,6 +195,7 @@ let package = Package(
         .testTarget(
             name: "JuiceClientTests",
             dependencies: [
+                "JuiceTestSupport",
                 "JuiceEncodings",
                 "JuiceClient",
                 "AppleIDEmulator",
@@ -202,6 +215,7 @@ let package = Package(
         .testTarget(
             name: "JuiceCLITests",
             dependencies: [
+                "JuiceTestSupport",
                 "juice",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
