@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JuiceServer
+import NIOHTTP1
 import Testing
 
 @Suite("Account settings: weak passwords refused, change password, add a password, sessions, Password AutoFill's well-known files")
@@ -219,6 +220,58 @@ struct AccountSettingsTests {
             )
             #expect(changed.status == 303 && changed.location == "/account?notice=password_changed")
             #expect(try await Self.signIn(stack, "bing", "black-cherry-2").status == 200)
+        }
+    }
+
+    @Test(
+        "hostile input to the new endpoints: another origin with the cookie, malformed or mistyped JSON, a wrong media type, odd ids",
+        arguments: TestDatabase.all)
+    func hostileInput(database: TestDatabase) async throws {
+        try await JuiceStack.with(database: database) { stack in
+            let browser = Browser()
+            try await PasswordAccountTests.signUp(stack, browser, username: "cydonia", password: "golden-quince-3")
+            let host = try #require(URL(string: stack.serverURL)?.host)
+            let token = try #require(await browser.cookie("juice_session", host: host))
+            let body = #"{"current_password": "golden-quince-3", "new_password": "golden-quince-4"}"#
+            for origin in ["https://evil.example", "null"] {
+                let forged = try await browser.send(
+                    .POST, stack.serverURL + "/api/account/password", headers: [("Content-Type", "application/json"), ("Origin", origin)], body: body)
+                #expect(forged.status == 403 && forged.error == "invalid_csrf_token", "\(origin)")
+                let ended = try await browser.send(.DELETE, stack.serverURL + "/api/account/sessions", headers: [("Origin", origin)], body: nil)
+                #expect(ended.status == 403 && ended.error == "invalid_csrf_token")
+            }
+            let noOrigin = try await browser.send(
+                .POST, stack.serverURL + "/api/account/password", headers: [("Content-Type", "application/json")], body: body)
+            #expect(noOrigin.status == 403)
+            #expect(try await Self.signIn(stack, "cydonia", "golden-quince-3").status == 200, "nothing changed")
+
+            let path = "/api/account/password"
+            let bearer = [("Authorization", "Bearer \(token)")]
+            for (contentType, text, status, code) in [
+                ("application/json", "{\"new_password\": ", 400, "invalid_request"),
+                ("application/json", #"{"current_password": 7, "new_password": ["x"]}"#, 400, "invalid_request"),
+                ("application/json", "[]", 400, "invalid_request"),
+                ("text/plain", body, 415, "unsupported_media_type"),
+                (
+                    "application/json",
+                    #"{"current_password": "golden-quince-3", "new_password": ""# + String(repeating: "a", count: 70_000) + #""}"#, 413,
+                    "payload_too_large"
+                ),
+                (
+                    "application/json", #"{"current_password": "golden-quince-3", "new_password": ""# + String(repeating: "é", count: 40) + #""}"#,
+                    400, "invalid_password"
+                ),
+            ] as [(String, String, Int, String)] {
+                let answer = try await Browser().send(.POST, stack.serverURL + path, headers: bearer + [("Content-Type", contentType)], body: text)
+                #expect(
+                    answer.status == status && answer.error == code, "\(contentType) \(text.prefix(40)): \(answer.status) \(answer.body.prefix(200))")
+                #expect(answer.json?["reason"] is String)
+            }
+            for id in ["%00", String(repeating: "x", count: 300), "..%2F..%2Fetc", "'%20OR%201=1"] {
+                let odd = try await Browser().send(.DELETE, stack.serverURL + "/api/account/sessions/" + id, headers: bearer, body: nil)
+                #expect(odd.status == 404 && odd.error == "not_found", "\(id.prefix(20)): \(odd.status)")
+            }
+            #expect(try await AppleFlow.me(stack, token: token).status == 200, "the session survived all of it")
         }
     }
 
