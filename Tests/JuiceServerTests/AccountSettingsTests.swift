@@ -192,6 +192,7 @@ struct AccountSettingsTests {
             #expect(account.body.contains("Where you are signed in"))
             #expect(account.body.components(separatedBy: "data-session=").count - 1 == 2)
             #expect(account.body.contains("This session"))
+            #expect(account.body.contains(" UTC</time>"), "times read 2026-11-23 10:19 UTC")
             #expect(account.body.contains("href=\"/account/password\""))
             let csrf = try #require(Scrape.csrf(account.body))
 

@@ -127,7 +127,7 @@ enum PageTemplates {
         <h2 id="sessions-heading">{{t.sessions_title}}</h2>
         <ul class="sessions">
         {{#sessions}}<li data-session="{{id}}"><span>{{method}}{{#current}} <span class="badge">{{t.this_session}}</span>{{/current}}</span>
-        <span class="muted">{{t.session_started}} <time datetime="{{created}}">{{created}}</time>{{#last_seen}} · {{t.session_last_seen}} <time datetime="{{last_seen}}">{{last_seen}}</time>{{/last_seen}}</span>
+        <span class="muted">{{t.session_started}} <time datetime="{{created}}">{{created_text}}</time>{{#last_seen}} · {{t.session_last_seen}} <time datetime="{{last_seen}}">{{last_seen_text}}</time>{{/last_seen}}</span>
         {{^current}}<form method="post" action="/account/sessions/end"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="session" value="{{id}}"><button type="submit" class="link">{{t.end_session}}</button></form>{{/current}}</li>
         {{/sessions}}
         </ul>

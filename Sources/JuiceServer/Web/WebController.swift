@@ -162,6 +162,11 @@ struct WebController: Sendable {
         return response
     }
 
+    /// A time as the account page shows it: `2026-11-23 10:19 UTC`.
+    static func displayTime(_ date: Date) -> String {
+        String(date.formatted(.iso8601).prefix(16)).replacingOccurrences(of: "T", with: " ") + " UTC"
+    }
+
     private func accountPage(_ request: Request, _ account: Account, sessions: [Session], current: String) -> Response {
         let language = request.language
         let (token, cookie) = csrf.token(for: request)
@@ -178,9 +183,13 @@ struct WebController: Sendable {
             "sessions": sessions.map { session -> [String: Any] in
                 var row: [String: Any] = [
                     "id": session.id, "method": PageStrings.string("method_" + session.method.rawValue, language),
-                    "created": session.createdAt.formatted(.iso8601), "current": session.id == current,
+                    "created": session.createdAt.formatted(.iso8601), "created_text": Self.displayTime(session.createdAt),
+                    "current": session.id == current,
                 ]
-                if let seen = session.lastSeenAt { row["last_seen"] = seen.formatted(.iso8601) }
+                if let seen = session.lastSeenAt {
+                    row["last_seen"] = seen.formatted(.iso8601)
+                    row["last_seen_text"] = Self.displayTime(seen)
+                }
                 return row
             },
             "has_other_sessions": sessions.contains { $0.id != current },
