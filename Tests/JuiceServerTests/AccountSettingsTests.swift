@@ -157,7 +157,17 @@ struct AccountSettingsTests {
             #expect(sessions.count == 3)
             #expect(sessions.allSatisfy { $0["method"] as? String == "password" && $0["createdAt"] is String && $0["expiresAt"] is String })
             let current = try #require(sessions.first { $0["current"] as? Bool == true })
-            #expect(current["lastSeenAt"] is String, "used a minute after it started")
+            let seen = try #require(current["lastSeenAt"] as? String, "used a minute after it started")
+            // Recorded at most once a minute: a use 30 s later writes nothing, one 61 s later does.
+            func lastSeen() async throws -> String? {
+                let list = try await APIRequests.json(stack, "GET", "/api/account/sessions", bearer: second).json?["sessions"] as? [[String: Any]]
+                return list?.first { $0["current"] as? Bool == true }?["lastSeenAt"] as? String
+            }
+            stack.clock.advance(by: 30)
+            #expect(try await lastSeen() == seen)
+            stack.clock.advance(by: 31)
+            _ = try await AppleFlow.me(stack, token: second)
+            #expect(try await lastSeen() != seen)
             #expect(sessions.filter { $0["current"] as? Bool == true }.count == 1)
             let firstID = try #require(sessions.last?["id"] as? String, "oldest last")
 
