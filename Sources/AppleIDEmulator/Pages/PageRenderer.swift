@@ -15,6 +15,7 @@ struct PageRenderer: Sendable {
             "head": PageTemplates.head, "foot": PageTemplates.foot, "hidden": PageTemplates.hiddenFields,
             "sign_in": PageTemplates.signIn, "consent": PageTemplates.consent, "form_post": PageTemplates.formPost,
             "error": PageTemplates.error, "portal_sign_in": PageTemplates.portalSignIn, "portal": PageTemplates.portal,
+            "mail_message": PageTemplates.mailMessage,
         ]
         for (name, text) in templates {
             try library.register(text, named: name)

@@ -27,6 +27,8 @@ struct RunningEmulator: Sendable {
     let baseURL: String
     let issuer: String
     let clock: TestClock
+    /// The relay's SMTP port, when started with `smtp`.
+    var smtpPort: Int?
 
     static let http = HTTPClient(
         eventLoopGroup: HTTPClient.defaultEventLoopGroup,
@@ -41,14 +43,19 @@ struct RunningEmulator: Sendable {
         issuer: String? = nil,
         options: EmulatorOptions = EmulatorOptions(outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60),
         logger: Logger? = nil,
+        smtp: SMTPOptions? = nil,
         _ body: @Sendable (RunningEmulator) async throws -> T
     ) async throws -> T {
         var logger = logger ?? Logger(label: "emulator-test")
         if logger.label == "emulator-test" { logger.logLevel = .warning }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let (smtpPorts, smtpContinuation) = AsyncStream.makeStream(of: Int.self)
+        var options = options
+        options.smtp = smtp
         let app = try await buildEmulatorApplication(
             configuration: configuration, dataDirectory: dataDirectory, port: 0, issuer: issuer, time: clock.emulatorTime,
-            options: options, httpClient: http, logger: logger, onServerRunning: { continuation.yield($0) }
+            options: options, httpClient: http, logger: logger, onServerRunning: { continuation.yield($0) },
+            onSMTPRunning: { smtpContinuation.yield($0) }
         )
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -56,7 +63,11 @@ struct RunningEmulator: Sendable {
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw CancellationError() }
             let base = "http://127.0.0.1:\(port)"
-            let emulator = RunningEmulator(baseURL: base, issuer: issuer ?? base, clock: clock)
+            var emulator = RunningEmulator(baseURL: base, issuer: issuer ?? base, clock: clock)
+            if smtp != nil {
+                var smtpIterator = smtpPorts.makeAsyncIterator()
+                emulator.smtpPort = await smtpIterator.next()
+            }
             do {
                 let result = try await body(emulator)
                 await group.triggerGracefulShutdown()
