@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// Builds the Juice server: opens and migrates the database, wires the stores and flows, and
 /// returns a Hummingbird application whose services (database lifetime, expiry purge) run with it.
@@ -47,14 +48,18 @@ public func buildApplication(
         sessions: dependencies.sessions, authorizations: dependencies.authorizations, interval: configuration.purgeInterval, time: time,
         logger: logger
     )
+    var services: [any Service] = [
+        DatabaseService(database: database), purge,
+        RefreshTokenCheckService(check: dependencies.refreshTokenCheck, logger: logger),
+        RevocationRetryService(queue: dependencies.revocations, interval: configuration.revocationRetryInterval, logger: logger),
+    ]
+    if let mailDelivery = dependencies.mailDelivery {
+        services.append(MailDeliveryService(delivery: mailDelivery, interval: configuration.mailDeliveryInterval, logger: logger))
+    }
     return Application(
         router: router,
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "Juice"),
-        services: [
-            DatabaseService(database: database), purge,
-            RefreshTokenCheckService(check: dependencies.refreshTokenCheck, logger: logger),
-            RevocationRetryService(queue: dependencies.revocations, interval: configuration.revocationRetryInterval, logger: logger),
-        ],
+        services: services,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             logger.info("Juice listening", metadata: ["address": "\(configuration.host):\(port)", "public_url": "\(configuration.publicBase)"])
