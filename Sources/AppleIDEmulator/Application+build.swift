@@ -90,7 +90,7 @@ public func buildEmulatorApplication(
     )
     var services: [any Service] = [StoreLifecycleService(store: store), delivery]
     if let smtp = options.smtp {
-        let relay = MailRelay(store: store, directory: directory, random: random, time: time)
+        let relay = MailRelay(store: store, directory: directory, random: random, time: time, dailyLimit: smtp.dailyLimitPerAddress)
         services.append(SMTPRelayService(options: smtp, relay: relay, hostname: "privaterelay.appleid.com", logger: logger, onRunning: onSMTPRunning))
     }
     return Application(

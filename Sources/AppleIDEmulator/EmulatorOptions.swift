@@ -54,12 +54,15 @@ public struct SMTPOptions: Sendable {
     public var idleTimeout: Duration
     /// The most connections served at once; further ones are told `421` and closed.
     public var maximumConnections: Int
+    /// Messages one relay address accepts in 24 hours (Apple's limit is 100); further ones get `450`.
+    public var dailyLimitPerAddress: Int
 
     /// Creates SMTP options.
     public init(
         host: String = "127.0.0.1", port: Int = 2525, maximumMessageSize: Int = 10 * 1024 * 1024, idleTimeout: Duration = .seconds(300),
-        maximumConnections: Int = 64
+        maximumConnections: Int = 64, dailyLimitPerAddress: Int = 100
     ) {
+        self.dailyLimitPerAddress = max(1, dailyLimitPerAddress)
         self.host = host
         self.port = port
         self.maximumMessageSize = max(1024, maximumMessageSize)

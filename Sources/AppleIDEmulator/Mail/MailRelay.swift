@@ -21,12 +21,18 @@ struct MailRelay: Sendable {
     let directory: ClientDirectory
     let random: EmulatorRandom
     let time: EmulatorTime
+    /// Messages one relay address accepts in 24 hours.
+    let dailyLimit: Int
+    /// Refusals kept in the log (older ones are dropped).
+    static let refusalsKept = 1000
 
-    /// Checks a recipient: an issued relay address of an active Apple ID, forwarding on, and the
-    /// envelope sender registered by the team that owns the address. A refusal is logged.
+    /// Checks a recipient: an issued relay address of an active Apple ID, forwarding on, the
+    /// envelope sender registered by the team that owns the address, and the address's daily limit.
+    /// A refusal is logged.
     func recipient(_ address: String, envelopeFrom: String) async throws -> RecipientVerdict {
         let relayEmail = address.lowercased()
         let directory = directory
+        let dailyLimit = dailyLimit
         let now = time.now
         return try await store.transaction { database in
             let row = try await database.raw(
@@ -56,6 +62,18 @@ struct MailRelay: Sendable {
                     550, "5.7.1", "envelope sender MAIL FROM \(shown) is not an email source of team \(teamID) (\(sources.registered))")
                 try await Self.logRefusal(
                     reply, reason: "envelope sender not registered", from: envelopeFrom, to: relayEmail, appleID: appleID, at: now, in: database)
+                return .refused(reply)
+            }
+            let today =
+                try await database.raw(
+                    """
+                    SELECT COUNT(*) AS n FROM relayed_mail
+                    WHERE relay_email = \(bind: relayEmail) AND received_at > \(bind: now.timeIntervalSince1970 - 86_400)
+                    """
+                ).first()?.decode(column: "n", as: Int.self) ?? 0
+            guard today < dailyLimit else {
+                let reply = SMTPReply(450, "4.2.1", "<\(relayEmail)> received its limit of \(dailyLimit) messages in 24 hours; try again later")
+                try await Self.logRefusal(reply, reason: "daily limit", from: envelopeFrom, to: relayEmail, appleID: appleID, at: now, in: database)
                 return .refused(reply)
             }
             return .accepted(Recipient(relayEmail: relayEmail, appleID: appleID, sources: sources))
@@ -134,6 +152,10 @@ struct MailRelay: Sendable {
             INSERT INTO refused_mail (attempted_at, envelope_from, recipient, apple_id, reply, reason)
             VALUES (\(bind: at.timeIntervalSince1970), \(bind: from), \(bind: to), \(bind: appleID), \(bind: reply.summary), \(bind: reason))
             """
+        ).run()
+        // The log is for looking into recent bounces: it keeps the newest entries only.
+        try await database.raw(
+            "DELETE FROM refused_mail WHERE id <= (SELECT MAX(id) FROM refused_mail) - \(unsafeRaw: String(refusalsKept))"
         ).run()
     }
 }
