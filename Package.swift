@@ -17,7 +17,6 @@ let package = Package(
         .executable(name: "juice", targets: ["juice"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -34,10 +33,25 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
+        // Base64URL, hex and constant-time comparison: no dependencies, no protocol logic.
+        .target(name: "JuiceEncodings", swiftSettings: swiftSettings),
+        // What the emulator and the server both run on and that is not the protocol: the SQLite
+        // store, the async lock, page templates and language negotiation.
+        .target(
+            name: "JuiceInfrastructure",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "AppleSignIn",
             dependencies: [
-                .product(name: "JWTKit", package: "jwt-kit"),
+                "JuiceEncodings",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -48,7 +62,8 @@ let package = Package(
         .target(
             name: "AppleIDEmulator",
             dependencies: [
-                .product(name: "JWTKit", package: "jwt-kit"),
+                "JuiceEncodings",
+                "JuiceInfrastructure",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -60,13 +75,14 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "JuiceServer",
             dependencies: [
                 "AppleSignIn",
+                "JuiceEncodings",
+                "JuiceInfrastructure",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -82,12 +98,16 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            // docs/openapi.yaml (linked here) compiled into the binary: served at /openapi.yaml with no
+            // file to find at run time.
+            resources: [.embedInCode("Resources/openapi.yaml")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "JuiceClient",
             dependencies: [
                 "AppleSignIn",
+                "JuiceEncodings",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -115,9 +135,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What several test targets need: loopback ports, services run for the length of a test.
+        .target(
+            name: "JuiceTestSupport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/JuiceTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "AppleSignInTests",
             dependencies: [
+                "JuiceEncodings",
                 "AppleSignIn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -129,6 +160,8 @@ let package = Package(
         .testTarget(
             name: "AppleIDEmulatorTests",
             dependencies: [
+                "JuiceTestSupport",
+                "JuiceEncodings",
                 "AppleIDEmulator",
                 "AppleSignIn",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -144,7 +177,10 @@ let package = Package(
         .testTarget(
             name: "JuiceServerTests",
             dependencies: [
+                "JuiceTestSupport",
+                "JuiceEncodings",
                 "JuiceServer",
+                "JuiceInfrastructure",
                 "AppleIDEmulator",
                 "AppleSignIn",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -160,6 +196,8 @@ let package = Package(
         .testTarget(
             name: "JuiceClientTests",
             dependencies: [
+                "JuiceTestSupport",
+                "JuiceEncodings",
                 "JuiceClient",
                 "AppleIDEmulator",
                 "JuiceServer",
@@ -178,6 +216,7 @@ let package = Package(
         .testTarget(
             name: "JuiceCLITests",
             dependencies: [
+                "JuiceTestSupport",
                 "juice",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -9,9 +9,9 @@ import SQLKit
 /// Apple ID whose relay sent `email-disabled` is not sent (`suppressed`); a `5xx` is a permanent
 /// refusal (`refused`); a `4xx`, a lost connection or a timeout is retried with exponential backoff
 /// until ``MailSettings/maximumAttempts`` (`failed`). Counted in `juice_mail_total{outcome}`.
-public struct MailDelivery: Sendable {
+struct MailDelivery: Sendable {
     /// What became of one attempt.
-    public enum Outcome: String, Sendable {
+    enum Outcome: String, Sendable {
         case sent, refused, retried, failed, suppressed
     }
 
@@ -24,7 +24,7 @@ public struct MailDelivery: Sendable {
     /// How long a claimed mail is left to the instance that claimed it before another may try.
     static let claimLease: Int64 = 300
 
-    public init(database: any JuiceDatabase, settings: MailSettings, heloName: String, time: TimeSource, metrics: ServerMetrics) {
+    init(database: any JuiceDatabase, settings: MailSettings, heloName: String, time: TimeSource, metrics: ServerMetrics) {
         self.database = database
         self.settings = settings
         client = SMTPClient(host: settings.smtpHost, port: settings.smtpPort, heloName: heloName, timeout: settings.timeout)
@@ -34,7 +34,7 @@ public struct MailDelivery: Sendable {
 
     /// Sends every mail that is due; returns what happened to each.
     @discardableResult
-    public func deliverDue(logger: Logger) async throws -> [Outcome] {
+    func deliverDue(logger: Logger) async throws -> [Outcome] {
         var outcomes: [Outcome] = []
         for entry in try await claimDue(limit: 50) {
             if Task.isCancelled { break }

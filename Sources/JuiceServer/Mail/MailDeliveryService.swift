@@ -3,18 +3,18 @@ import ServiceLifecycle
 
 /// Drains the mail outbox (``MailDelivery/deliverDue(logger:)``) every ``interval`` until graceful
 /// shutdown.
-public struct MailDeliveryService: Service {
+struct MailDeliveryService: Service {
     let delivery: MailDelivery
     let interval: Duration
     let logger: Logger
 
-    public init(delivery: MailDelivery, interval: Duration = .seconds(10), logger: Logger) {
+    init(delivery: MailDelivery, interval: Duration = .seconds(10), logger: Logger) {
         self.delivery = delivery
         self.interval = interval
         self.logger = logger
     }
 
-    public func run() async throws {
+    func run() async throws {
         let delivery = delivery
         let logger = logger
         await runPeriodically(every: interval, startImmediately: true, logger: logger, failure: "mail delivery pass failed") {

@@ -5,7 +5,7 @@ import SQLKit
 /// reports: a welcome when Sign in with Apple creates an account, a confirmation when an account is
 /// deleted. Nothing is lost if the process stops, and nothing is sent for a change rolled back;
 /// ``MailDelivery`` sends what is queued, never inside the request.
-public struct MailOutbox: Sendable {
+struct MailOutbox: Sendable {
     /// What a queued mail is about.
     enum Kind: String, Sendable {
         case welcome
@@ -17,7 +17,7 @@ public struct MailOutbox: Sendable {
     let random: ServerRandom
 
     /// An outbox writing mails from `settings.sender` that link to `publicURL`.
-    public init(settings: MailSettings, publicURL: String, random: ServerRandom) {
+    init(settings: MailSettings, publicURL: String, random: ServerRandom) {
         composer = MailComposer(sender: settings.sender)
         self.publicURL = publicURL
         self.random = random

@@ -1,12 +1,14 @@
-import AppleIDEmulator
 import AppleSignIn
 import AsyncHTTPClient
 import Crypto
 import Foundation
 import Hummingbird
-import JuiceServer
+import JuiceTestSupport
 import Logging
 import ServiceLifecycle
+
+@testable import AppleIDEmulator
+@testable import JuiceServer
 
 /// What survives a restart: the data directory, the database, the team key, the refresh-token key
 /// and the server's port (its callback URL is registered at the emulator).
@@ -215,10 +217,10 @@ struct JuiceStack: Sendable {
             var serverGroup: ServiceGroup?
             do {
                 var emulatorIterator = emulatorPorts.makeAsyncIterator()
-                guard let emulatorPort = await emulatorIterator.next() else { throw StackServices.StartFailure() }
+                guard let emulatorPort = await emulatorIterator.next() else { throw ServicesDidNotStart() }
                 let emulatorURL = "http://127.0.0.1:\(emulatorPort)"
                 var smtpIterator = smtpPorts.makeAsyncIterator()
-                guard let smtpPort = await smtpIterator.next() else { throw StackServices.StartFailure() }
+                guard let smtpPort = await smtpIterator.next() else { throw ServicesDidNotStart() }
                 let (serverPorts, serverPortSink) = AsyncStream.makeStream(of: Int.self)
                 var services: [any Service] = []
                 for instance in 0..<instances {
@@ -241,7 +243,7 @@ struct JuiceStack: Sendable {
                 var serverIterator = serverPorts.makeAsyncIterator()
                 var ports: [Int] = []
                 for _ in 0..<instances {
-                    guard let port = await serverIterator.next() else { throw StackServices.StartFailure() }
+                    guard let port = await serverIterator.next() else { throw ServicesDidNotStart() }
                     ports.append(port)
                 }
                 let urls = [environment.serverURL] + ports.filter { $0 != environment.serverPort }.map { "http://127.0.0.1:\($0)" }
