@@ -3,8 +3,9 @@ import AppleSignIn
 import Foundation
 import Testing
 
-/// SMTP conversations against the emulator's private email relay, with Python as the client.
-@Suite("Private email relay (SMTP)")
+/// SMTP conversations against the emulator's private email relay, with Python as the client
+/// (one at a time: each starts an emulator and Python processes, on a machine shared with other tests).
+@Suite("Private email relay (SMTP)", .serialized)
 struct MailRelayTests {
     /// Team A registers the domain `example.com` and the single address `news@example.net`; team B
     /// registers `teamb.example`.
@@ -217,7 +218,7 @@ struct MailRelayTests {
     @Test("A client that vanishes mid-DATA stores nothing; an idle client is told 421 and disconnected")
     func vanishingAndIdleClients() async throws {
         var shortIdle = Self.smtp
-        shortIdle.idleTimeout = .seconds(1)
+        shortIdle.idleTimeout = .seconds(2)
         try await Self.withRelay(smtp: shortIdle) { emulator, port, relay in
             let vanished = try await SMTPTalk.converse(
                 port: port,
@@ -226,7 +227,7 @@ struct MailRelayTests {
                     .raw(Self.message(from: "hello@example.com", to: relay)), .vanish,
                 ])
             #expect(vanished[4].code == 354)
-            let idle = try await SMTPTalk.converse(port: port, [.command("EHLO client.test"), .await(5)])
+            let idle = try await SMTPTalk.converse(port: port, [.command("EHLO client.test"), .await(10)])
             #expect(idle[2].code == 421)
             #expect(idle[2].text.hasPrefix("4.4.2"))
             #expect(idle.closed)

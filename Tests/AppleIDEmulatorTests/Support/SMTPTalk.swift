@@ -41,7 +41,7 @@ enum SMTPTalk {
         if "smtplib" in request:
             job = request["smtplib"]
             try:
-                with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+                with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
                     client.ehlo("python.test")
                     features = {"size": client.has_extn("size"), "8bitmime": client.has_extn("8bitmime")}
                     refused = client.sendmail(job["from"], job["to"], job["message"].encode("utf-8"))
@@ -50,11 +50,13 @@ enum SMTPTalk {
                 print(json.dumps({"ok": False, "code": list(error.recipients.values())[0][0], "text": list(error.recipients.values())[0][1].decode()}))
             except smtplib.SMTPResponseException as error:
                 print(json.dumps({"ok": False, "code": error.smtp_code, "text": error.smtp_error.decode()}))
+            except Exception as error:
+                print(json.dumps({"ok": False, "exception": repr(error)}))
             sys.exit(0)
-        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock = socket.create_connection(("127.0.0.1", port), timeout=30)
         stream = sock.makefile("rb")
         replies, closed = [], False
-        def read_reply(timeout=10):
+        def read_reply(timeout=30):
             global closed
             sock.settimeout(timeout)
             lines = []
@@ -128,22 +130,28 @@ enum SMTPTalk {
         process.arguments = ["python3", "-c", script]
         let input = Pipe()
         let output = Pipe()
+        let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
+        process.standardError = errors
         try process.run()
         input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: request))
         try input.fileHandleForWriting.close()
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(90)
         while process.isRunning {
             if ContinuousClock.now > deadline {
                 process.terminate()
-                throw SMTPTalkError(message: "python did not finish within 30 s")
+                throw SMTPTalkError(message: "python did not finish within 90 s")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw SMTPTalkError(message: "python printed no JSON: \(String(decoding: data.prefix(500), as: UTF8.self))")
+            let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+            throw SMTPTalkError(
+                message:
+                    "python printed no JSON: \(String(decoding: data.prefix(500), as: UTF8.self)) \(String(decoding: stderr.suffix(1000), as: UTF8.self))"
+            )
         }
         return object
     }
