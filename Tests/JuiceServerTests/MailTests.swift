@@ -144,6 +144,27 @@ struct MailTests {
         }
     }
 
+    @Test("A 4xx from the relay (its daily limit) is retried with backoff and delivered once the relay takes mail again")
+    func deferredThenDelivered() async throws {
+        try await StackEnvironment.with(.sqlite) { made in
+            var environment = made
+            environment.relayDailyLimit = 1
+            let configured = environment
+            try await JuiceStack.with(environment: configured) { stack in
+                let (token, _, _) = try await NativeFlow.signIn(stack, emailChoice: "hide")
+                #expect(try await Self.deliver(stack) == [.sent])
+                #expect(try await APIRequests.json(stack, "DELETE", "/api/account", bearer: token).status == 200)
+                let metrics = ServerMetrics()
+                #expect(try await Self.deliver(stack, metrics: metrics) == [.retried])
+                #expect(try await Self.outbox(stack).last?.error?.contains("450") == true)
+                #expect(metrics.render().contains(#"juice_mail_total{outcome="retried"} 1"#))
+                stack.clock.advance(by: 86_401)
+                #expect(try await Self.deliver(stack) == [.sent])
+                #expect(try await Self.inbox(stack).count == 2)
+            }
+        }
+    }
+
     @Test("Composed mail: RFC 5322 headers, encoded non-ASCII subject and name, no header injection, quoted-printable body, dot-stuffing")
     func composition() throws {
         let composer = MailComposer(sender: try #require(MailSender(parsing: "Jüice Team <hello@juice.test>")))

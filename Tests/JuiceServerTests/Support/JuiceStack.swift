@@ -52,6 +52,8 @@ struct StackEnvironment: Sendable {
     var receivingTeamKey = P256.Signing.PrivateKey()
     /// Whether the server signs client secrets as the receiving team (after an app transfer).
     var serverIsReceivingTeam = false
+    /// Messages the emulator's relay takes per relay address in 24 hours.
+    var relayDailyLimit = 100
 
     /// A fresh environment; `remove()` it when done (``with(_:_:)`` does).
     static func make(_ kind: TestDatabase = .sqlite) async throws -> StackEnvironment {
@@ -202,7 +204,8 @@ struct JuiceStack: Sendable {
         let (smtpPorts, smtpPortSink) = AsyncStream.makeStream(of: Int.self)
         let emulator = try await buildEmulatorApplication(
             configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"), port: 0,
-            time: clock.emulatorTime, options: EmulatorOptions(smtp: SMTPOptions(port: 0)), httpClient: Browser.http, logger: logger,
+            time: clock.emulatorTime, options: EmulatorOptions(smtp: SMTPOptions(port: 0, dailyLimitPerAddress: environment.relayDailyLimit)),
+            httpClient: Browser.http, logger: logger,
             onServerRunning: { emulatorPortSink.yield($0) }, onSMTPRunning: { smtpPortSink.yield($0) }
         )
         let emulatorGroup = ServiceGroup(configuration: .init(services: [emulator], gracefulShutdownSignals: [], logger: logger))
