@@ -44,17 +44,30 @@ public func buildApplication(
         throw error
     }
     let router = buildRouter(dependencies: dependencies)
-    let purge = ExpiryPurgeService(
-        sessions: dependencies.sessions, authorizations: dependencies.authorizations, interval: configuration.purgeInterval, time: time,
-        logger: logger
-    )
+    let purge = ExpiryPurge(sessions: dependencies.sessions, authorizations: dependencies.authorizations, time: time, logger: logger)
+    let check = dependencies.refreshTokenCheck
+    let revocations = dependencies.revocations
     var services: [any Service] = [
-        DatabaseService(database: database), purge,
-        RefreshTokenCheckService(check: dependencies.refreshTokenCheck, logger: logger),
-        RevocationRetryService(queue: dependencies.revocations, interval: configuration.revocationRetryInterval, logger: logger),
+        DatabaseService(database: database),
+        PeriodicService(interval: configuration.purgeInterval, startImmediately: false, failure: "expiry purge pass failed", logger: logger) {
+            await purge.purgeOnce()
+        },
+        // Each refresh token is still validated at most once a day; the pass only finds the due ones.
+        PeriodicService(interval: .seconds(3600), startImmediately: false, failure: "refresh-token check pass failed", logger: logger) {
+            try await check.checkDue(logger: logger)
+        },
+        PeriodicService(
+            interval: configuration.revocationRetryInterval, startImmediately: true, failure: "revocation retry pass failed", logger: logger
+        ) { try await revocations.retryDue(logger: logger) },
     ]
-    if let mailDelivery = dependencies.mailDelivery {
-        services.append(MailDeliveryService(delivery: mailDelivery, interval: configuration.mailDeliveryInterval, logger: logger))
+    // The mail outbox: what is due is sent, refused, retried with backoff or suppressed (email-disabled).
+    if let mail = dependencies.mailDelivery {
+        services.append(
+            PeriodicService(
+                interval: configuration.mailDeliveryInterval, startImmediately: true, failure: "mail delivery pass failed", logger: logger
+            ) {
+                _ = try await mail.deliverDue(logger: logger)
+            })
     }
     return Application(
         router: router,
