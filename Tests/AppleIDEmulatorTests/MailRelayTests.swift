@@ -1,6 +1,7 @@
 import AppleIDEmulator
 import AppleSignIn
 import Foundation
+import Synchronization
 import Testing
 
 /// SMTP conversations against the emulator's private email relay, with Python as the client
@@ -309,7 +310,11 @@ struct MailRelayTests {
 }
 
 /// A value written by one closure and read after it.
-final class SendableBox<Value: Sendable>: @unchecked Sendable {
-    // Safe: written inside one awaited closure and read only after it returned (happens-before).
-    var value: Value?
+final class SendableBox<Value: Sendable>: Sendable {
+    private let storage = Mutex<Value?>(nil)
+
+    var value: Value? {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
 }
