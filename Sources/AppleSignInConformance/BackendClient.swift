@@ -40,13 +40,20 @@ struct BackendClient: Sendable {
         try await send(url, method: .POST, headers: [("Content-Type", "application/json")], body: String(decoding: body, as: UTF8.self))
     }
 
+    /// The per-request deadline, clamped to between 1 ms and one hour.
+    private var deadline: TimeAmount {
+        .nanoseconds(Int64(min(max(timeout / .nanoseconds(1), 1_000_000), 3_600_000_000_000)))
+    }
+
     private func send(_ url: String, method: HTTPMethod, headers: [(String, String)], body: String?) async throws(Failure) -> Answer {
         var request = HTTPClientRequest(url: url)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
         do {
-            let response = try await http.execute(request, timeout: TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000))
+            let response = try await http.execute(
+                request,
+                timeout: deadline)
             let bytes = try await response.body.collect(upTo: 1 << 20)
             return Answer(status: Int(response.status.code), headers: response.headers, body: String(buffer: bytes))
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {

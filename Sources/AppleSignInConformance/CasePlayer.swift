@@ -77,7 +77,8 @@ struct CasePlayer {
         let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
         guard let state = query["state"], !state.isEmpty else { throw StartProblem(reason: "the authorization request carries no state") }
         guard query["redirect_uri"] == options.redirectURI else {
-            throw StartProblem(reason: "the authorization request's redirect_uri is \(query["redirect_uri"] ?? "missing"), not \(options.redirectURI)")
+            throw StartProblem(
+                reason: "the authorization request's redirect_uri is \(query["redirect_uri"] ?? "missing"), not \(options.redirectURI)")
         }
         guard query["client_id"] == options.clientID else {
             throw StartProblem(reason: "the authorization request's client_id is \(query["client_id"] ?? "missing"), not \(options.clientID)")

@@ -26,7 +26,9 @@ extension ConformanceReport {
         var lines = ["Backend: \(backend)", "", "\(pad("CASE", idWidth))  EXPECT  LEVEL        OBSERVED  RESULT"]
         for result in cases {
             let verdict = result.passed ? "pass" : (result.level == .required ? "FAIL" : "warn")
-            lines.append("\(pad(result.id, idWidth))  \(pad(result.expect.rawValue, 6))  \(pad(result.level.rawValue, 11))  \(pad(result.observed, 8))  \(verdict)")
+            lines.append(
+                "\(pad(result.id, idWidth))  \(pad(result.expect.rawValue, 6))  \(pad(result.level.rawValue, 11))  \(pad(result.observed, 8))  \(verdict)"
+            )
             if !result.passed {
                 lines.append("\(pad("", idWidth))    \(result.detail)")
                 lines.append("\(pad("", idWidth))    fix: \(result.hint)")

@@ -60,11 +60,14 @@ public struct ConformanceRun: Sendable {
 
     /// Runs the kit's Apple while the cases play, and stops it afterwards.
     private func serving(authority: KitAuthority, http: HTTPClient) async throws -> ConformanceReport {
-        let (ready, readySignal) = AsyncStream<Void>.makeStream()
+        let (ready, readySignal) = AsyncStream<Bool>.makeStream()
         let app = Application(
             router: KitAppleRouter.build(authority: authority, baseURL: options.appleBaseURL, issuer: options.effectiveIssuer),
             configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "juice-conformance"),
-            onServerRunning: { _ in readySignal.finish() },
+            onServerRunning: { _ in
+                readySignal.yield(true)
+                readySignal.finish()
+            },
             logger: logger
         )
         return try await withThrowingTaskGroup(of: ConformanceReport?.self) { group in
@@ -77,7 +80,12 @@ public struct ConformanceRun: Sendable {
                 }
                 return nil
             }
-            for await _ in ready {}
+            var readiness = ready.makeAsyncIterator()
+            guard await readiness.next() == true else {
+                // The server could not start: its error is the reason.
+                _ = try await group.next()
+                throw ConformanceStartError("the kit's server on port \(options.port) did not start")
+            }
             group.addTask {
                 try await self.playAll(authority: authority, http: http)
             }

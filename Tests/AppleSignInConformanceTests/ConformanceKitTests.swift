@@ -1,7 +1,8 @@
-@testable import AppleSignInConformance
 import Crypto
 import Foundation
 import Testing
+
+@testable import AppleSignInConformance
 
 @Suite("juice conformance against backends it has never seen")
 struct ConformanceKitTests {
@@ -45,6 +46,8 @@ struct ConformanceKitTests {
             (.reusableState, ["state-replay"]),
             (.neverRedeemsCode, ["code-rejected-by-apple", "native-code-rejected-by-apple"]),
             (.strictBooleans, ["booleans-as-strings"]),
+            // The kit posts as a browser does cross-site: without Lax cookies, so no web sign-in completes.
+            (.laxStateCookie, ["sign-in", "returning-user", "booleans-as-strings", "private-email", "state-replay", "key-rotation"]),
         ])
     func flawedBackendFails(flaw: ToolkitBackend.Flaw, expected: [String]) async throws {
         let report = try await Self.run(try Self.backend(flaw))
@@ -69,6 +72,29 @@ struct ConformanceKitTests {
         let hint = try #require(report.cases.first { $0.id == expected[0] }?.hint)
         #expect(table.contains("fix: " + hint))
         #expect(table.contains("\(report.failed) failed"))
+    }
+
+    @Test("client secrets signed by a key other than the team key are refused by the kit's token endpoint, so sign-ins fail")
+    func forgedClientSecrets() async throws {
+        let backend = try Self.backend(nil)
+        var options = backend.options()
+        options.teamPublicKeyPEM = P256.Signing.PrivateKey().publicKey.pemRepresentation
+        let report = try await Self.run(backend, options: options)
+        let byID = Dictionary(uniqueKeysWithValues: report.cases.map { ($0.id, $0) })
+        #expect(byID["sign-in"]?.passed == false)
+        #expect(byID["native-sign-in"]?.passed == false)
+        #expect(byID["client-secret-lifetime"]?.passed == false)
+        #expect(byID["client-secret-lifetime"]?.detail.contains("signature does not verify") == true)
+        #expect(report.exitCode == 1)
+    }
+
+    @Test("the kit's port is taken: the run cannot start, and says so")
+    func portTaken() async throws {
+        let backend = try Self.backend(nil)
+        var options = backend.options()
+        options.port = backend.port
+        let error = await #expect(throws: ConformanceStartError.self) { try await Self.run(backend, options: options) }
+        #expect(error?.reason.contains("could not serve Apple on port \(backend.port)") == true)
     }
 
     @Test("a backend that is not listening: the run cannot start, and says so")
@@ -102,6 +128,8 @@ struct ConformanceKitTests {
         var options = backend.options()
         options.port = 70_000
         await #expect(throws: ConformanceStartError("--port must be between 1 and 65535")) { try await ConformanceRun(options: options).run() }
-        #expect(throws: ConformanceStartError.self) { try ConformanceOptions.teamPublicKeyPEM(fromPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----") }
+        #expect(throws: ConformanceStartError.self) {
+            try ConformanceOptions.teamPublicKeyPEM(fromPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----")
+        }
     }
 }

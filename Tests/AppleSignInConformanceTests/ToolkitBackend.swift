@@ -1,11 +1,12 @@
 import AppleSignIn
-@testable import AppleSignInConformance
 import AsyncHTTPClient
 import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+
+@testable import AppleSignInConformance
 
 /// A Sign in with Apple backend the kit has never seen, written in the tests on the AppleSignIn toolkit,
 /// correct unless told to have one flaw. Web flow (`/auth/apple`, `/auth/apple/callback`, probe `/me`),
@@ -23,6 +24,8 @@ struct ToolkitBackend: Sendable {
         case neverRedeemsCode
         /// Decodes email_verified/is_private_email as JSON booleans only, and crashes (500) on strings.
         case strictBooleans
+        /// Also requires the state in a `SameSite=Lax` cookie, which browsers leave out of Apple's cross-site form_post.
+        case laxStateCookie
     }
 
     static let teamID = "TEAMCONF01"
@@ -81,7 +84,8 @@ struct ToolkitBackend: Sendable {
         let verifier = IdentityTokenVerifier(keys: keys, issuer: kit, audiences: [Self.clientID, Self.bundleID])
         let notifications = ServerNotificationVerifier(keys: keys, issuer: kit, audiences: [Self.clientID, Self.bundleID])
         let apple = AppleIDClient(
-            baseURL: URL(string: kit) ?? URL(fileURLWithPath: "/"), signer: try ClientSecretSigner(teamID: Self.teamID, keyID: Self.keyID, privateKey: teamKey))
+            baseURL: URL(string: kit) ?? URL(fileURLWithPath: "/"),
+            signer: try ClientSecretSigner(teamID: Self.teamID, keyID: Self.keyID, privateKey: teamKey))
         let state = BackendState()
         let flaw = self.flaw
         let redirectURI = self.redirectURI
@@ -105,13 +109,16 @@ struct ToolkitBackend: Sendable {
                 .init(name: "response_type", value: "code id_token"), .init(name: "response_mode", value: "form_post"),
                 .init(name: "scope", value: "name email"), .init(name: "state", value: stateValue), .init(name: "nonce", value: nonce),
             ]
-            return Response(status: .found, headers: [.location: kit + "/auth/authorize?" + (query.percentEncodedQuery ?? "")])
+            var headers: HTTPFields = [.location: kit + "/auth/authorize?" + (query.percentEncodedQuery ?? "")]
+            if flaw == .laxStateCookie { headers[.setCookie] = "st=\(stateValue); Path=/; HttpOnly; SameSite=Lax" }
+            return Response(status: .found, headers: headers)
         }
         router.post("/auth/apple/callback") { request, _ in
             let form = FormBody.decode(String(buffer: try await request.body.collect(upTo: 65_536)))
             guard let stateValue = form["state"], let token = form["id_token"], let code = form["code"],
                 let nonce = await state.take(state: stateValue, consume: flaw != .reusableState)
             else { return Response(status: .badRequest) }
+            if flaw == .laxStateCookie, Self.cookie("st", in: request) != stateValue { return Response(status: .badRequest) }
             let identity: IdentityToken
             do {
                 identity = try await verify(token, nonce: nonce, code: code)
@@ -137,9 +144,7 @@ struct ToolkitBackend: Sendable {
             return Response(status: .seeOther, headers: [.location: "/me", .setCookie: "sid=\(session); Path=/; HttpOnly; SameSite=Lax"])
         }
         router.get("/me") { request, _ in
-            let cookie = request.headers[.cookie] ?? ""
-            let session = cookie.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("sid=") }?.dropFirst(4)
-            guard let session, await state.isSignedIn(String(session)) else { return Response(status: .unauthorized) }
+            guard let session = Self.cookie("sid", in: request), await state.isSignedIn(session) else { return Response(status: .unauthorized) }
             return Response(status: .ok)
         }
         router.post("/api/auth/apple") { request, _ in
@@ -148,7 +153,8 @@ struct ToolkitBackend: Sendable {
                 let authorizationCode: String?
                 let nonce: String
             }
-            guard let body = try? JSONDecoder().decode(Body.self, from: Data(String(buffer: try await request.body.collect(upTo: 65_536)).utf8)) else {
+            guard let body = try? JSONDecoder().decode(Body.self, from: Data(String(buffer: try await request.body.collect(upTo: 65_536)).utf8))
+            else {
                 return Response(status: .badRequest)
             }
             let hashed = SHA256.hash(data: Data(body.nonce.utf8)).map { String(format: "%02x", $0) }.joined()
@@ -175,6 +181,12 @@ struct ToolkitBackend: Sendable {
             return Response(status: .ok)
         }
         return router
+    }
+
+    /// The value of the cookie `name` the request carries.
+    private static func cookie(_ name: String, in request: Request) -> String? {
+        let cookies = (request.headers[.cookie] ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        return cookies.first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
     }
 
     /// A string claim of `token`, read without verification.

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Crypto
+import Foundation
 import NIOCore
 import NIOHTTP1
-import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -64,7 +64,8 @@ package final class ConformanceClientSecretCheck: Sendable {
             apps: [.init(teamID: teamID, bundleID: bundleID, servicesIDs: Array(clientIDs.dropFirst()))],
             appleIDs: []
         )
-        let store = try await EmulatorStore.open(directory: directory, logger: Logger(label: "conformance", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let store = try await EmulatorStore.open(
+            directory: directory, logger: Logger(label: "conformance", factory: { _ in SwiftLogNoOpLogHandler() }))
         let directory = ClientDirectory(configuration: configuration, store: store)
         do {
             try await directory.prepare()
