@@ -18,7 +18,6 @@ let package = Package(
         .executable(name: "juice", targets: ["juice"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -35,10 +34,25 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
+        // Base64URL, hex and constant-time comparison: no dependencies, no protocol logic.
+        .target(name: "JuiceEncodings", swiftSettings: swiftSettings),
+        // What the emulator and the server both run on and that is not the protocol: the SQLite
+        // store, the async lock, page templates and language negotiation.
+        .target(
+            name: "JuiceInfrastructure",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "AppleSignIn",
             dependencies: [
-                .product(name: "JWTKit", package: "jwt-kit"),
+                "JuiceEncodings",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -49,7 +63,8 @@ let package = Package(
         .target(
             name: "AppleIDEmulator",
             dependencies: [
-                .product(name: "JWTKit", package: "jwt-kit"),
+                "JuiceEncodings",
+                "JuiceInfrastructure",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -59,13 +74,14 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "JuiceServer",
             dependencies: [
                 "AppleSignIn",
+                "JuiceEncodings",
+                "JuiceInfrastructure",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -79,12 +95,16 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            // docs/openapi.yaml (linked here) compiled into the binary: served at /openapi.yaml with no
+            // file to find at run time.
+            resources: [.embedInCode("Resources/openapi.yaml")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "JuiceClient",
             dependencies: [
                 "AppleSignIn",
+                "JuiceEncodings",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -130,6 +150,7 @@ let package = Package(
         .testTarget(
             name: "AppleSignInTests",
             dependencies: [
+                "JuiceEncodings",
                 "AppleSignIn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -141,6 +162,7 @@ let package = Package(
         .testTarget(
             name: "AppleIDEmulatorTests",
             dependencies: [
+                "JuiceEncodings",
                 "AppleIDEmulator",
                 "AppleSignIn",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -156,7 +178,9 @@ let package = Package(
         .testTarget(
             name: "JuiceServerTests",
             dependencies: [
+                "JuiceEncodings",
                 "JuiceServer",
+                "JuiceInfrastructure",
                 "AppleIDEmulator",
                 "AppleSignIn",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -172,6 +196,7 @@ let package = Package(
         .testTarget(
             name: "JuiceClientTests",
             dependencies: [
+                "JuiceEncodings",
                 "JuiceClient",
                 "AppleIDEmulator",
                 "JuiceServer",

@@ -66,7 +66,7 @@ public func buildApplication(
 
 /// Builds the router: request logging and metrics (secrets redacted), error pages, session
 /// resolution, then the controllers; `/health` and `/metrics` for operations.
-public func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> {
+func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware(metrics: dependencies.metrics))
     router.add(middleware: ErrorMiddleware(pages: dependencies.pages))
@@ -103,7 +103,7 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestCo
 
 /// Opens the configured database: a SQLite file, or a pool of connections to PostgreSQL.
 /// - Throws: ``DatabaseLocationError`` when the database cannot be reached (the message never holds the password).
-public func openDatabase(_ location: DatabaseLocation, logger: Logger) async throws -> any JuiceDatabase {
+func openDatabase(_ location: DatabaseLocation, logger: Logger) async throws -> any JuiceDatabase {
     switch location {
     case .sqlite(let path):
         return try await SQLiteJuiceDatabase.open(path: path, logger: logger)

@@ -5,58 +5,58 @@ import Logging
 
 /// Everything the routes use, built once from a configuration. Tests build their own to reach the
 /// same stores the running server uses.
-public struct ServerDependencies: Sendable {
+struct ServerDependencies: Sendable {
     /// The configuration.
-    public let configuration: ServerConfiguration
+    let configuration: ServerConfiguration
     /// The database.
-    public let database: any JuiceDatabase
+    let database: any JuiceDatabase
     /// Accounts.
-    public let accounts: any AccountRepository
+    let accounts: any AccountRepository
     /// Sessions.
-    public let sessions: any SessionStore
+    let sessions: any SessionStore
     /// Pending sign-ins and used codes.
-    public let authorizations: any AuthorizationStore
+    let authorizations: any AuthorizationStore
     /// Session token minting.
-    public let sessionTokens: SessionTokens
+    let sessionTokens: SessionTokens
     /// Password sign-up and sign-in.
-    public let passwords: PasswordAccounts
+    let passwords: PasswordAccounts
     /// Web Sign in with Apple.
-    public let appleSignIn: AppleWebSignIn
+    let appleSignIn: AppleWebSignIn
     /// Apple's REST endpoints.
-    public let appleClient: AppleIDClient
+    let appleClient: AppleIDClient
     /// Apple's signing keys (shared by every verifier).
-    public let appleKeys: AppleKeySet
+    let appleKeys: AppleKeySet
     /// Seals refresh tokens.
-    public let cipher: RefreshTokenCipher
+    let cipher: RefreshTokenCipher
     /// Account deletion.
-    public let deletion: AccountDeletion
+    let deletion: AccountDeletion
     /// Pages.
-    public let pages: PageRenderer
+    let pages: PageRenderer
     /// Cookies.
-    public let cookies: SessionCookies
+    let cookies: SessionCookies
     /// CSRF tokens.
-    public let csrf: CSRFProtection
+    let csrf: CSRFProtection
     /// The clock.
-    public let time: TimeSource
+    let time: TimeSource
     /// Randomness.
-    public let random: ServerRandom
+    let random: ServerRandom
     /// Native Sign in with Apple (nonces, credential verification).
-    public let nativeSignIn: AppleNativeSignIn
+    let nativeSignIn: AppleNativeSignIn
     /// Notifications, credential states, refresh-token checks, app transfer.
-    public let lifecycle: any AppleLifecycleStore
+    let lifecycle: any AppleLifecycleStore
     /// Verifies Apple's server-to-server notifications (audiences: every client id).
-    public let notificationVerifier: ServerNotificationVerifier
+    let notificationVerifier: ServerNotificationVerifier
     /// Revocations owed to Apple, retried until confirmed.
-    public let revocations: RevocationQueue
+    let revocations: RevocationQueue
     /// The daily refresh-token check.
-    public let refreshTokenCheck: RefreshTokenCheck
+    let refreshTokenCheck: RefreshTokenCheck
     /// The sending team's app-transfer step.
-    public let appTransfer: AppTransfer
+    let appTransfer: AppTransfer
     /// Prometheus metrics (`GET /metrics`).
-    public let metrics: ServerMetrics
+    let metrics: ServerMetrics
 
     /// Builds the dependencies over an open, migrated database.
-    public static func make(
+    static func make(
         configuration: ServerConfiguration, database: any JuiceDatabase, time: TimeSource, random: ServerRandom, httpClient: HTTPClient,
         logger: Logger, metrics: ServerMetrics = .shared
     ) async throws -> ServerDependencies {
@@ -92,9 +92,15 @@ public struct ServerDependencies: Sendable {
         )
         let revocations = RevocationQueue(
             store: SQLRevocationStore(database: database), client: backgroundClient, cipher: cipher, time: time, metrics: metrics)
+        func pipeline(_ verifier: IdentityTokenVerifier) -> AppleSignInPipeline {
+            AppleSignInPipeline(
+                verifier: verifier, client: client, cipher: cipher, authorizations: authorizations, accounts: accounts, tokens: tokens,
+                configuration: configuration, time: time, metrics: metrics
+            )
+        }
         let appleSignIn = AppleWebSignIn(
-            configuration: configuration, verifier: webVerifier, client: client, cipher: cipher, authorizations: authorizations, accounts: accounts,
-            tokens: tokens, random: random, time: time, metrics: metrics.signIns, serverMetrics: metrics
+            configuration: configuration, pipeline: pipeline(webVerifier), authorizations: authorizations, random: random, time: time,
+            metrics: metrics.signIns
         )
         return ServerDependencies(
             configuration: configuration,
@@ -115,9 +121,8 @@ public struct ServerDependencies: Sendable {
             time: time,
             random: random,
             nativeSignIn: AppleNativeSignIn(
-                configuration: configuration, verifier: nativeVerifier, client: client, cipher: cipher, nonces: SQLNonceStore(database: database),
-                authorizations: authorizations, accounts: accounts, tokens: tokens, random: random, time: time,
-                metrics: metrics.signIns, serverMetrics: metrics
+                configuration: configuration, pipeline: pipeline(nativeVerifier), nonces: SQLNonceStore(database: database), random: random,
+                time: time, metrics: metrics.signIns
             ),
             lifecycle: lifecycle,
             notificationVerifier: ServerNotificationVerifier(

@@ -1,7 +1,8 @@
-import AppleIDEmulator
 import Crypto
 import Foundation
 import Testing
+
+@testable import AppleIDEmulator
 
 @Suite("Configuration and team keys")
 struct ConfigurationTests {

@@ -1,7 +1,8 @@
-import AppleIDEmulator
 import AppleSignIn
 import Foundation
 import Testing
+
+@testable import AppleIDEmulator
 
 @Suite("Device sign-in (/emulator/device/authorize)")
 struct DeviceSignInTests {

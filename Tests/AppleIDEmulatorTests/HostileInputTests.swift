@@ -1,7 +1,8 @@
-import AppleIDEmulator
 import Foundation
 import NIOHTTP1
 import Testing
+
+@testable import AppleIDEmulator
 
 @Suite("Hostile input")
 struct HostileInputTests {

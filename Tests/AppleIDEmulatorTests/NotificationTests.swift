@@ -1,9 +1,10 @@
-import AppleIDEmulator
 import AppleSignIn
 import Foundation
 import Logging
 import NIOHTTP1
 import Testing
+
+@testable import AppleIDEmulator
 
 @Suite("Server-to-server notifications")
 struct NotificationTests {

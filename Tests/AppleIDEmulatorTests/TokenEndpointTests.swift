@@ -1,9 +1,10 @@
-import AppleIDEmulator
 import AppleSignIn
 import Crypto
 import Foundation
 import NIOHTTP1
 import Testing
+
+@testable import AppleIDEmulator
 
 @Suite("/auth/token and /auth/revoke")
 struct TokenEndpointTests {

@@ -1,7 +1,9 @@
-import AppleIDEmulator
 import AppleSignIn
 import Foundation
+import JuiceEncodings
 import Testing
+
+@testable import AppleIDEmulator
 
 @Suite("Web sign-in through /auth/authorize")
 struct WebSignInTests {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JuiceEncodings
 import Testing
 
 @testable import AppleSignIn

@@ -1,7 +1,8 @@
-import AppleIDEmulator
 import Foundation
 import JuiceClient
 import Testing
+
+@testable import AppleIDEmulator
 
 /// The Apple ID flow end to end: JuiceClient, a scripted person at the browser, the real server's
 /// native relay and API, the real emulator standing in for Apple.

@@ -1,8 +1,9 @@
-import AppleIDEmulator
 import Foundation
 import JuiceClient
 import Synchronization
 import Testing
+
+@testable import AppleIDEmulator
 
 @Suite("Authorization controller")
 struct AuthorizationControllerTests {

@@ -1,7 +1,8 @@
-import AppleIDEmulator
 import Foundation
 import JuiceClient
 import Testing
+
+@testable import AppleIDEmulator
 
 /// `juice login | whoami | logout | delete-account` as a person runs them, against the real server
 /// and emulator, with a scripted person at the browser.

@@ -1,8 +1,9 @@
 import AppleSignIn
 import Foundation
-import JuiceServer
 import SQLKit
 import Testing
+
+@testable import JuiceServer
 
 @Suite("Account deletion revokes at Apple; with Apple down the revocation is queued durably and completed later")
 struct AccountDeletionTests {

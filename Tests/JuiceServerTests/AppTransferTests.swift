@@ -1,7 +1,8 @@
 import Foundation
-import JuiceServer
 import SQLKit
 import Testing
+
+@testable import JuiceServer
 
 @Suite("App transfer: transfer_sub re-keys the account; the old sub's credential state is transferred")
 struct AppTransferTests {

@@ -1,5 +1,7 @@
-import JuiceServer
+import JuiceInfrastructure
 import Testing
+
+@testable import JuiceServer
 
 @Suite("The Sign in with Apple button follows Apple's rules")
 struct AppleIDButtonTests {

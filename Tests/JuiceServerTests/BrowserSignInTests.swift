@@ -1,6 +1,7 @@
-import AppleIDEmulator
 import Foundation
 import Testing
+
+@testable import AppleIDEmulator
 
 /// Where the browser test's tools are, if installed.
 enum BrowserTools {

@@ -1,9 +1,10 @@
 import AppleSignIn
 import Foundation
-import JuiceServer
 import Logging
 import SQLKit
 import Testing
+
+@testable import JuiceServer
 
 @Suite("The SQL databases: transactions, migrations from several instances, PostgreSQL connection errors")
 struct DatabaseTests {
@@ -183,7 +184,7 @@ struct DatabaseTests {
             let created = outcomes.compactMap { try? $0.get() }
             #expect(created.count == 1, "one account")
             for case .failure(let error) in outcomes {
-                #expect((error as? ServerError)?.code == .usernameTaken, "a refusal, not a database error: \(error)")
+                #expect(error as? AccountStoreError == .usernameTaken, "a refusal, not a database error: \(error)")
             }
         }
     }

@@ -1,6 +1,7 @@
-import AppleIDEmulator
 import Foundation
 import Testing
+
+@testable import AppleIDEmulator
 
 @Suite("GET /api/events: server-sent events for a session (credential revoked, session ended)")
 struct EventsTests {

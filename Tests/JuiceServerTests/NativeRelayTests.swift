@@ -1,6 +1,7 @@
 import Foundation
-import JuiceServer
 import Testing
+
+@testable import JuiceServer
 
 @Suite("The native relay (GET /auth/apple/native) for clients without AuthenticationServices")
 struct NativeRelayTests {

@@ -1,7 +1,8 @@
 import Foundation
-import JuiceServer
 import SQLKit
 import Testing
+
+@testable import JuiceServer
 
 @Suite("Native Sign in with Apple (POST /api/auth/nonce, /api/auth/apple) against the emulator's device credentials")
 struct NativeSignInTests {

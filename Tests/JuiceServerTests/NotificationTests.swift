@@ -1,8 +1,9 @@
-import AppleIDEmulator
 import Foundation
-import JuiceServer
 import SQLKit
 import Testing
+
+@testable import AppleIDEmulator
+@testable import JuiceServer
 
 @Suite("Apple's server-to-server notifications, sent by the emulator to POST /apple/notifications")
 struct NotificationTests {

@@ -4,11 +4,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import JuiceServer
 import Logging
 import NIOCore
 import SQLKit
 import Testing
+
+@testable import JuiceServer
 
 @Suite("Operations: /health, /metrics, request logs")
 struct OperationsTests {

@@ -1,7 +1,8 @@
 import Foundation
-import JuiceServer
 import SQLKit
 import Testing
+
+@testable import JuiceServer
 
 @Suite("Password accounts, sessions, sign-out, linking, CSRF")
 struct PasswordAccountTests {

@@ -1,8 +1,9 @@
-import AppleIDEmulator
 import Foundation
-import JuiceServer
 import SQLKit
 import Testing
+
+@testable import AppleIDEmulator
+@testable import JuiceServer
 
 @Suite("The daily refresh-token check (RefreshTokenCheck) with an injected clock")
 struct RefreshTokenCheckTests {

@@ -1,7 +1,8 @@
 import Foundation
-import JuiceServer
 import SQLKit
 import Testing
+
+@testable import JuiceServer
 
 @Suite("Several server instances on one database behave as one")
 struct ScaleOutTests {

@@ -2,8 +2,9 @@ import AppleSignIn
 import Crypto
 import Foundation
 import Hummingbird
-import JuiceServer
 import Testing
+
+@testable import JuiceServer
 
 @Suite("Server configuration: juice.json, environment overrides, precise refusals")
 struct ServerConfigurationTests {

@@ -1,9 +1,10 @@
 import AppleSignIn
 import Crypto
 import Foundation
-import JuiceServer
 import SQLKit
 import Testing
+
+@testable import JuiceServer
 
 @Suite("Web Sign in with Apple, end to end against the emulator")
 struct WebSignInTests {

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 import SQLKit
 
 /// The Apple IDs from the configuration, minus those deleted (deletion is persisted).

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import JuiceEncodings
+import JuiceInfrastructure
 import Logging
 
 /// The Apple ID portal at `/account`: sign in as an Apple ID, see the apps using Sign in with Apple,

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import JuiceEncodings
 
 /// The admin JSON endpoints under `/emulator/admin/`, for tests and scripts. When the configuration
 /// has an `admin_token`, each needs `Authorization: Bearer <admin_token>`.

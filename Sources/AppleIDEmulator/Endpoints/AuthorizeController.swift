@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import JuiceInfrastructure
 import Logging
 
 /// `GET /auth/authorize` (the sign-in page) and `POST /auth/authorize` (sign in, consent, continue or

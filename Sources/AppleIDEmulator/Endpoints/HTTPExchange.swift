@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import JuiceInfrastructure
 import Logging
 
 /// Request reading and response building shared by every endpoint.

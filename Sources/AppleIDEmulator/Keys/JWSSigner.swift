@@ -1,5 +1,6 @@
 import CryptoExtras
 import Foundation
+import JuiceEncodings
 
 /// Builds RS256 compact JWS tokens (identity tokens, notifications) with the active signing key.
 struct JWSSigner: Sendable {

@@ -1,5 +1,6 @@
 import CryptoExtras
 import Foundation
+import JuiceEncodings
 import SQLKit
 
 /// The emulator's RSA-2048 signing keys, persisted in the store.

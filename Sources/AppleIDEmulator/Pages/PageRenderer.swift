@@ -1,35 +1,27 @@
 import Crypto
 import Foundation
 import Hummingbird
-import Mustache
+import JuiceInfrastructure
 
 /// Renders the Apple pages from ``PageTemplates`` with the strings of the chosen language.
 struct PageRenderer: Sendable {
-    private let library: MustacheLibrary
+    private let library: PageTemplateLibrary
     /// The CSP hash of the form_post page's auto-submit script.
     let autoSubmitScriptHash: String
 
     init() throws {
-        var library = MustacheLibrary()
         let templates = [
             "head": PageTemplates.head, "foot": PageTemplates.foot, "hidden": PageTemplates.hiddenFields,
             "sign_in": PageTemplates.signIn, "consent": PageTemplates.consent, "form_post": PageTemplates.formPost,
             "error": PageTemplates.error, "portal_sign_in": PageTemplates.portalSignIn, "portal": PageTemplates.portal,
         ]
-        for (name, text) in templates {
-            try library.register(text, named: name)
-        }
-        self.library = library
+        self.library = try PageTemplateLibrary(templates: templates, strings: PageStrings.table)
         self.autoSubmitScriptHash = Data(SHA256.hash(data: Array(PageTemplates.autoSubmitScript.utf8))).base64EncodedString()
     }
 
     /// Renders `template` with `values`; `title` and the language's strings are added.
     func render(_ template: String, language: PageLanguage, title: String, values: [String: Any]) -> String {
-        var context = values
-        context["lang"] = language.tag
-        context["title"] = title
-        context["t"] = PageStrings.table(language)
-        return library.render(context, withTemplate: template) ?? ""
+        library.render(template, language: language, title: title, values: values)
     }
 
     /// A localized string with `%@` replaced by `argument`.

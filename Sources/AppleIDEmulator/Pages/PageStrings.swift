@@ -1,3 +1,5 @@
+import JuiceInfrastructure
+
 /// The text of the Apple pages, in English and Simplified Chinese.
 enum PageStrings {
     static func table(_ language: PageLanguage) -> [String: String] {

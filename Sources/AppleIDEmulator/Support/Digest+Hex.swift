@@ -1,4 +1,5 @@
 import Crypto
+import JuiceEncodings
 
 /// SHA-256 helpers: stored secrets are kept as digests, and Apple's `c_hash`/`at_hash`.
 enum Hashing {

@@ -1,3 +1,5 @@
+import JuiceEncodings
+
 /// Where the emulator gets random bytes for codes, tokens, identifiers and relay addresses.
 ///
 /// The default is the system's cryptographically secure generator. (RSA signing keys are generated
@@ -43,15 +45,5 @@ public struct EmulatorRandom: Sendable {
     /// `length` decimal digits.
     func digits(_ length: Int) -> String {
         string(length: length, alphabet: "0123456789")
-    }
-}
-
-extension Sequence<UInt8> {
-    /// Lowercase hexadecimal.
-    var hexString: String {
-        map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined()
     }
 }

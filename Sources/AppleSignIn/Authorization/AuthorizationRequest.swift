@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 /// A request to Apple's `/auth/authorize`: builds the URL the browser is sent to.
 ///

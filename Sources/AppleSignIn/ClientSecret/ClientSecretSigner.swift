@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JuiceEncodings
 
 /// Signs the ES256 client secrets Apple's REST endpoints require, caching each until shortly before expiry.
 ///

@@ -1,4 +1,5 @@
 import Crypto
+import JuiceEncodings
 
 /// A JWS in compact serialization, split and decoded but not yet verified.
 ///

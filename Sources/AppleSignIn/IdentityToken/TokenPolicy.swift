@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JuiceEncodings
 
 /// What a token is checked against, besides its signature.
 public struct TokenExpectations: Sendable {
@@ -82,7 +83,7 @@ struct NoncePolicy: TokenPolicy {
             throw TokenVerificationError(.missingNonce, "a nonce was expected but the token carries none")
         }
         guard let nonce = nonceClaim.stringValue else { throw .malformed("the \"nonce\" claim is not a string") }
-        guard constantTimeEqual(nonce, expectedNonce) else {
+        guard constantTimeEquals(nonce, expectedNonce) else {
             throw TokenVerificationError(.nonceMismatch, "the token's nonce is not the one this request was started with")
         }
     }
@@ -95,7 +96,7 @@ struct CodeHashPolicy: TokenPolicy {
         guard let codeHash = claims["c_hash"]?.stringValue else {
             throw TokenVerificationError(.codeHashMismatch, "an authorization code came with the token but the token has no \"c_hash\"")
         }
-        guard constantTimeEqual(codeHash, Self.hash(of: code)) else {
+        guard constantTimeEquals(codeHash, Self.hash(of: code)) else {
             throw TokenVerificationError(.codeHashMismatch, "the token's c_hash does not match the authorization code it came with")
         }
     }
@@ -106,21 +107,5 @@ struct CodeHashPolicy: TokenPolicy {
         var value = value
         value.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
         return hasher.finalize().withUnsafeBytes { Base64URL.encode($0.prefix(16)) }
-    }
-}
-
-/// Compares two strings without an early exit on the first differing byte.
-func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
-    var lhs = lhs
-    var rhs = rhs
-    return lhs.withUTF8 { left in
-        rhs.withUTF8 { right in
-            guard left.count == right.count else { return false }
-            var difference: UInt8 = 0
-            for index in 0..<left.count {
-                difference |= left[index] ^ right[index]
-            }
-            return difference == 0
-        }
     }
 }

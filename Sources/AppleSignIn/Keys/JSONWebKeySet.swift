@@ -1,5 +1,6 @@
 import CryptoExtras
 import Foundation
+import JuiceEncodings
 
 /// The RS256 signing keys of a JWKS document, by key id.
 ///

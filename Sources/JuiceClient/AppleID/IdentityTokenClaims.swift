@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 /// The claims of an identity token, read without verifying it, as a device does: the client only needs
 /// `sub` and `real_user_status` to build its credential; the server verifies the token.
@@ -14,7 +15,7 @@ struct IdentityTokenClaims: Sendable, Hashable {
     init?(token: String) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
-            let claims = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any],
+            let claims = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any],
             let subject = claims["sub"] as? String, !subject.isEmpty
         else { return nil }
         self.subject = subject

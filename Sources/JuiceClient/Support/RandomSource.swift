@@ -1,3 +1,5 @@
+import JuiceEncodings
+
 /// Where the client draws random bytes (the request `state`): the system's secure generator, or in
 /// tests a deterministic one.
 ///

@@ -18,32 +18,32 @@ import Hummingbird
 /// | `POST /api/signout` | ends this session |
 /// | `DELETE /api/account` | deletes the account and revokes its Apple tokens |
 /// | `GET /api/credential-state` | `authorized`, `revoked`, `notFound` or `transferred` |
-public struct APIController: Sendable {
+struct APIController: Sendable {
     /// An account as the API shows it.
-    public struct AccountResponse: ResponseEncodable, Sendable, Hashable {
+    struct AccountResponse: ResponseEncodable, Sendable, Hashable {
         /// A person's name.
-        public struct Name: Codable, Sendable, Hashable {
-            public var givenName: String?
-            public var familyName: String?
+        struct Name: Codable, Sendable, Hashable {
+            var givenName: String?
+            var familyName: String?
         }
 
         /// The account id.
-        public var id: String
+        var id: String
         /// The Apple user identifier (`sub`), when an Apple ID is linked.
-        public var user: String?
+        var user: String?
         /// The name.
-        public var name: Name
+        var name: Name
         /// The contact email (possibly a relay address).
-        public var email: String?
+        var email: String?
         /// Whether `email` is a private relay address.
-        public var isPrivateEmail: Bool
+        var isPrivateEmail: Bool
         /// Apple's real-user status: `unsupported`, `unknown` or `likelyReal`; `null` when unknown.
-        public var realUserStatus: String?
+        var realUserStatus: String?
         /// The password username, when the account has a password.
-        public var username: String?
+        var username: String?
 
         /// The API view of `account`.
-        public init(_ account: Account) {
+        init(_ account: Account) {
             self.id = account.id
             self.user = account.apple?.subject
             self.name = Name(givenName: account.givenName, familyName: account.familyName)
@@ -61,23 +61,23 @@ public struct APIController: Sendable {
     }
 
     /// `{token, account}`: a sign-in's answer.
-    public struct SignInResponse: ResponseEncodable, Sendable {
+    struct SignInResponse: ResponseEncodable, Sendable {
         /// The session token (`Authorization: Bearer`).
-        public var token: String
+        var token: String
         /// The account.
-        public var account: AccountResponse
+        var account: AccountResponse
     }
 
     /// `{"nonce"}`.
-    public struct NonceResponse: ResponseEncodable, Sendable {
+    struct NonceResponse: ResponseEncodable, Sendable {
         /// The raw nonce; send its SHA-256 hex to Apple.
-        public var nonce: String
+        var nonce: String
     }
 
     /// `{"state"}`.
-    public struct CredentialStateResponse: ResponseEncodable, Sendable {
+    struct CredentialStateResponse: ResponseEncodable, Sendable {
         /// The credential state.
-        public var state: CredentialState
+        var state: AppleIdentityState
     }
 
     /// `POST /api/auth/apple`'s body: the Apple ID credential as an iOS app holds it.
@@ -116,7 +116,7 @@ public struct APIController: Sendable {
     let lifecycle: any AppleLifecycleStore
     let origin: String
 
-    public init(
+    init(
         native: AppleNativeSignIn, passwords: PasswordAccounts, sessions: any SessionStore, deletion: AccountDeletion,
         lifecycle: any AppleLifecycleStore, origin: String
     ) {
@@ -128,7 +128,7 @@ public struct APIController: Sendable {
         self.origin = origin
     }
 
-    public var endpoints: RouteCollection<AppRequestContext> {
+    var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.post("/api/auth/nonce") { _, _ in
             NonceResponse(nonce: try await native.issueNonce())

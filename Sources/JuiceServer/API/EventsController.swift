@@ -19,19 +19,19 @@ import ServiceLifecycle
 /// after which the stream ends. Each stream re-reads the database every ``pollInterval``, so it
 /// works the same behind a load balancer whichever instance applied the change; streams end on
 /// graceful shutdown and after ``maximumDuration`` (clients reconnect).
-public struct EventsController: Sendable {
+struct EventsController: Sendable {
     let sessions: any SessionStore
     let lifecycle: any AppleLifecycleStore
     let cookies: SessionCookies
     let time: TimeSource
     /// How often a stream re-reads its session and credential state.
-    public let pollInterval: Duration
+    let pollInterval: Duration
     /// How often an idle stream sends a comment (keeps proxies from closing it).
-    public let heartbeatInterval: Duration
+    let heartbeatInterval: Duration
     /// How long one stream lasts at most.
-    public let maximumDuration: Duration
+    let maximumDuration: Duration
 
-    public init(
+    init(
         sessions: any SessionStore, lifecycle: any AppleLifecycleStore, cookies: SessionCookies, time: TimeSource,
         pollInterval: Duration = .seconds(1), heartbeatInterval: Duration = .seconds(15), maximumDuration: Duration = .seconds(3600)
     ) {
@@ -44,7 +44,7 @@ public struct EventsController: Sendable {
         self.maximumDuration = maximumDuration
     }
 
-    public var endpoints: RouteCollection<AppRequestContext> {
+    var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("/api/events") { request, context -> Response in
             guard let signedIn = context.signedIn, let token = sessionToken(in: request) else {
@@ -76,7 +76,7 @@ public struct EventsController: Sendable {
         return request.cookies[cookies.sessionName]?.value
     }
 
-    private func state(of subject: String?) async throws -> CredentialState {
+    private func state(of subject: String?) async throws -> AppleIdentityState {
         guard let subject else { return .notFound }
         return try await lifecycle.credentialState(subject: subject)
     }

@@ -2,26 +2,26 @@ import AppleSignIn
 import Foundation
 
 /// A Juice account: signed up with a password, created by Sign in with Apple, or both (linked).
-public struct Account: Sendable, Hashable {
+struct Account: Sendable, Hashable {
     /// The account's id (random, stable).
-    public let id: String
+    let id: String
     /// When it was created.
-    public let createdAt: Date
+    let createdAt: Date
     /// Given name: from Apple's once-only `user` data, never overwritten by a later empty value.
-    public let givenName: String?
+    let givenName: String?
     /// Family name, likewise.
-    public let familyName: String?
+    let familyName: String?
     /// The contact email: Apple's (possibly a relay address), updated from later tokens.
-    public let email: String?
+    let email: String?
     /// Whether ``email`` is an Apple private relay address.
-    public let isPrivateEmail: Bool
+    let isPrivateEmail: Bool
     /// The password sign-in name, when the account has a password.
-    public let username: String?
+    let username: String?
     /// The linked Apple ID, when there is one.
-    public let apple: AppleIdentity?
+    let apple: AppleIdentity?
 
     /// Creates an account value (stores build these from rows).
-    public init(
+    init(
         id: String, createdAt: Date, givenName: String?, familyName: String?, email: String?, isPrivateEmail: Bool, username: String?,
         apple: AppleIdentity?
     ) {

@@ -8,9 +8,9 @@ import Logging
 ///
 /// When Apple cannot be reached the account is still deleted and the revocation stays queued;
 /// ``RevocationRetryService`` retries it with backoff until Apple confirms, so it is never dropped.
-public struct AccountDeletion: Sendable {
+struct AccountDeletion: Sendable {
     /// What happened at Apple.
-    public enum Revocation: String, Sendable, Hashable, Codable {
+    enum Revocation: String, Sendable, Hashable, Codable {
         /// Apple confirmed the revocation.
         case revoked
         /// Apple could not be reached; the revocation is queued and retried.
@@ -23,16 +23,10 @@ public struct AccountDeletion: Sendable {
     let revocations: RevocationQueue
     let time: TimeSource
 
-    public init(accounts: any AccountRepository, revocations: RevocationQueue, time: TimeSource) {
-        self.accounts = accounts
-        self.revocations = revocations
-        self.time = time
-    }
-
     /// Deletes the account, then revokes at Apple (or leaves the revocation queued).
     /// - Returns: What happened at Apple; `nil` when there was no such account.
     @discardableResult
-    public func delete(accountID: String, logger: Logger) async throws -> Revocation? {
+    func delete(accountID: String, logger: Logger) async throws -> Revocation? {
         guard let deleted = try await accounts.deleteAccount(id: accountID, at: time.now) else { return nil }
         logger.info("account deleted", metadata: ["account": "\(accountID)"])
         guard let revocationID = deleted.pendingRevocationID else { return .noToken }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Operations that start a session take the session to start (``SessionDraft``) so that the account
 /// change and the session are one transaction.
-public protocol AccountRepository: Sendable {
+protocol AccountRepository: Sendable {
     /// The account with `id`.
     func account(id: String) async throws -> Account?
 
@@ -13,10 +13,10 @@ public protocol AccountRepository: Sendable {
     func account(appleSubject subject: String) async throws -> Account?
 
     /// The stored password credential for a normalized username.
-    func passwordCredential(username: String) async throws -> PasswordCredential?
+    func passwordCredential(username: String) async throws -> StoredPasswordCredential?
 
     /// Creates a password account and starts its session.
-    /// - Throws: ``ServerError/Code/usernameTaken`` when the username exists.
+    /// - Throws: ``AccountStoreError/usernameTaken`` when the username exists.
     func createPasswordAccount(username: String, passwordHash: String, session: SessionDraft) async throws -> (Account, Session)
 
     /// Starts a session for an existing account (password sign-in).
@@ -28,7 +28,7 @@ public protocol AccountRepository: Sendable {
     ///   its name is filled only where empty.
     /// - A new Apple ID with `linkTo`: linked to that account (refused if it already has another Apple ID).
     /// - A new Apple ID otherwise: a new account.
-    /// - Throws: ``ServerError/Code/appleIDInUse`` when `linkTo` names another account than the Apple ID's.
+    /// - Throws: ``AccountStoreError/appleIDBelongsToAnotherAccount`` when `linkTo` names another account than the Apple ID's.
     func completeAppleSignIn(
         _ signIn: AppleSignInRecord, linkTo accountID: String?, replacingSession: String?, session: SessionDraft
     ) async throws
@@ -45,47 +45,41 @@ public protocol AccountRepository: Sendable {
 }
 
 /// A stored password credential.
-public struct PasswordCredential: Sendable, Hashable {
+struct StoredPasswordCredential: Sendable, Hashable {
     /// The account.
-    public let accountID: String
+    let accountID: String
     /// The normalized username.
-    public let username: String
+    let username: String
     /// The bcrypt hash.
-    public let passwordHash: String
-
-    public init(accountID: String, username: String, passwordHash: String) {
-        self.accountID = accountID
-        self.username = username
-        self.passwordHash = passwordHash
-    }
+    let passwordHash: String
 }
 
 /// What a verified Apple sign-in brings: the token's claims, the once-only `user` data, and the
 /// sealed refresh token from the code exchange.
-public struct AppleSignInRecord: Sendable, Hashable {
+struct AppleSignInRecord: Sendable, Hashable {
     /// `sub`.
-    public var subject: String
+    var subject: String
     /// The client id (`aud`).
-    public var clientID: String
+    var clientID: String
     /// The token's email, if any.
-    public var email: String?
+    var email: String?
     /// Whether the email is a relay address.
-    public var isPrivateEmail: Bool?
+    var isPrivateEmail: Bool?
     /// The real-user status, if sent.
-    public var realUserStatus: RealUserStatus?
+    var realUserStatus: RealUserStatus?
     /// Given name from the once-only `user` data (or a device's `fullName`).
-    public var givenName: String?
+    var givenName: String?
     /// Family name, likewise.
-    public var familyName: String?
+    var familyName: String?
     /// The refresh token sealed with ``RefreshTokenCipher``, base64.
-    public var sealedRefreshToken: String?
+    var sealedRefreshToken: String?
     /// When the sign-in happened.
-    public var at: Date
+    var at: Date
     /// The token's `transfer_sub` (during the 60 days after an app transfer): the account that had
     /// this transfer identifier (or this `sub`) before the transfer is re-keyed to ``subject``.
-    public var transferSubject: String?
+    var transferSubject: String?
 
-    public init(
+    init(
         subject: String, clientID: String, email: String?, isPrivateEmail: Bool?, realUserStatus: RealUserStatus?, givenName: String?,
         familyName: String?, sealedRefreshToken: String?, at: Date, transferSubject: String? = nil
     ) {
@@ -103,43 +97,37 @@ public struct AppleSignInRecord: Sendable, Hashable {
 }
 
 /// The outcome of ``AccountRepository/completeAppleSignIn(_:linkTo:replacingSession:session:)``.
-public struct AppleSignInResult: Sendable, Hashable {
+struct AppleSignInResult: Sendable, Hashable {
     /// The signed-in account, as stored after the sign-in.
-    public let account: Account
+    let account: Account
     /// The session started.
-    public let session: Session
+    let session: Session
     /// Whether the account was created now.
-    public let createdAccount: Bool
+    let createdAccount: Bool
     /// Whether the Apple ID was linked to an existing account now.
-    public let linked: Bool
+    let linked: Bool
 }
 
 /// What remains to do at Apple after an account is deleted.
-public struct DeletedAccount: Sendable, Hashable {
+struct DeletedAccount: Sendable, Hashable {
     /// The deleted account's id.
-    public let accountID: String
+    let accountID: String
     /// The Apple ID's client id and sealed refresh token, if one was stored.
-    public let appleClientID: String?
+    let appleClientID: String?
     /// The sealed refresh token (base64), to revoke.
-    public let sealedRefreshToken: String?
+    let sealedRefreshToken: String?
     /// The Apple ID's `sub`, if linked.
-    public let appleSubject: String?
+    let appleSubject: String?
     /// The queued revocation (`pending_revocations` id), when a refresh token was stored.
-    public let pendingRevocationID: String?
+    let pendingRevocationID: String?
 }
 
 /// An Apple ID's stored credential.
-public struct StoredAppleCredential: Sendable, Hashable {
+struct StoredAppleCredential: Sendable, Hashable {
     /// `sub`.
-    public let subject: String
+    let subject: String
     /// The client id the refresh token was issued to.
-    public let clientID: String
+    let clientID: String
     /// The sealed refresh token (base64), if Apple gave one.
-    public let sealedRefreshToken: String?
-
-    public init(subject: String, clientID: String, sealedRefreshToken: String?) {
-        self.subject = subject
-        self.clientID = clientID
-        self.sealedRefreshToken = sealedRefreshToken
-    }
+    let sealedRefreshToken: String?
 }

@@ -2,26 +2,26 @@ import AppleSignIn
 import Foundation
 
 /// An Apple ID linked to an account, by its `sub` for this developer team.
-public struct AppleIdentity: Sendable, Hashable {
+struct AppleIdentity: Sendable, Hashable {
     /// Apple's stable user identifier (`sub`), the `user` of AuthenticationServices.
-    public let subject: String
+    let subject: String
     /// The client id the latest sign-in was for (Services ID or bundle id).
-    public let clientID: String
+    let clientID: String
     /// The latest email Apple gave (real or relay).
-    public let email: String?
+    let email: String?
     /// Whether ``email`` is a private relay address.
-    public let isPrivateEmail: Bool?
+    let isPrivateEmail: Bool?
     /// Apple's real-user assessment, when Apple sent one.
-    public let realUserStatus: RealUserStatus?
+    let realUserStatus: RealUserStatus?
     /// The credential state as the server last knew it (`authorized` until Apple says otherwise).
-    public let state: String
+    let state: String
     /// Whether a refresh token is stored (sealed) for this identity.
-    public let hasRefreshToken: Bool
+    let hasRefreshToken: Bool
     /// When the Apple ID was first linked.
-    public let createdAt: Date
+    let createdAt: Date
 
     /// Creates an identity value.
-    public init(
+    init(
         subject: String, clientID: String, email: String?, isPrivateEmail: Bool?, realUserStatus: RealUserStatus?, state: String,
         hasRefreshToken: Bool,
         createdAt: Date

@@ -27,13 +27,13 @@ public actor LoginThrottle {
     private var failures: [String: [Date]] = [:]
     private static let maximumKeys = 100_000
 
-    public init(limits: Limits, time: TimeSource) {
+    init(limits: Limits, time: TimeSource) {
         self.limits = limits
         self.time = time
     }
 
     /// Whether another attempt is allowed for this username and address.
-    public func allows(username: String, address: String?) -> Bool {
+    func allows(username: String, address: String?) -> Bool {
         let now = time.now
         if recent(Self.key(username: username), now: now) >= limits.perUsername { return false }
         if let address, recent(Self.key(address: address), now: now) >= limits.perAddress { return false }
@@ -41,7 +41,7 @@ public actor LoginThrottle {
     }
 
     /// Records a failed attempt.
-    public func recordFailure(username: String, address: String?) {
+    func recordFailure(username: String, address: String?) {
         let now = time.now
         if failures.count >= Self.maximumKeys { prune(now: now) }
         failures[Self.key(username: username), default: []].append(now)
@@ -49,7 +49,7 @@ public actor LoginThrottle {
     }
 
     /// Forgets a username's failures after a successful sign-in.
-    public func recordSuccess(username: String) {
+    func recordSuccess(username: String) {
         failures[Self.key(username: username)] = nil
     }
 

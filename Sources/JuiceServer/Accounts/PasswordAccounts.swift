@@ -3,18 +3,18 @@ import Foundation
 import Hummingbird
 
 /// Password sign-up and sign-in: validation, bcrypt, rate limiting and one answer for every failure.
-public struct PasswordAccounts: Sendable {
+struct PasswordAccounts: Sendable {
     /// The shortest password accepted.
-    public static let minimumPasswordLength = 8
+    static let minimumPasswordLength = 8
     /// bcrypt reads at most 72 bytes; longer passwords are refused rather than silently truncated.
-    public static let maximumPasswordBytes = 72
+    static let maximumPasswordBytes = 72
 
     private let accounts: any AccountRepository
     private let hasher: PasswordHasher
     private let throttle: LoginThrottle
     private let tokens: SessionTokens
 
-    public init(accounts: any AccountRepository, hasher: PasswordHasher, throttle: LoginThrottle, tokens: SessionTokens) {
+    init(accounts: any AccountRepository, hasher: PasswordHasher, throttle: LoginThrottle, tokens: SessionTokens) {
         self.accounts = accounts
         self.hasher = hasher
         self.throttle = throttle
@@ -22,13 +22,13 @@ public struct PasswordAccounts: Sendable {
     }
 
     /// The stored form of a username: trimmed, lowercased.
-    public static func normalize(username: String) -> String {
+    static func normalize(username: String) -> String {
         username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
 
     /// Creates an account and signs it in.
     /// - Throws: ``ServerError`` `invalid_password` (rules), `username_taken`.
-    public func signUp(username rawUsername: String, password: String) async throws -> (token: String, account: Account, session: Session) {
+    func signUp(username rawUsername: String, password: String) async throws -> (token: String, account: Account, session: Session) {
         let username = Self.normalize(username: rawUsername)
         guard (3...64).contains(username.count),
             username.unicodeScalars.allSatisfy({ !CharacterSet.whitespacesAndNewlines.contains($0) && $0.value >= 0x20 })
@@ -49,7 +49,7 @@ public struct PasswordAccounts: Sendable {
 
     /// Signs in; every failure (unknown name, wrong password) is the same `invalid_credentials`.
     /// - Throws: ``ServerError`` `invalid_credentials` or `rate_limited`.
-    public func signIn(
+    func signIn(
         username rawUsername: String, password: String, address: String?
     ) async throws -> (token: String, account: Account, session: Session) {
         let username = Self.normalize(username: rawUsername)

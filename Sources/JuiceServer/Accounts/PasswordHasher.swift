@@ -3,16 +3,16 @@ import NIOPosix
 
 /// bcrypt hashing off the request threads: bcrypt blocks its thread for a deliberately long time,
 /// so every call runs on `NIOThreadPool`.
-public struct PasswordHasher: Sendable {
+struct PasswordHasher: Sendable {
     /// The bcrypt cost (log2 rounds).
-    public let cost: Int
+    let cost: Int
     private let threadPool: NIOThreadPool
     /// A hash of a random password, verified against when a username is unknown so that unknown
     /// names and wrong passwords take the same time.
     private let decoyHash: String
 
     /// Creates a hasher; computes the decoy hash once.
-    public static func make(cost: Int, threadPool: NIOThreadPool = .singleton, random: ServerRandom) async throws -> PasswordHasher {
+    static func make(cost: Int, threadPool: NIOThreadPool = .singleton, random: ServerRandom) async throws -> PasswordHasher {
         let clamped = UInt8(min(max(cost, 4), 31))
         let decoy = random.token()
         let decoyHash = try await threadPool.runIfActive { Bcrypt.hash(decoy, cost: clamped) }
@@ -26,13 +26,13 @@ public struct PasswordHasher: Sendable {
     }
 
     /// The bcrypt hash of `password`.
-    public func hash(_ password: String) async throws -> String {
+    func hash(_ password: String) async throws -> String {
         let cost = UInt8(self.cost)
         return try await threadPool.runIfActive { Bcrypt.hash(password, cost: cost) }
     }
 
     /// Whether `password` matches `hash`; with `nil` it checks the decoy and returns `false`.
-    public func verify(_ password: String, hash: String?) async throws -> Bool {
+    func verify(_ password: String, hash: String?) async throws -> Bool {
         let target = hash ?? decoyHash
         let matches = try await threadPool.runIfActive { Bcrypt.verify(password, hash: target) }
         return hash != nil && matches

@@ -5,29 +5,29 @@ import SQLKit
 
 /// ``AccountRepository`` on the `accounts`, `apple_identities`, `password_credentials` and
 /// `sessions` tables; every multi-table write is one transaction.
-public struct SQLAccountRepository: AccountRepository {
+struct SQLAccountRepository: AccountRepository {
     private let database: any JuiceDatabase
     private let random: ServerRandom
 
-    public init(database: any JuiceDatabase, random: ServerRandom) {
+    init(database: any JuiceDatabase, random: ServerRandom) {
         self.database = database
         self.random = random
     }
 
-    public func account(id: String) async throws -> Account? {
+    func account(id: String) async throws -> Account? {
         try await database.read { sql in try await Self.load(where: "a.id", equals: id, on: sql) }
     }
 
-    public func account(appleSubject subject: String) async throws -> Account? {
+    func account(appleSubject subject: String) async throws -> Account? {
         try await database.read { sql in try await Self.load(where: "i.subject", equals: subject, on: sql) }
     }
 
-    public func passwordCredential(username: String) async throws -> PasswordCredential? {
+    func passwordCredential(username: String) async throws -> StoredPasswordCredential? {
         try await database.read { sql in
             try await sql.select().columns("account_id", "username", "password_hash").from("password_credentials")
                 .where("username", .equal, username).first()
                 .map {
-                    PasswordCredential(
+                    StoredPasswordCredential(
                         accountID: try $0.decode(column: "account_id", as: String.self),
                         username: try $0.decode(column: "username", as: String.self),
                         passwordHash: try $0.decode(column: "password_hash", as: String.self)
@@ -36,30 +36,30 @@ public struct SQLAccountRepository: AccountRepository {
         }
     }
 
-    public func createPasswordAccount(username: String, passwordHash: String, session: SessionDraft) async throws -> (Account, Session) {
+    func createPasswordAccount(username: String, passwordHash: String, session: SessionDraft) async throws -> (Account, Session) {
         let accountID = random.identifier()
         return try await database.transaction { sql in
             let taken = try await sql.select().column("account_id").from("password_credentials").where("username", .equal, username).first()
-            guard taken == nil else { throw ServerError(.usernameTaken, status: .conflict, "this username is taken; choose another or sign in") }
+            guard taken == nil else { throw AccountStoreError.usernameTaken }
             let now = Int64(session.createdAt.timeIntervalSince1970)
             try await sql.insert(into: "accounts").columns("id", "created_at", "is_private_email")
                 .values(SQLBind(accountID), SQLBind(now), SQLBind(0)).run()
             try await sql.insert(into: "password_credentials").columns("account_id", "username", "password_hash", "created_at")
                 .values(SQLBind(accountID), SQLBind(username), SQLBind(passwordHash), SQLBind(now)).run()
             try await SQLSessionStore.insert(session, accountID: accountID, on: sql)
-            guard let account = try await Self.load(where: "a.id", equals: accountID, on: sql) else { throw ServerError.internalError() }
+            guard let account = try await Self.load(where: "a.id", equals: accountID, on: sql) else { throw AccountStoreError.accountMissing }
             return (account, session.session(accountID: accountID))
         }
     }
 
-    public func startSession(_ draft: SessionDraft, accountID: String) async throws -> Session {
+    func startSession(_ draft: SessionDraft, accountID: String) async throws -> Session {
         try await database.transaction { sql in
             try await SQLSessionStore.insert(draft, accountID: accountID, on: sql)
             return draft.session(accountID: accountID)
         }
     }
 
-    public func completeAppleSignIn(
+    func completeAppleSignIn(
         _ signIn: AppleSignInRecord, linkTo linkAccountID: String?, replacingSession: String?, session: SessionDraft
     ) async throws -> AppleSignInResult {
         let newAccountID = random.identifier()
@@ -75,10 +75,7 @@ public struct SQLAccountRepository: AccountRepository {
             if let existing {
                 accountID = try existing.decode(column: "account_id", as: String.self)
                 if let linkAccountID, linkAccountID != accountID {
-                    throw ServerError(
-                        .appleIDInUse, status: .conflict,
-                        "this Apple ID already belongs to another Juice account; sign out and sign in with Apple to use that account"
-                    )
+                    throw AccountStoreError.appleIDBelongsToAnotherAccount
                 }
                 var update = sql.update("apple_identities")
                     .set("client_id", to: signIn.clientID).set("state", to: "authorized").set("updated_at", to: now)
@@ -91,9 +88,9 @@ public struct SQLAccountRepository: AccountRepository {
                 if let linkAccountID {
                     let target = try await sql.select().column("id").from("accounts").where("id", .equal, linkAccountID).first()
                     let other = try await sql.select().column("subject").from("apple_identities").where("account_id", .equal, linkAccountID).first()
-                    guard target != nil else { throw ServerError.unauthorized("the account to link no longer exists") }
+                    guard target != nil else { throw AccountStoreError.linkTargetMissing }
                     guard other == nil else {
-                        throw ServerError(.appleIDInUse, status: .conflict, "this Juice account is already linked to another Apple ID")
+                        throw AccountStoreError.accountHasAnotherAppleID
                     }
                     accountID = linkAccountID
                     linked = true
@@ -121,12 +118,12 @@ public struct SQLAccountRepository: AccountRepository {
                 try await sql.delete(from: "sessions").where("id", .equal, replacingSession).run()
             }
             try await SQLSessionStore.insert(session, accountID: accountID, on: sql)
-            guard let account = try await Self.load(where: "a.id", equals: accountID, on: sql) else { throw ServerError.internalError() }
+            guard let account = try await Self.load(where: "a.id", equals: accountID, on: sql) else { throw AccountStoreError.accountMissing }
             return AppleSignInResult(account: account, session: session.session(accountID: accountID), createdAccount: created, linked: linked)
         }
     }
 
-    public func appleCredential(accountID: String) async throws -> StoredAppleCredential? {
+    func appleCredential(accountID: String) async throws -> StoredAppleCredential? {
         try await database.read { sql in
             try await sql.select().columns("subject", "client_id", "refresh_token").from("apple_identities")
                 .where("account_id", .equal, accountID).first()
@@ -140,7 +137,7 @@ public struct SQLAccountRepository: AccountRepository {
         }
     }
 
-    public func deleteAccount(id: String, at: Date) async throws -> DeletedAccount? {
+    func deleteAccount(id: String, at: Date) async throws -> DeletedAccount? {
         let revocationID = random.identifier()
         let now = Int64(at.timeIntervalSince1970)
         return try await database.transaction { sql in

@@ -3,18 +3,12 @@ import Hummingbird
 
 /// `GET /auth/apple` (start: store state and nonce, redirect to Apple) and
 /// `POST /auth/apple/callback` (Apple's cross-site `form_post`, which carries no cookies).
-public struct AppleAuthController: Sendable {
+struct AppleAuthController: Sendable {
     let signIn: AppleWebSignIn
     let cookies: SessionCookies
     let csrf: CSRFProtection
 
-    public init(signIn: AppleWebSignIn, cookies: SessionCookies, csrf: CSRFProtection) {
-        self.signIn = signIn
-        self.cookies = cookies
-        self.csrf = csrf
-    }
-
-    public var endpoints: RouteCollection<AppRequestContext> {
+    var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("/auth/apple") { _, context in
             let session = context.signedIn?.viaCookie == true ? context.signedIn?.session : nil
@@ -33,8 +27,8 @@ public struct AppleAuthController: Sendable {
                 var response = Response.redirect(to: url.absoluteString, type: .found)
                 response.headers[.cacheControl] = "no-store"
                 return response
-            } catch let error as ServerError {
-                return error.jsonResponse()
+            } catch let error as any ServerErrorConvertible {
+                return error.serverError.jsonResponse()
             }
         }
         routes.post("/auth/apple/callback") { request, _ in

@@ -37,7 +37,7 @@ struct AppleCodeRedemption: Sendable {
                 response = try await exchange()
             }
         } catch {
-            throw AppleWebSignIn.serverError(error)
+            throw ServerError(error)
         }
         if let idToken = response.idToken {
             let confirmed: IdentityToken
@@ -45,7 +45,7 @@ struct AppleCodeRedemption: Sendable {
                 confirmed = try await verifier.verify(idToken)
             } catch {
                 metrics?.identityTokenRefused(code: error.code.rawValue)
-                throw AppleWebSignIn.serverError(error)
+                throw ServerError(error)
             }
             guard confirmed.subject == token.subject else {
                 throw ServerError(.invalidIdentityToken, status: .badRequest, "Apple's token response is for another user")

@@ -1,8 +1,6 @@
 import AppleSignIn
-import Crypto
 import Foundation
 import Hummingbird
-import Logging
 
 /// The web Sign in with Apple flow, without HTTP: ``begin(session:)`` makes the authorize URL,
 /// ``complete(formBody:)`` turns Apple's `form_post` answer into a signed-in account.
@@ -18,9 +16,9 @@ import Logging
 /// case .cancelled: redirect("/?notice=cancelled")
 /// }
 /// ```
-public struct AppleWebSignIn: Sendable {
+struct AppleWebSignIn: Sendable {
     /// The result of Apple's answer.
-    public enum Outcome: Sendable {
+    enum Outcome: Sendable {
         /// Signed in: the new session's token (give it to the browser) and the account.
         case signedIn(token: String, result: AppleSignInResult)
         /// The person cancelled at Apple.
@@ -30,44 +28,29 @@ public struct AppleWebSignIn: Sendable {
     }
 
     private let configuration: ServerConfiguration
-    private let verifier: IdentityTokenVerifier
-    private let client: AppleIDClient
-    private let cipher: RefreshTokenCipher
+    private let pipeline: AppleSignInPipeline
     private let authorizations: any AuthorizationStore
-    private let accounts: any AccountRepository
-    private let tokens: SessionTokens
     private let random: ServerRandom
     private let time: TimeSource
     private let metrics: SignInMetrics
-    private let serverMetrics: ServerMetrics?
-    private let redemption: AppleCodeRedemption
 
-    /// Creates the flow. `verifier` should accept only the web client id (the Services ID).
-    /// `serverMetrics` receives refused tokens by error code and the code exchange's latency.
-    public init(
-        configuration: ServerConfiguration, verifier: IdentityTokenVerifier, client: AppleIDClient, cipher: RefreshTokenCipher,
-        authorizations: any AuthorizationStore, accounts: any AccountRepository, tokens: SessionTokens, random: ServerRandom, time: TimeSource,
-        metrics: SignInMetrics = SignInMetrics(), serverMetrics: ServerMetrics? = nil
+    /// Creates the flow. `pipeline` should accept only the web client id (the Services ID).
+    init(
+        configuration: ServerConfiguration, pipeline: AppleSignInPipeline, authorizations: any AuthorizationStore, random: ServerRandom,
+        time: TimeSource, metrics: SignInMetrics = SignInMetrics()
     ) {
         self.configuration = configuration
-        self.verifier = verifier
-        self.client = client
-        self.cipher = cipher
+        self.pipeline = pipeline
         self.authorizations = authorizations
-        self.accounts = accounts
-        self.tokens = tokens
         self.random = random
         self.time = time
         self.metrics = metrics
-        self.serverMetrics = serverMetrics
-        self.redemption = AppleCodeRedemption(
-            verifier: verifier, client: client, cipher: cipher, authorizations: authorizations, time: time, metrics: serverMetrics)
     }
 
     /// Stores a fresh single-use `state` and `nonce` and returns Apple's authorize URL
     /// (`response_type=code id_token`, `response_mode=form_post`, the configured scopes).
     /// - Parameter session: The current session, if any: its account gets the Apple ID linked.
-    public func begin(session: Session?) async throws -> URL {
+    func begin(session: Session?) async throws -> URL {
         let now = Date(timeIntervalSince1970: time.now.timeIntervalSince1970.rounded(.down))
         let request = AuthorizationRequest(
             clientID: configuration.apple.clientID,
@@ -81,7 +64,7 @@ public struct AppleWebSignIn: Sendable {
         let url = try request.url(appleBaseURL: configuration.apple.appleBaseURL)
         try await authorizations.save(
             PendingAuthorization(
-                state: request.state, nonce: request.nonce ?? "", purpose: .web, linkAccountID: session?.accountID, replacesSessionID: session?.id,
+                state: request.state, purpose: .web(nonce: request.nonce ?? "", linkAccountID: session?.accountID, replacesSessionID: session?.id),
                 createdAt: now, expiresAt: now.addingTimeInterval(configuration.authorizationLifetime)
             )
         )
@@ -93,7 +76,7 @@ public struct AppleWebSignIn: Sendable {
     /// returns Apple's authorize URL carrying the client's `nonce` (the SHA-256 hex of its raw nonce)
     /// and a fresh server `state`.
     /// - Throws: ``ServerError`` `invalid_redirect_uri` or `invalid_request`.
-    public func beginNative(redirectURI: String?, state: String?, nonce: String?) async throws -> URL {
+    func beginNative(redirectURI: String?, state: String?, nonce: String?) async throws -> URL {
         let target = try LoopbackRedirectURI(redirectURI ?? "")
         guard let state, !state.isEmpty, state.utf8.count <= 512 else { throw ServerError.invalidRequest("state is required (at most 512 bytes)") }
         guard let nonce, !nonce.isEmpty, nonce.utf8.count <= 512 else { throw ServerError.invalidRequest("nonce is required (at most 512 bytes)") }
@@ -110,9 +93,8 @@ public struct AppleWebSignIn: Sendable {
         let url = try request.url(appleBaseURL: configuration.apple.appleBaseURL)
         try await authorizations.save(
             PendingAuthorization(
-                state: request.state, nonce: nonce, purpose: .native, linkAccountID: nil, replacesSessionID: nil, createdAt: now,
-                expiresAt: now.addingTimeInterval(configuration.authorizationLifetime), relayRedirectURI: target.url.absoluteString,
-                relayState: state
+                state: request.state, purpose: .native(relayRedirectURI: target.url.absoluteString, relayState: state), createdAt: now,
+                expiresAt: now.addingTimeInterval(configuration.authorizationLifetime)
             )
         )
         return url
@@ -122,7 +104,7 @@ public struct AppleWebSignIn: Sendable {
     /// expiry, nonce, `c_hash`), claims the code, exchanges it, stores the sealed refresh token, finds
     /// or creates the account and starts a session.
     /// - Throws: ``ServerError`` (4xx for replays, forgeries and bad input; 503 when Apple is unreachable).
-    public func complete(formBody: String) async throws -> Outcome {
+    func complete(formBody: String) async throws -> Outcome {
         do {
             let outcome = try await run(formBody: formBody)
             switch outcome {
@@ -131,8 +113,8 @@ public struct AppleWebSignIn: Sendable {
             case .relayed: break
             }
             return outcome
-        } catch let error as ServerError {
-            metrics.record(.apple, outcome: error.code.rawValue)
+        } catch let error as any ServerErrorConvertible {
+            metrics.record(.apple, outcome: error.serverError.code.rawValue)
             throw error
         }
     }
@@ -143,8 +125,10 @@ public struct AppleWebSignIn: Sendable {
             response = try AuthorizationResponse(formBody: formBody)
         } catch {
             // Whatever Apple said, the state is spent.
-            if let state = error.state, let pending = try await authorizations.consume(state: state, now: time.now), pending.purpose == .native {
-                return try Self.relay(pending, [("error", error.appleError ?? error.code.rawValue)])
+            if let state = error.state, let pending = try await authorizations.consume(state: state, now: time.now),
+                case .native(let target, let relayState) = pending.purpose
+            {
+                return try Self.relay(to: target, state: relayState, [("error", error.appleError ?? error.code.rawValue)])
             }
             if error.code == .userCancelled { return .cancelled }
             if error.code == .appleError {
@@ -156,69 +140,30 @@ public struct AppleWebSignIn: Sendable {
         guard let pending = try await authorizations.consume(state: response.state, now: time.now) else {
             throw ServerError(.invalidState, status: .badRequest, "this sign-in has expired or was already used; start again")
         }
-        if pending.purpose == .native {
+        switch pending.purpose {
+        case .native(let target, let relayState):
             // The client verifies nothing itself: it posts these to /api/auth/apple, which does.
             var fields = [("code", response.code)]
             if let idToken = response.idToken { fields.append(("id_token", idToken)) }
             if let user = response.user, let json = try? JSONEncoder().encode(user) { fields.append(("user", String(decoding: json, as: UTF8.self))) }
-            return try Self.relay(pending, fields)
+            return try Self.relay(to: target, state: relayState, fields)
+        case .web(let nonce, let linkAccountID, let replacesSessionID):
+            guard let idToken = response.idToken else {
+                throw ServerError(.invalidIdentityToken, status: .badRequest, "Apple's answer has no identity token")
+            }
+            let (token, result) = try await pipeline.signIn(
+                .init(
+                    identityToken: idToken, authorizationCode: response.code, nonce: nonce, givenName: response.user?.name?.firstName,
+                    familyName: response.user?.name?.lastName, linkAccountID: linkAccountID, replacesSessionID: replacesSessionID
+                )
+            )
+            return .signedIn(token: token, result: result)
         }
-        guard pending.purpose == .web else {
-            throw ServerError(.invalidState, status: .badRequest, "this sign-in was not started on the web")
-        }
-        guard let idToken = response.idToken else {
-            throw ServerError(.invalidIdentityToken, status: .badRequest, "Apple's answer has no identity token")
-        }
-        let token: IdentityToken
-        do {
-            token = try await verifier.verify(idToken, nonce: pending.nonce, authorizationCode: response.code)
-        } catch {
-            serverMetrics?.identityTokenRefused(code: error.code.rawValue)
-            throw Self.serverError(error)
-        }
-        let sealed = try await redemption.redeem(response.code, for: token, redirectURI: configuration.redirectURI)
-        let record = AppleSignInRecord(
-            subject: token.subject,
-            clientID: token.audience,
-            email: token.email,
-            isPrivateEmail: token.email == nil ? nil : token.isRelayEmail,
-            realUserStatus: token.realUserStatus,
-            givenName: response.user?.name?.firstName,
-            familyName: response.user?.name?.lastName,
-            sealedRefreshToken: sealed,
-            at: time.now,
-            transferSubject: token.transferSubject
-        )
-        let (sessionToken, draft) = self.tokens.issue(.apple)
-        let result = try await accounts.completeAppleSignIn(
-            record, linkTo: pending.linkAccountID, replacingSession: pending.replacesSessionID, session: draft
-        )
-        return .signedIn(token: sessionToken, result: result)
     }
 
     /// The loopback URL that hands Apple's answer (and the client's own `state`) to a native client.
-    static func relay(_ pending: PendingAuthorization, _ fields: [(String, String)]) throws -> Outcome {
-        guard let target = pending.relayRedirectURI else { throw ServerError.invalidRequest("this sign-in has no relay target") }
+    static func relay(to target: String, state: String, _ fields: [(String, String)]) throws -> Outcome {
         let uri = try LoopbackRedirectURI(target)
-        return .relayed(uri.appending(fields + [("state", pending.relayState ?? "")]))
-    }
-
-    /// Maps a verification failure to a response: Apple's keys unreachable is 503, anything else 400.
-    static func serverError(_ error: TokenVerificationError) -> ServerError {
-        if error.code == .keysUnavailable {
-            return ServerError(.appleUnavailable, status: .serviceUnavailable, "Apple's signing keys cannot be fetched right now; try again shortly")
-        }
-        return ServerError(.invalidIdentityToken, status: .badRequest, "the identity token was refused (\(error.code)): \(error.reason)")
-    }
-
-    /// Maps a code-exchange failure: Apple's refusal is 400, Apple unreachable 503.
-    static func serverError(_ error: AppleIDClientError) -> ServerError {
-        if error.code == .apple {
-            return ServerError(.invalidCode, status: .badRequest, "Apple refused the authorization code (\(error.appleError ?? "error"))")
-        }
-        if error.isTransient {
-            return ServerError(.appleUnavailable, status: .serviceUnavailable, "Apple cannot be reached right now; try again shortly")
-        }
-        return ServerError(.appleUnavailable, status: .badGateway, "Apple's answer could not be used (\(error.code))")
+        return .relayed(uri.appending(fields + [("state", state)]))
     }
 }

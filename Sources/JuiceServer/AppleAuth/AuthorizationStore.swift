@@ -2,7 +2,7 @@ import Foundation
 
 /// Single-use values of Sign in with Apple, enforced by the database: pending requests (`state` +
 /// `nonce`) are consumed by an atomic delete, and authorization codes are claimed by a unique key.
-public protocol AuthorizationStore: Sendable {
+protocol AuthorizationStore: Sendable {
     /// Saves a pending request.
     func save(_ request: PendingAuthorization) async throws
 

@@ -9,16 +9,16 @@ import Hummingbird
 /// ```swift
 /// let target = try LoopbackRedirectURI("http://127.0.0.1:53682/callback")
 /// ```
-public struct LoopbackRedirectURI: Sendable, Hashable, CustomStringConvertible {
+struct LoopbackRedirectURI: Sendable, Hashable, CustomStringConvertible {
     /// The URI as given.
-    public let url: URL
+    let url: URL
 
     /// The longest URI accepted.
-    public static let maximumLength = 512
+    static let maximumLength = 512
 
     /// Validates `text`.
     /// - Throws: ``ServerError`` `invalid_redirect_uri` (400).
-    public init(_ text: String) throws(ServerError) {
+    init(_ text: String) throws(ServerError) {
         guard text.utf8.count <= Self.maximumLength, let components = URLComponents(string: text), let url = components.url else {
             throw Self.refused("redirect_uri is not a URL")
         }
@@ -32,10 +32,10 @@ public struct LoopbackRedirectURI: Sendable, Hashable, CustomStringConvertible {
         self.url = url
     }
 
-    public var description: String { url.absoluteString }
+    var description: String { url.absoluteString }
 
     /// The URI with `fields` appended to its query (percent-encoded), for a `303` to the client.
-    public func appending(_ fields: [(String, String)]) -> URL {
+    func appending(_ fields: [(String, String)]) -> URL {
         let encoded = fields.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
         var text = url.absoluteString
         if let query = url.query, !query.isEmpty { text += "&" + encoded } else { text += (text.hasSuffix("?") ? "" : "?") + encoded }

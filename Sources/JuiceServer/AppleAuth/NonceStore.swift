@@ -5,7 +5,7 @@ import Foundation
 /// The server hands a client a random nonce; the client sends its SHA-256 hex to Apple and the nonce
 /// itself back with the identity token. Only the hash is stored, and consuming it is one atomic
 /// delete, so a nonce works once across every server instance.
-public protocol NonceStore: Sendable {
+protocol NonceStore: Sendable {
     /// Stores the hash of a new nonce, valid until `expiresAt` (and removes expired ones).
     func save(hash: String, createdAt: Date, expiresAt: Date) async throws
 

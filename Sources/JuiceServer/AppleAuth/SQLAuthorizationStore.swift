@@ -2,56 +2,68 @@ import Foundation
 import SQLKit
 
 /// ``AuthorizationStore`` on the `auth_requests` and `used_codes` tables.
-public struct SQLAuthorizationStore: AuthorizationStore {
+struct SQLAuthorizationStore: AuthorizationStore {
     private let database: any JuiceDatabase
+    private static let columns = [
+        "state", "nonce", "purpose", "link_account_id", "replaces_session_id", "created_at", "expires_at", "relay_redirect_uri", "relay_state",
+    ]
 
-    public init(database: any JuiceDatabase) {
+    init(database: any JuiceDatabase) {
         self.database = database
     }
 
-    public func save(_ request: PendingAuthorization) async throws {
+    func save(_ request: PendingAuthorization) async throws {
+        // One row shape for both purposes: `nonce` is empty for a relayed native sign-in (its client
+        // checks the nonce at /api/auth/apple), the relay columns are NULL for a web sign-in.
+        var nonce = "", kind = "web", linkAccountID: String?, replacesSessionID: String?, relayRedirectURI: String?, relayState: String?
+        switch request.purpose {
+        case .web(let webNonce, let link, let replaces):
+            (nonce, linkAccountID, replacesSessionID) = (webNonce, link, replaces)
+        case .native(let redirectURI, let state):
+            (kind, relayRedirectURI, relayState) = ("native", redirectURI, state)
+        }
+        let row: [any Encodable & Sendable] = [
+            request.state, nonce, kind, linkAccountID, replacesSessionID, Int64(request.createdAt.timeIntervalSince1970),
+            Int64(request.expiresAt.timeIntervalSince1970), relayRedirectURI, relayState,
+        ]
         try await database.transaction { sql in
-            try await sql.insert(into: "auth_requests")
-                .columns(
-                    "state", "nonce", "purpose", "link_account_id", "replaces_session_id", "created_at", "expires_at", "relay_redirect_uri",
-                    "relay_state"
-                )
-                .values(
-                    SQLBind(request.state), SQLBind(request.nonce), SQLBind(request.purpose.rawValue), SQLBind(request.linkAccountID),
-                    SQLBind(request.replacesSessionID), SQLBind(Int64(request.createdAt.timeIntervalSince1970)),
-                    SQLBind(Int64(request.expiresAt.timeIntervalSince1970)), SQLBind(request.relayRedirectURI), SQLBind(request.relayState)
-                )
-                .run()
+            try await sql.insert(into: "auth_requests").columns(Self.columns).values(row.map { SQLBind($0) }).run()
         }
     }
 
-    public func consume(state: String, now: Date) async throws -> PendingAuthorization? {
+    func consume(state: String, now: Date) async throws -> PendingAuthorization? {
         let seconds = Int64(now.timeIntervalSince1970)
         return try await database.transaction { sql in
             // One statement: the row is gone for everyone else once this returns it.
             let row = try await sql.delete(from: "auth_requests").where("state", .equal, state)
-                .returning(
-                    "state", "nonce", "purpose", "link_account_id", "replaces_session_id", "created_at", "expires_at", "relay_redirect_uri",
-                    "relay_state"
-                )
+                .returning(Self.columns.map { SQLColumn($0) })
                 .first()
             guard let row else { return nil }
+            let purpose: PendingAuthorization.Purpose
+            switch try row.decode(column: "purpose", as: String.self) {
+            case "web":
+                purpose = .web(
+                    nonce: try row.decode(column: "nonce", as: String.self),
+                    linkAccountID: try row.decode(column: "link_account_id", as: String?.self),
+                    replacesSessionID: try row.decode(column: "replaces_session_id", as: String?.self)
+                )
+            case "native":
+                guard let target = try row.decode(column: "relay_redirect_uri", as: String?.self) else { return nil }
+                purpose = .native(relayRedirectURI: target, relayState: try row.decode(column: "relay_state", as: String?.self) ?? "")
+            default:
+                return nil
+            }
             let request = PendingAuthorization(
                 state: try row.decode(column: "state", as: String.self),
-                nonce: try row.decode(column: "nonce", as: String.self),
-                purpose: .init(rawValue: try row.decode(column: "purpose", as: String.self)),
-                linkAccountID: try row.decode(column: "link_account_id", as: String?.self),
-                replacesSessionID: try row.decode(column: "replaces_session_id", as: String?.self),
+                purpose: purpose,
                 createdAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "created_at", as: Int64.self))),
-                expiresAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "expires_at", as: Int64.self))),
-                relayRedirectURI: try row.decode(column: "relay_redirect_uri", as: String?.self),
-                relayState: try row.decode(column: "relay_state", as: String?.self)
+                expiresAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "expires_at", as: Int64.self)))
             )
             return Int64(request.expiresAt.timeIntervalSince1970) > seconds ? request : nil
         }
     }
 
-    public func claimCode(hash: String, now: Date) async throws -> Bool {
+    func claimCode(hash: String, now: Date) async throws -> Bool {
         let seconds = Int64(now.timeIntervalSince1970)
         return try await database.transaction { sql in
             let inserted = try await sql.insert(into: "used_codes").columns("code_hash", "used_at")
@@ -64,7 +76,7 @@ public struct SQLAuthorizationStore: AuthorizationStore {
     }
 
     @discardableResult
-    public func purgeExpired(now: Date, codesBefore: Date) async throws -> Int {
+    func purgeExpired(now: Date, codesBefore: Date) async throws -> Int {
         let seconds = Int64(now.timeIntervalSince1970)
         let codeSeconds = Int64(codesBefore.timeIntervalSince1970)
         return try await database.transaction { sql in

@@ -2,14 +2,14 @@ import Foundation
 import SQLKit
 
 /// ``NonceStore`` on the `api_nonces` table.
-public struct SQLNonceStore: NonceStore {
+struct SQLNonceStore: NonceStore {
     private let database: any JuiceDatabase
 
-    public init(database: any JuiceDatabase) {
+    init(database: any JuiceDatabase) {
         self.database = database
     }
 
-    public func save(hash: String, createdAt: Date, expiresAt: Date) async throws {
+    func save(hash: String, createdAt: Date, expiresAt: Date) async throws {
         let created = Int64(createdAt.timeIntervalSince1970)
         try await database.transaction { sql in
             try await sql.delete(from: "api_nonces").where("expires_at", .lessThanOrEqual, created).run()
@@ -19,7 +19,7 @@ public struct SQLNonceStore: NonceStore {
         }
     }
 
-    public func consume(hash: String, now: Date) async throws -> Bool {
+    func consume(hash: String, now: Date) async throws -> Bool {
         let seconds = Int64(now.timeIntervalSince1970)
         return try await database.transaction { sql in
             // One statement: the row is gone for everyone else once this returns it.

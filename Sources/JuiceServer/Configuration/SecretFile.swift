@@ -11,16 +11,16 @@ import Foundation
 
 /// Secret files of development mode: created once with mode 0600 (never replacing an existing
 /// file), read back on later starts.
-public enum SecretFile {
+package enum SecretFile {
     /// A secret file that cannot be used.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// What is wrong (never the secret).
-        public let reason: String
-        public var description: String { reason }
+        package let reason: String
+        package var description: String { reason }
     }
 
     /// The 32-byte key stored (base64) at `url`, created from `random` if the file does not exist.
-    public static func loadOrCreateKey(at url: URL, random: ServerRandom = .system) throws(Failure) -> SymmetricKey {
+    package static func loadOrCreateKey(at url: URL, random: ServerRandom = .system) throws(Failure) -> SymmetricKey {
         if FileManager.default.fileExists(atPath: url.path) {
             guard let text = try? String(contentsOf: url, encoding: .utf8), let key = ServerConfiguration.parseKey(text) else {
                 throw Failure(reason: "\(url.path) does not hold a 32-byte base64 key; remove it to generate a new one")
@@ -33,7 +33,7 @@ public enum SecretFile {
     }
 
     /// Creates `url` with mode 0600 and writes `contents`; fails if the file exists.
-    public static func create(_ url: URL, contents: String) throws(Failure) {
+    package static func create(_ url: URL, contents: String) throws(Failure) {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw Failure(reason: "\(url.path) cannot be created (\(String(cString: strerror(errno))))")

@@ -1,6 +1,7 @@
 import AppleSignIn
 import Crypto
 import Foundation
+import JuiceEncodings
 
 extension ServerConfiguration {
     /// Values given on the command line; they win over the environment, which wins over the file.

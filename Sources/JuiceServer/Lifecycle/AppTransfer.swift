@@ -10,7 +10,7 @@ import Logging
 /// receiving team's step) exchanges every stored `transfer_sub` for the new team's `sub` and re-keys
 /// the accounts at once; any account it has not reached is re-keyed by its first sign-in, whose
 /// token carries `transfer_sub` for 60 days (see ``AppleSignInRecord/transferSubject``). The old
-/// `sub`'s credential state is then ``CredentialState/transferred``.
+/// `sub`'s credential state is then ``AppleIdentityState/transferred``.
 ///
 /// ```swift
 /// // Sending team, before the transfer:
@@ -18,22 +18,16 @@ import Logging
 /// // Receiving team, after it (configured with its own key):
 /// try await dependencies.appTransfer.migrate(logger: logger)
 /// ```
-public struct AppTransfer: Sendable {
+struct AppTransfer: Sendable {
     let store: any AppleLifecycleStore
     let client: AppleIDClient
     let time: TimeSource
-
-    public init(store: any AppleLifecycleStore, client: AppleIDClient, time: TimeSource) {
-        self.store = store
-        self.client = client
-        self.time = time
-    }
 
     /// Stores a `transfer_sub` for every Apple ID that has none yet; returns how many were stored.
     /// - Throws: ``AppleIDClientError`` when Apple refuses or cannot be reached (run it again: it
     ///   continues where it stopped).
     @discardableResult
-    public func prepare(targetTeamID: String, logger: Logger) async throws -> Int {
+    func prepare(targetTeamID: String, logger: Logger) async throws -> Int {
         var accessTokens: [String: String] = [:]
         var prepared = 0
         while true {
@@ -61,7 +55,7 @@ public struct AppTransfer: Sendable {
     /// re-keys the account; returns how many were re-keyed.
     /// - Throws: ``AppleIDClientError`` when Apple refuses or cannot be reached (run it again).
     @discardableResult
-    public func migrate(logger: Logger) async throws -> Int {
+    func migrate(logger: Logger) async throws -> Int {
         var accessTokens: [String: String] = [:]
         var migrated = 0
         var seen: Set<String> = []

@@ -6,13 +6,13 @@ import Foundation
 ///
 /// Every change that spans tables (an identity's state and its account's sessions, a notification
 /// and its effect) is one transaction.
-public protocol AppleLifecycleStore: Sendable {
+protocol AppleLifecycleStore: Sendable {
     /// Records a verified notification and applies it in one transaction; ``NotificationOutcome/duplicate``
     /// (and no change) when its `jti` was seen before.
     func apply(_ notification: ServerNotification, receivedAt: Date) async throws -> NotificationOutcome
 
     /// The credential state of an Apple `sub`.
-    func credentialState(subject: String) async throws -> CredentialState
+    func credentialState(subject: String) async throws -> AppleIdentityState
 
     /// Authorized Apple IDs whose refresh token was last checked at or before `checkedBefore` (or never).
     func refreshTokensDue(checkedBefore: Date, limit: Int) async throws -> [StoredAppleCredential]
@@ -36,14 +36,14 @@ public protocol AppleLifecycleStore: Sendable {
     func pendingTransfers(limit: Int) async throws -> [(transferSubject: String, clientID: String)]
 
     /// Re-keys the Apple ID with `transferSubject` to the receiving team's `subject` (the old `sub`
-    /// becomes ``CredentialState/transferred``), taking the new team's email when Apple gives one.
+    /// becomes ``AppleIdentityState/transferred``), taking the new team's email when Apple gives one.
     /// Returns whether a row was re-keyed.
     @discardableResult
     func completeTransfer(transferSubject: String, to subject: String, email: String?, isPrivateEmail: Bool?, at: Date) async throws -> Bool
 }
 
 /// What applying a notification did.
-public enum NotificationOutcome: Sendable, Hashable {
+enum NotificationOutcome: Sendable, Hashable {
     /// Applied; `sessionsEnded` sessions were ended (revocation, deletion).
     case applied(sessionsEnded: Int)
     /// Its `jti` was seen before: nothing changed.

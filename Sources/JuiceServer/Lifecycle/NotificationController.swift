@@ -10,22 +10,16 @@ import Logging
 /// Answers 200 `{"status": "applied" | "duplicate" | "ignored"}` — also for a repeated delivery and
 /// an unknown event type — and 400 `{"error", "reason"}` with the verification code for a forged or
 /// malformed one (503 while Apple's keys cannot be fetched, so Apple delivers it again).
-public struct NotificationController: Sendable {
+struct NotificationController: Sendable {
     let verifier: ServerNotificationVerifier
     let lifecycle: any AppleLifecycleStore
     let time: TimeSource
-
-    public init(verifier: ServerNotificationVerifier, lifecycle: any AppleLifecycleStore, time: TimeSource) {
-        self.verifier = verifier
-        self.lifecycle = lifecycle
-        self.time = time
-    }
 
     struct Status: ResponseEncodable {
         var status: String
     }
 
-    public var endpoints: RouteCollection<AppRequestContext> {
+    var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.post("/apple/notifications") { request, context -> Response in
             let body: ByteBuffer

@@ -5,17 +5,17 @@ import Logging
 /// Validates stored Apple refresh tokens, each at most once per ``period`` (a day): Apple's
 /// `invalid_grant` means the person revoked consent or deleted their Apple ID, so the identity is
 /// marked revoked and its sessions end. Transient failures leave the token to the next pass.
-public struct RefreshTokenCheck: Sendable {
+struct RefreshTokenCheck: Sendable {
     /// What one pass did.
-    public struct Summary: Sendable, Hashable {
+    struct Summary: Sendable, Hashable {
         /// Tokens Apple accepted.
-        public var valid = 0
+        var valid = 0
         /// Tokens Apple refused (`invalid_grant`): identities revoked.
-        public var revoked = 0
+        var revoked = 0
         /// Tokens that could not be checked now.
-        public var failed = 0
+        var failed = 0
 
-        public init(valid: Int = 0, revoked: Int = 0, failed: Int = 0) {
+        init(valid: Int = 0, revoked: Int = 0, failed: Int = 0) {
             self.valid = valid
             self.revoked = revoked
             self.failed = failed
@@ -27,11 +27,11 @@ public struct RefreshTokenCheck: Sendable {
     let cipher: RefreshTokenCipher
     let time: TimeSource
     /// How long a successful check counts (Apple asks for at most one validation a day).
-    public let period: TimeInterval
+    let period: TimeInterval
     /// The most tokens checked in one pass.
-    public let batchSize: Int
+    let batchSize: Int
 
-    public init(
+    init(
         store: any AppleLifecycleStore, client: AppleIDClient, cipher: RefreshTokenCipher, time: TimeSource, period: TimeInterval = 86_400,
         batchSize: Int = 100
     ) {
@@ -45,7 +45,7 @@ public struct RefreshTokenCheck: Sendable {
 
     /// Checks every token not checked within ``period``.
     @discardableResult
-    public func checkDue(logger: Logger) async throws -> Summary {
+    func checkDue(logger: Logger) async throws -> Summary {
         var summary = Summary()
         let now = time.now
         for credential in try await store.refreshTokensDue(checkedBefore: now.addingTimeInterval(-period), limit: batchSize) {

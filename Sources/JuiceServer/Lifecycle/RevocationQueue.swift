@@ -6,19 +6,19 @@ import Logging
 /// exponential backoff (30 s doubling, at most an hour apart) until Apple confirms. An entry is
 /// never dropped: a token that cannot be opened (a lost refresh-token key) stays queued and is
 /// logged at error level.
-public struct RevocationQueue: Sendable {
+struct RevocationQueue: Sendable {
     let store: any RevocationStore
     let client: AppleIDClient
     let cipher: RefreshTokenCipher
     let time: TimeSource
     /// The wait after the first failure; doubled for each further one.
-    public let initialBackoff: TimeInterval
+    let initialBackoff: TimeInterval
     /// The longest wait between two attempts.
-    public let maximumBackoff: TimeInterval
+    let maximumBackoff: TimeInterval
     /// Times each call to Apple's revoke endpoint (`juice_apple_call_seconds{endpoint="revoke"}`).
     let metrics: ServerMetrics?
 
-    public init(
+    init(
         store: any RevocationStore, client: AppleIDClient, cipher: RefreshTokenCipher, time: TimeSource, initialBackoff: TimeInterval = 30,
         maximumBackoff: TimeInterval = 3600, metrics: ServerMetrics? = nil
     ) {
@@ -33,14 +33,14 @@ public struct RevocationQueue: Sendable {
 
     /// Tries one entry now; `true` when Apple confirmed and the entry is gone.
     @discardableResult
-    public func attempt(id: String, logger: Logger) async throws -> Bool {
+    func attempt(id: String, logger: Logger) async throws -> Bool {
         guard let entry = try await store.revocation(id: id) else { return true }
         return try await attempt(entry, logger: logger)
     }
 
     /// Tries every entry that is due; returns how many Apple confirmed.
     @discardableResult
-    public func retryDue(logger: Logger) async throws -> Int {
+    func retryDue(logger: Logger) async throws -> Int {
         var confirmed = 0
         for entry in try await store.revocationsDue(now: time.now, limit: 100) {
             if Task.isCancelled { break }

@@ -4,18 +4,18 @@ import ServiceLifecycle
 
 /// Retries queued revocations (``RevocationQueue/retryDue(logger:)``) every ``interval`` until
 /// graceful shutdown.
-public struct RevocationRetryService: Service {
+struct RevocationRetryService: Service {
     let queue: RevocationQueue
     let interval: Duration
     let logger: Logger
 
-    public init(queue: RevocationQueue, interval: Duration = .seconds(30), logger: Logger) {
+    init(queue: RevocationQueue, interval: Duration = .seconds(30), logger: Logger) {
         self.queue = queue
         self.interval = interval
         self.logger = logger
     }
 
-    public func run() async throws {
+    func run() async throws {
         let queue = queue
         let logger = logger
         await runPeriodically(every: interval, startImmediately: true, logger: logger, failure: "revocation retry pass failed") {

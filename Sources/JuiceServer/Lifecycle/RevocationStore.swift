@@ -3,7 +3,7 @@ import Foundation
 /// The durable queue of revocations owed to Apple (`pending_revocations`). Entries are added by
 /// ``AccountRepository/deleteAccount(id:at:)`` in the deleting transaction and leave the queue only
 /// when Apple confirmed the revocation.
-public protocol RevocationStore: Sendable {
+protocol RevocationStore: Sendable {
     /// One entry by id.
     func revocation(id: String) async throws -> PendingRevocation?
 

@@ -4,17 +4,17 @@ import SQLKit
 
 /// ``AppleLifecycleStore`` on `apple_identities`, `sessions`, `notifications_seen` and
 /// `transferred_subjects`.
-public struct SQLAppleLifecycleStore: AppleLifecycleStore {
+struct SQLAppleLifecycleStore: AppleLifecycleStore {
     private let database: any JuiceDatabase
 
     /// Seconds an event may predate the identity's last sign-in and still apply.
     static let staleTolerance: Int64 = 60
 
-    public init(database: any JuiceDatabase) {
+    init(database: any JuiceDatabase) {
         self.database = database
     }
 
-    public func apply(_ notification: ServerNotification, receivedAt: Date) async throws -> NotificationOutcome {
+    func apply(_ notification: ServerNotification, receivedAt: Date) async throws -> NotificationOutcome {
         let received = Int64(receivedAt.timeIntervalSince1970)
         // An event older than the identity's last sign-in is stale (a consent revoked, then given again). A
         // minute of tolerance for clock differences: a spurious revocation costs a sign-in, a lost one is a hole.
@@ -52,7 +52,7 @@ public struct SQLAppleLifecycleStore: AppleLifecycleStore {
         }
     }
 
-    public func credentialState(subject: String) async throws -> CredentialState {
+    func credentialState(subject: String) async throws -> AppleIdentityState {
         try await database.read { sql in
             if let row = try await sql.select().column("state").from("apple_identities").where("subject", .equal, subject).first() {
                 return try row.decode(column: "state", as: String.self) == "authorized" ? .authorized : .revoked
@@ -64,7 +64,7 @@ public struct SQLAppleLifecycleStore: AppleLifecycleStore {
         }
     }
 
-    public func refreshTokensDue(checkedBefore: Date, limit: Int) async throws -> [StoredAppleCredential] {
+    func refreshTokensDue(checkedBefore: Date, limit: Int) async throws -> [StoredAppleCredential] {
         let cutoff = Int64(checkedBefore.timeIntervalSince1970)
         return try await database.read { sql in
             let query: SQLQueryString = """
@@ -76,7 +76,7 @@ public struct SQLAppleLifecycleStore: AppleLifecycleStore {
         }
     }
 
-    public func markChecked(subject: String, at: Date) async throws {
+    func markChecked(subject: String, at: Date) async throws {
         try await database.transaction { sql in
             try await sql.update("apple_identities").set("last_checked_at", to: Int64(at.timeIntervalSince1970))
                 .where("subject", .equal, subject).run()
@@ -84,7 +84,7 @@ public struct SQLAppleLifecycleStore: AppleLifecycleStore {
     }
 
     @discardableResult
-    public func markRevoked(subject: String, at: Date) async throws -> Int {
+    func markRevoked(subject: String, at: Date) async throws -> Int {
         let now = Int64(at.timeIntervalSince1970)
         return try await database.transaction { sql in
             guard let row = try await sql.select().column("account_id").from("apple_identities").where("subject", .equal, subject).first() else {
@@ -99,7 +99,7 @@ public struct SQLAppleLifecycleStore: AppleLifecycleStore {
         }
     }
 
-    public func subjectsWithoutTransferSubject(limit: Int) async throws -> [StoredAppleCredential] {
+    func subjectsWithoutTransferSubject(limit: Int) async throws -> [StoredAppleCredential] {
         try await database.read { sql in
             let query: SQLQueryString = """
                 SELECT subject, client_id, refresh_token FROM apple_identities WHERE transfer_subject IS NULL
@@ -109,13 +109,13 @@ public struct SQLAppleLifecycleStore: AppleLifecycleStore {
         }
     }
 
-    public func setTransferSubject(_ transferSubject: String, for subject: String) async throws {
+    func setTransferSubject(_ transferSubject: String, for subject: String) async throws {
         try await database.transaction { sql in
             try await sql.update("apple_identities").set("transfer_subject", to: transferSubject).where("subject", .equal, subject).run()
         }
     }
 
-    public func pendingTransfers(limit: Int) async throws -> [(transferSubject: String, clientID: String)] {
+    func pendingTransfers(limit: Int) async throws -> [(transferSubject: String, clientID: String)] {
         try await database.read { sql in
             let query: SQLQueryString = """
                 SELECT transfer_subject, client_id FROM apple_identities WHERE transfer_subject IS NOT NULL
@@ -128,7 +128,7 @@ public struct SQLAppleLifecycleStore: AppleLifecycleStore {
     }
 
     @discardableResult
-    public func completeTransfer(transferSubject: String, to subject: String, email: String?, isPrivateEmail: Bool?, at: Date) async throws -> Bool {
+    func completeTransfer(transferSubject: String, to subject: String, email: String?, isPrivateEmail: Bool?, at: Date) async throws -> Bool {
         let now = Int64(at.timeIntervalSince1970)
         return try await database.transaction { sql in
             // Already re-keyed by a sign-in that carried the transfer_sub: only clear the marker.

@@ -2,22 +2,22 @@ import Foundation
 import SQLKit
 
 /// ``RevocationStore`` on the `pending_revocations` table.
-public struct SQLRevocationStore: RevocationStore {
+struct SQLRevocationStore: RevocationStore {
     private let database: any JuiceDatabase
 
-    public init(database: any JuiceDatabase) {
+    init(database: any JuiceDatabase) {
         self.database = database
     }
 
     static let columns = ["id", "subject", "client_id", "sealed_token", "attempts", "next_attempt_at"]
 
-    public func revocation(id: String) async throws -> PendingRevocation? {
+    func revocation(id: String) async throws -> PendingRevocation? {
         try await database.read { sql in
             try await sql.select().columns(Self.columns).from("pending_revocations").where("id", .equal, id).first().map(Self.revocation(from:))
         }
     }
 
-    public func revocationsDue(now: Date, limit: Int) async throws -> [PendingRevocation] {
+    func revocationsDue(now: Date, limit: Int) async throws -> [PendingRevocation] {
         let seconds = Int64(now.timeIntervalSince1970)
         return try await database.read { sql in
             try await sql.select().columns(Self.columns).from("pending_revocations")
@@ -27,13 +27,13 @@ public struct SQLRevocationStore: RevocationStore {
         }
     }
 
-    public func complete(id: String) async throws {
+    func complete(id: String) async throws {
         try await database.transaction { sql in
             try await sql.delete(from: "pending_revocations").where("id", .equal, id).run()
         }
     }
 
-    public func reschedule(id: String, attempts: Int, nextAttemptAt: Date, error: String) async throws {
+    func reschedule(id: String, attempts: Int, nextAttemptAt: Date, error: String) async throws {
         try await database.transaction { sql in
             try await sql.update("pending_revocations")
                 .set("attempts", to: attempts).set("next_attempt_at", to: Int64(nextAttemptAt.timeIntervalSince1970))
@@ -42,7 +42,7 @@ public struct SQLRevocationStore: RevocationStore {
         }
     }
 
-    public func pendingCount() async throws -> Int {
+    func pendingCount() async throws -> Int {
         try await database.read { sql in
             try await sql.raw("SELECT COUNT(*) AS pending FROM pending_revocations").first()?.decode(column: "pending", as: Int.self) ?? 0
         }

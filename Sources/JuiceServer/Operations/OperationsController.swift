@@ -9,9 +9,9 @@ import SQLKit
 /// `/health` answers 200 `{"status": "ok", "database": "ok"}` when a `SELECT 1` succeeds and 503
 /// `{"status": "unavailable", "database": "unreachable"}` when it does not. `/metrics` renders
 /// ``ServerMetrics`` in Prometheus' text format, reading the queued-revocation count first.
-public struct OperationsController: Sendable {
+struct OperationsController: Sendable {
     /// Counts revocations waiting for Apple; `nil` when there is no queue.
-    public typealias QueuedRevocationCount = @Sendable () async -> Int?
+    typealias QueuedRevocationCount = @Sendable () async -> Int?
 
     let database: any JuiceDatabase
     let metrics: ServerMetrics
@@ -20,7 +20,7 @@ public struct OperationsController: Sendable {
     /// Creates the controller.
     /// - Parameter queuedRevocations: The gauge's source; by default the rows of a
     ///   `pending_revocations` table, when the schema has one.
-    public init(database: any JuiceDatabase, metrics: ServerMetrics, queuedRevocations: QueuedRevocationCount? = nil) {
+    init(database: any JuiceDatabase, metrics: ServerMetrics, queuedRevocations: QueuedRevocationCount? = nil) {
         self.database = database
         self.metrics = metrics
         self.queuedRevocations = queuedRevocations ?? { await Self.pendingRevocationRows(database) }
@@ -31,7 +31,7 @@ public struct OperationsController: Sendable {
         let database: String
     }
 
-    public var endpoints: RouteCollection<AppRequestContext> {
+    var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("/health") { _, context -> EditedResponse<Health> in
             do {

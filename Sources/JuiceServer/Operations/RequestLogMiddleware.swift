@@ -13,14 +13,14 @@ import Logging
 ///
 /// The request id is the caller's `X-Request-ID` when it is short and plain, otherwise
 /// Hummingbird's; it is added to the request's logger and echoed in the response.
-public struct RequestLogMiddleware: RouterMiddleware {
-    public typealias Context = AppRequestContext
+struct RequestLogMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
 
     let metrics: ServerMetrics
     let time: ContinuousClock
 
     /// Creates the middleware.
-    public init(metrics: ServerMetrics) {
+    init(metrics: ServerMetrics) {
         self.metrics = metrics
         self.time = ContinuousClock()
     }
@@ -29,7 +29,7 @@ public struct RequestLogMiddleware: RouterMiddleware {
     /// Query parameters whose values are safe to log.
     static let loggableQuery: Set<String> = ["notice", "error", "lang", "response_type", "response_mode"]
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = time.now
         var context = context
         let requestID = Self.requestID(request.headers[Self.requestIDHeader]) ?? context.id

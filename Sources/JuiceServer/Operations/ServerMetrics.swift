@@ -30,7 +30,7 @@ public struct ServerMetrics: Sendable {
     public var factory: any MetricsFactory { PrometheusMetricsFactory(registry: registry) }
 
     /// Sign-in counters on this registry.
-    public var signIns: SignInMetrics { SignInMetrics(factory: factory) }
+    var signIns: SignInMetrics { SignInMetrics(factory: factory) }
 
     /// Makes swift-metrics write into ``shared`` (once per process; later calls do nothing).
     public static func bootstrapMetricsSystem() {

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceInfrastructure
 
 /// A Sign in with Apple button drawn to Apple's rules for the web.
 ///
@@ -13,9 +14,9 @@ import Foundation
 /// let button = try AppleIDButton(type: .continue, style: .whiteOutline, width: 280, height: 44, language: .simplifiedChinese)
 /// let html = button.html(href: "/auth/apple")
 /// ```
-public struct AppleIDButton: Sendable, Hashable {
+struct AppleIDButton: Sendable, Hashable {
     /// The title.
-    public enum ButtonType: String, Sendable, Hashable, CaseIterable {
+    enum ButtonType: String, Sendable, Hashable, CaseIterable {
         /// "Sign in with Apple".
         case signIn = "sign-in"
         /// "Continue with Apple".
@@ -33,7 +34,7 @@ public struct AppleIDButton: Sendable, Hashable {
     }
 
     /// The colors.
-    public enum Style: String, Sendable, Hashable, CaseIterable {
+    enum Style: String, Sendable, Hashable, CaseIterable {
         /// White logo and text on black: for white or light backgrounds.
         case black
         /// Black on white: for dark backgrounds.
@@ -43,37 +44,37 @@ public struct AppleIDButton: Sendable, Hashable {
     }
 
     /// A parameter outside Apple's rules.
-    public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertible {
+    struct ValidationError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Which rule.
-        public let reason: String
-        public var description: String { reason }
+        let reason: String
+        var description: String { reason }
     }
 
     /// Heights Apple allows on the web.
-    public static let heightRange = 30...64
+    static let heightRange = 30...64
     /// The narrowest titled button.
-    public static let minimumWidth = 140
+    static let minimumWidth = 140
     /// Corner radii Apple allows.
-    public static let cornerRadiusRange = 0...50
+    static let cornerRadiusRange = 0...50
 
     /// The title.
-    public let type: ButtonType
+    let type: ButtonType
     /// The colors.
-    public let style: Style
+    let style: Style
     /// Width in CSS pixels (points).
-    public let width: Int
+    let width: Int
     /// Height in CSS pixels (points).
-    public let height: Int
+    let height: Int
     /// Corner radius in CSS pixels.
-    public let cornerRadius: Int
+    let cornerRadius: Int
     /// Whether only the logo is shown (a square button; the title becomes its accessible name).
-    public let logoOnly: Bool
+    let logoOnly: Bool
     /// The language of the title.
-    public let language: PageLanguage
+    let language: PageLanguage
 
     /// Creates a button, checking every parameter against Apple's rules.
     /// - Throws: ``ValidationError`` naming the rule broken.
-    public init(
+    init(
         type: ButtonType = .signIn, style: Style = .black, width: Int = 240, height: Int = 44, cornerRadius: Int = 8, logoOnly: Bool = false,
         language: PageLanguage = .english
     ) throws(ValidationError) {
@@ -103,13 +104,13 @@ public struct AppleIDButton: Sendable, Hashable {
     }
 
     /// The localized title ("Sign in with Apple", "通过 Apple 登录", …).
-    public var title: String { PageStrings.string(type.stringKey, language) }
+    var title: String { PageStrings.string(type.stringKey, language) }
 
     /// The margin kept clear around the button: a tenth of the height, rounded up.
-    public var margin: Int { (height + 9) / 10 }
+    var margin: Int { (height + 9) / 10 }
 
     /// The button as an HTML link to `href` (a GET that starts the sign-in).
-    public func html(href: String) -> String {
+    func html(href: String) -> String {
         let radius = min(cornerRadius, height / 2)
         let fontSize = Double(height) * 0.43
         let logoHeight = Double(height) * (logoOnly ? 0.56 : 0.46)

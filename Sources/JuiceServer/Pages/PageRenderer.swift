@@ -1,36 +1,28 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Mustache
+import JuiceInfrastructure
 
 /// Renders Juice's pages (``PageTemplates``) in the request's language and wraps them in responses
 /// with a strict Content-Security-Policy.
-public struct PageRenderer: Sendable {
-    private let library: MustacheLibrary
+struct PageRenderer: Sendable {
+    private let library: PageTemplateLibrary
 
     /// The policy of every page: no scripts, no external anything, forms only to this site.
     static let contentSecurityPolicy =
         "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
-    public init() throws {
-        var library = MustacheLibrary()
+    init() throws {
         let templates = [
             "head": PageTemplates.head, "foot": PageTemplates.foot, "messages": PageTemplates.messages, "login": PageTemplates.login,
             "signup": PageTemplates.signup, "account": PageTemplates.account, "error": PageTemplates.error,
         ]
-        for (name, text) in templates {
-            try library.register(text, named: name)
-        }
-        self.library = library
+        self.library = try PageTemplateLibrary(templates: templates, strings: PageStrings.table)
     }
 
     /// Renders `template` with `values`; the language's strings (`t`), `lang` and `title` are added.
     func render(_ template: String, language: PageLanguage, title: String, values: [String: Any]) -> String {
-        var context = values
-        context["lang"] = language.tag
-        context["title"] = title
-        context["t"] = PageStrings.table(language)
-        return library.render(context, withTemplate: template) ?? ""
+        library.render(template, language: language, title: title, values: values)
     }
 
     /// An HTML response for `body`.

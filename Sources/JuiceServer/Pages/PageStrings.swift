@@ -1,3 +1,5 @@
+import JuiceInfrastructure
+
 /// The pages' text in every language. Keys missing from a language fall back to English.
 enum PageStrings {
     static func table(_ language: PageLanguage) -> [String: String] {

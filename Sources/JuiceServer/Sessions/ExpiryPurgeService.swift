@@ -5,22 +5,14 @@ import ServiceLifecycle
 
 /// Removes expired sessions, sign-in requests and old code claims every ``interval``, until
 /// graceful shutdown.
-public struct ExpiryPurgeService: Service {
+struct ExpiryPurgeService: Service {
     let sessions: any SessionStore
     let authorizations: any AuthorizationStore
     let interval: Duration
     let time: TimeSource
     let logger: Logger
 
-    public init(sessions: any SessionStore, authorizations: any AuthorizationStore, interval: Duration, time: TimeSource, logger: Logger) {
-        self.sessions = sessions
-        self.authorizations = authorizations
-        self.interval = interval
-        self.time = time
-        self.logger = logger
-    }
-
-    public func run() async throws {
+    func run() async throws {
         let service = self
         await runPeriodically(every: interval, startImmediately: false, logger: logger, failure: "expiry purge pass failed") {
             await service.purgeOnce()
@@ -28,7 +20,7 @@ public struct ExpiryPurgeService: Service {
     }
 
     /// One purge pass (codes are kept a day: Apple's codes live five minutes).
-    public func purgeOnce() async {
+    func purgeOnce() async {
         let now = time.now
         do {
             let sessionCount = try await sessions.purgeExpired(now: now)

@@ -2,14 +2,14 @@ import Foundation
 import SQLKit
 
 /// ``SessionStore`` on the `sessions` table.
-public struct SQLSessionStore: SessionStore {
+struct SQLSessionStore: SessionStore {
     private let database: any JuiceDatabase
 
-    public init(database: any JuiceDatabase) {
+    init(database: any JuiceDatabase) {
         self.database = database
     }
 
-    public func session(token: String, now: Date) async throws -> Session? {
+    func session(token: String, now: Date) async throws -> Session? {
         let hash = SessionTokens.hash(token)
         let seconds = Int64(now.timeIntervalSince1970)
         return try await database.read { sql in
@@ -19,21 +19,21 @@ public struct SQLSessionStore: SessionStore {
         }
     }
 
-    public func end(sessionID: String) async throws {
+    func end(sessionID: String) async throws {
         try await database.transaction { sql in
             try await sql.delete(from: "sessions").where("id", .equal, sessionID).run()
         }
     }
 
     @discardableResult
-    public func endAll(accountID: String) async throws -> Int {
+    func endAll(accountID: String) async throws -> Int {
         try await database.transaction { sql in
             try await sql.delete(from: "sessions").where("account_id", .equal, accountID).returning("id").all().count
         }
     }
 
     @discardableResult
-    public func purgeExpired(now: Date) async throws -> Int {
+    func purgeExpired(now: Date) async throws -> Int {
         let seconds = Int64(now.timeIntervalSince1970)
         return try await database.transaction { sql in
             try await sql.delete(from: "sessions").where("expires_at", .lessThanOrEqual, seconds).returning("id").all().count

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where sessions live. Sessions are started by the account operations (see ``AccountRepository``)
 /// in the same transaction as the account change; this protocol reads and ends them.
-public protocol SessionStore: Sendable {
+protocol SessionStore: Sendable {
     /// The unexpired session a token proves, or `nil`.
     func session(token: String, now: Date) async throws -> Session?
 

@@ -10,20 +10,20 @@ import Foundation
 /// let (account, session) = try await accounts.createPasswordAccount(username: name, passwordHash: hash, session: draft)
 /// // set `token` as the cookie or return it to the app
 /// ```
-public struct SessionTokens: Sendable {
+struct SessionTokens: Sendable {
     /// How long a session lasts.
-    public let lifetime: TimeInterval
+    let lifetime: TimeInterval
     private let random: ServerRandom
     private let time: TimeSource
 
-    public init(lifetime: TimeInterval, random: ServerRandom, time: TimeSource) {
+    init(lifetime: TimeInterval, random: ServerRandom, time: TimeSource) {
         self.lifetime = lifetime
         self.random = random
         self.time = time
     }
 
     /// A new token and the draft of the session it will prove.
-    public func issue(_ method: SignInMethod) -> (token: String, draft: SessionDraft) {
+    func issue(_ method: SignInMethod) -> (token: String, draft: SessionDraft) {
         let token = random.token()
         let now = Date(timeIntervalSince1970: time.now.timeIntervalSince1970.rounded(.down))
         let draft = SessionDraft(
@@ -33,7 +33,7 @@ public struct SessionTokens: Sendable {
     }
 
     /// The stored form of a token.
-    public static func hash(_ token: String) -> String {
+    static func hash(_ token: String) -> String {
         SHA256.hex(token)
     }
 }

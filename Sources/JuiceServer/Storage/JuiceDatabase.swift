@@ -6,7 +6,7 @@ import SQLKit
 /// Queries are SQLKit builders or portable SQL (no SQLite-only syntax), so the same code runs on
 /// SQLite and PostgreSQL; an implementation only has to provide a session-bound
 /// `SQLDatabase` per call.
-public protocol JuiceDatabase: Sendable {
+protocol JuiceDatabase: Sendable {
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
 
@@ -22,7 +22,7 @@ public protocol JuiceDatabase: Sendable {
 }
 
 extension JuiceDatabase {
-    public func withMigrationLock<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
+    func withMigrationLock<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
         try await body()
     }
 }

@@ -4,9 +4,9 @@ import SQLKit
 ///
 /// Times are Unix seconds (`BIGINT`), booleans `SMALLINT` 0/1, ids random text: the same on SQLite
 /// and PostgreSQL. Rows that belong to an account are deleted with it (`ON DELETE CASCADE`).
-public enum JuiceSchema {
+enum JuiceSchema {
     /// Every schema step, in order.
-    public static let migrations: [SchemaMigration] = [
+    static let migrations: [SchemaMigration] = [
         SchemaMigration(version: 1, name: "accounts, identities, passwords, sessions, sign-in requests, used codes") { sql in
             try await sql.create(table: "accounts")
                 .column("id", type: .text, .primaryKey(autoIncrement: false))

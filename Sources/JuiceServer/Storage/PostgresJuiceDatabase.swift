@@ -19,10 +19,10 @@ import SQLKit
 /// let database = try await PostgresJuiceDatabase.open(url: "postgres://juice:secret@127.0.0.1:5432/juice", logger: logger)
 /// try await SchemaMigrator().migrate(database, now: Date(), logger: logger)
 /// ```
-public final class PostgresJuiceDatabase: JuiceDatabase {
+final class PostgresJuiceDatabase: JuiceDatabase {
     private let pool: PostgresConnectionPool
     /// Where the database is, password hidden.
-    public let location: String
+    let location: String
 
     private init(pool: PostgresConnectionPool, location: String) {
         self.pool = pool
@@ -37,7 +37,7 @@ public final class PostgresJuiceDatabase: JuiceDatabase {
     ///   - connectTimeout: How long opening one connection may take.
     ///   - logger: Receives connection messages (queries are never logged: binds hold personal data).
     /// - Throws: ``DatabaseLocationError`` naming the problem (never the password).
-    public static func open(
+    static func open(
         url: String, maximumConnections: Int = 10, connectTimeout: Duration = .seconds(5), logger: Logger
     ) async throws -> PostgresJuiceDatabase {
         let redacted = DatabaseLocation.redacted(url)
@@ -62,7 +62,7 @@ public final class PostgresJuiceDatabase: JuiceDatabase {
         return database
     }
 
-    public func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+    func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         var attempt = 1
         while true {
             do {
@@ -77,7 +77,7 @@ public final class PostgresJuiceDatabase: JuiceDatabase {
         }
     }
 
-    public func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+    func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         do {
             return try await pool.withConnection { connection in try await body(connection.sql(queryLogLevel: nil)) }
         } catch  where Self.isConnectionLost(error) {
@@ -88,7 +88,7 @@ public final class PostgresJuiceDatabase: JuiceDatabase {
 
     /// Holds a PostgreSQL advisory lock (on a connection of its own) while `body` runs, so instances
     /// starting together migrate one after the other.
-    public func withMigrationLock<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
+    func withMigrationLock<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
         try await pool.withConnection { connection in
             let sql = connection.sql(queryLogLevel: nil)
             try await sql.raw("SELECT pg_advisory_lock(\(bind: Self.migrationLockKey))").run()
@@ -104,7 +104,7 @@ public final class PostgresJuiceDatabase: JuiceDatabase {
         }
     }
 
-    public func close() async {
+    func close() async {
         await pool.close()
     }
 

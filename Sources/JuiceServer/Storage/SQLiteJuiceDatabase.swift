@@ -1,29 +1,16 @@
-import Foundation
+import JuiceInfrastructure
 import Logging
-import NIOPosix
 import SQLKit
-import SQLiteKit
 
-/// A SQLite file in WAL mode with a busy timeout, on one connection with its own I/O thread.
-///
-/// SQLite blocks the thread it runs on (including `fsync` at commit), so the connection gets a
-/// dedicated one-thread pool rather than NIO's shared blocking pool: a slow disk or bcrypt work
-/// elsewhere in the process cannot queue in front of its queries.
-///
-/// Calls run one at a time in arrival order (``AsyncLock``), so a transaction's statements never
-/// interleave with another call's; several processes on one file are serialized by SQLite's own
-/// locking (`BEGIN IMMEDIATE` plus the busy timeout).
-public final class SQLiteJuiceDatabase: JuiceDatabase {
-    private let connection: SQLiteConnection
-    private let threadPool: NIOThreadPool
-    private let lock = AsyncLock()
+/// ``JuiceDatabase`` on a SQLite file (``SQLiteStore``: WAL mode, a busy timeout, one connection with
+/// its own I/O thread, calls one at a time in arrival order, owner-only files).
+final class SQLiteJuiceDatabase: JuiceDatabase {
+    private let store: SQLiteStore
     /// The database file.
-    public let path: String
+    var path: String { store.path }
 
-    private init(connection: SQLiteConnection, threadPool: NIOThreadPool, path: String) {
-        self.connection = connection
-        self.threadPool = threadPool
-        self.path = path
+    private init(store: SQLiteStore) {
+        self.store = store
     }
 
     /// Opens (creating if needed) the SQLite file at `path`, with mode 0600 and its directory 0700.
@@ -31,69 +18,19 @@ public final class SQLiteJuiceDatabase: JuiceDatabase {
     ///   - path: The database file.
     ///   - busyTimeout: How long a statement waits for another process's lock.
     ///   - logger: Receives connection messages (queries are never logged: binds hold personal data).
-    public static func open(path: String, busyTimeout: Duration = .seconds(5), logger: Logger) async throws -> SQLiteJuiceDatabase {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        var quietLogger = logger
-        quietLogger.logLevel = max(logger.logLevel, .info)
-        let threadPool = NIOThreadPool(numberOfThreads: 1)
-        threadPool.start()
-        let connection: SQLiteConnection
-        do {
-            connection = try await SQLiteConnection.open(
-                storage: .file(path: path), threadPool: threadPool, logger: quietLogger, on: MultiThreadedEventLoopGroup.singleton.any()
-            )
-        } catch {
-            try? await threadPool.shutdownGracefully()
-            throw error
-        }
-        let database = SQLiteJuiceDatabase(connection: connection, threadPool: threadPool, path: path)
-        let sql = database.database
-        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
-        do {
-            try await sql.raw("PRAGMA busy_timeout = \(unsafeRaw: String(milliseconds))").run()
-            try await sql.raw("PRAGMA journal_mode = WAL").run()
-            try await sql.raw("PRAGMA synchronous = NORMAL").run()
-            try await sql.raw("PRAGMA foreign_keys = ON").run()
-        } catch {
-            try? await connection.close().get()  // the future form: runs even when this task is cancelled
-            try? await threadPool.shutdownGracefully()
-            throw error
-        }
-        for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
-            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
-        }
-        return database
+    static func open(path: String, busyTimeout: Duration = .seconds(5), logger: Logger) async throws -> SQLiteJuiceDatabase {
+        SQLiteJuiceDatabase(store: try await SQLiteStore.open(path: path, busyTimeout: busyTimeout, logger: logger))
     }
 
-    private var database: any SQLDatabase {
-        connection.sql(queryLogLevel: nil)
+    func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await store.transaction(body)
     }
 
-    public func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await lock.withLock {
-            let database = self.database
-            try await database.raw("BEGIN IMMEDIATE").run()
-            let result: Result
-            do {
-                result = try await body(database)
-            } catch {
-                try? await database.raw("ROLLBACK").run()
-                throw error
-            }
-            try await database.raw("COMMIT").run()
-            return result
-        }
+    func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await store.read(body)
     }
 
-    public func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await lock.withLock { try await body(self.database) }
-    }
-
-    public func close() async {
-        await lock.lock()
-        try? await connection.close().get()  // the future form: runs even when this task is cancelled
-        try? await threadPool.shutdownGracefully()
-        await lock.unlock()
+    func close() async {
+        await store.close()
     }
 }

@@ -4,18 +4,11 @@ import SQLKit
 ///
 /// Steps are SQLKit builders, so the same list runs on SQLite and PostgreSQL. Later issues append
 /// steps (never edit an applied one).
-public struct SchemaMigration: Sendable {
+struct SchemaMigration: Sendable {
     /// Increasing version number.
-    public let version: Int
+    let version: Int
     /// What the step does.
-    public let name: String
+    let name: String
     /// Applies the step.
-    public let apply: @Sendable (any SQLDatabase) async throws -> Void
-
-    /// Creates a step.
-    public init(version: Int, name: String, apply: @escaping @Sendable (any SQLDatabase) async throws -> Void) {
-        self.version = version
-        self.name = name
-        self.apply = apply
-    }
+    let apply: @Sendable (any SQLDatabase) async throws -> Void
 }

@@ -6,18 +6,18 @@ import SQLKit
 ///
 /// Applied versions are recorded in `juice_schema_migrations`; each step and its record are one
 /// transaction, so a step is applied completely or not at all.
-public struct SchemaMigrator: Sendable {
+struct SchemaMigrator: Sendable {
     /// The steps, by increasing version.
-    public let migrations: [SchemaMigration]
+    let migrations: [SchemaMigration]
 
     /// Creates a migrator for `migrations` (the server's by default).
-    public init(migrations: [SchemaMigration] = JuiceSchema.migrations) {
+    init(migrations: [SchemaMigration] = JuiceSchema.migrations) {
         self.migrations = migrations.sorted { $0.version < $1.version }
     }
 
     /// Applies every step not yet applied; returns the versions applied now.
     @discardableResult
-    public func migrate(_ database: any JuiceDatabase, now: Date, logger: Logger) async throws -> [Int] {
+    func migrate(_ database: any JuiceDatabase, now: Date, logger: Logger) async throws -> [Int] {
         let migrations = self.migrations
         // Instances starting together take turns; each step also re-checks its version inside its
         // own transaction, so a step another instance applied meanwhile is skipped.

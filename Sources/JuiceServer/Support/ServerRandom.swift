@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 import Synchronization
 
 /// Where the server gets randomness: session tokens, CSRF tokens, account ids.

@@ -3,31 +3,31 @@ import NIOCore
 
 /// The request context of every Juice route: the client's address (for rate limiting) and, once
 /// ``SessionMiddleware`` has run, the signed-in account.
-public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
-    public var coreContext: CoreRequestContextStorage
+struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
     /// The peer's address.
-    public let remoteAddress: SocketAddress?
+    let remoteAddress: SocketAddress?
     /// The session and account the request proves (cookie or `Authorization: Bearer`), if any.
-    public var signedIn: SignedIn?
+    var signedIn: SignedIn?
 
-    public init(source: ApplicationRequestContextSource) {
+    init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
     }
 
     /// Request bodies are forms and small JSON documents.
-    public var maxUploadSize: Int { 64 * 1024 }
+    var maxUploadSize: Int { 64 * 1024 }
 
     /// The client's IP address, as a rate-limiting key.
     var clientAddress: String? { remoteAddress?.ipAddress }
 }
 
 /// A request's proven session and its account.
-public struct SignedIn: Sendable, Hashable {
+struct SignedIn: Sendable, Hashable {
     /// The session.
-    public let session: Session
+    let session: Session
     /// The account.
-    public let account: Account
+    let account: Account
     /// Whether the token came from the cookie (a browser) rather than `Authorization: Bearer`.
-    public let viaCookie: Bool
+    let viaCookie: Bool
 }

@@ -1,20 +1,15 @@
 import Hummingbird
+import JuiceEncodings
 
 /// Guards state-changing forms with a double-submit token: a random value in an `HttpOnly`,
 /// `SameSite=Lax` cookie that every form repeats in a hidden `csrf` field. Another site can neither
 /// read the cookie nor make the browser send it on a cross-site POST. A form post whose `Origin`
 /// is another site is refused as well.
-public struct CSRFProtection: Sendable {
+struct CSRFProtection: Sendable {
     let cookies: SessionCookies
     let random: ServerRandom
     /// The public origin (`scheme://host[:port]`).
     let origin: String
-
-    public init(cookies: SessionCookies, random: ServerRandom, origin: String) {
-        self.cookies = cookies
-        self.random = random
-        self.origin = origin
-    }
 
     /// The token to put in forms: the request's cookie, or a new one to set on the response.
     func token(for request: Request) -> (token: String, newCookie: Cookie?) {

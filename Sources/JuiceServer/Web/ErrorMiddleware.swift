@@ -1,19 +1,16 @@
 import Hummingbird
+import JuiceInfrastructure
 import Logging
 
 /// Turns every error into a proper answer: JSON `{"error", "reason"}` under `/api/`, a friendly
 /// localized page elsewhere. Unexpected errors become `internal_error` and are logged by type only
 /// (their text might hold personal data), never shown.
-public struct ErrorMiddleware: RouterMiddleware {
-    public typealias Context = AppRequestContext
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
 
     let pages: PageRenderer
 
-    public init(pages: PageRenderer) {
-        self.pages = pages
-    }
-
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch {
@@ -33,8 +30,8 @@ public struct ErrorMiddleware: RouterMiddleware {
 
     static func serverError(for error: any Error, logger: Logger) -> ServerError {
         switch error {
-        case let error as ServerError:
-            return error
+        case let error as any ServerErrorConvertible:
+            return error.serverError
         case let error as any HTTPResponseError:
             switch error.status {
             case .notFound: return .notFound()

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import JuiceInfrastructure
 
 extension Request {
     /// The body as text, at most `limit` bytes.

@@ -4,22 +4,15 @@ import Hummingbird
 
 /// Resolves the session a request proves: `Authorization: Bearer <token>` or the session cookie.
 /// An unknown or expired token leaves the request signed out (routes decide what that means).
-public struct SessionMiddleware: RouterMiddleware {
-    public typealias Context = AppRequestContext
+struct SessionMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
 
     let sessions: any SessionStore
     let accounts: any AccountRepository
     let cookies: SessionCookies
     let time: TimeSource
 
-    public init(sessions: any SessionStore, accounts: any AccountRepository, cookies: SessionCookies, time: TimeSource) {
-        self.sessions = sessions
-        self.accounts = accounts
-        self.cookies = cookies
-        self.time = time
-    }
-
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         var token: String?
         var viaCookie = false

@@ -1,11 +1,12 @@
 import AppleSignIn
 import Foundation
 import Hummingbird
+import JuiceInfrastructure
 import Logging
 
 /// The pages: `/` (sign-in form and the Sign in with Apple button), `/signup`, `/account`, and the
 /// password, sign-out and delete forms. Every form post is CSRF-checked.
-public struct WebController: Sendable {
+struct WebController: Sendable {
     let pages: PageRenderer
     let passwords: PasswordAccounts
     let sessions: any SessionStore
@@ -13,7 +14,7 @@ public struct WebController: Sendable {
     let cookies: SessionCookies
     let csrf: CSRFProtection
 
-    public init(
+    init(
         pages: PageRenderer, passwords: PasswordAccounts, sessions: any SessionStore, deletion: AccountDeletion, cookies: SessionCookies,
         csrf: CSRFProtection
     ) {
@@ -41,7 +42,7 @@ public struct WebController: Sendable {
     /// The notices `/` and `/account` can show (`?notice=`); anything else is ignored.
     static let notices: Set<String> = ["cancelled", "signed_out", "deleted", "linked", "welcome"]
 
-    public var endpoints: RouteCollection<AppRequestContext> {
+    var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("/") { request, context in
             if context.signedIn?.viaCookie == true { return Response.seeOther("/account") }
@@ -59,8 +60,8 @@ public struct WebController: Sendable {
                     username: form.username ?? "", password: form.password ?? "", address: context.clientAddress
                 )
                 return signedIn(token: token, replacing: context.signedIn, location: "/account")
-            } catch let error as ServerError where error.status.code < 500 {
-                return loginPage(request, username: form.username ?? "", error: error)
+            } catch let error as any ServerErrorConvertible where error.serverError.status.code < 500 {
+                return loginPage(request, username: form.username ?? "", error: error.serverError)
             }
         }
         routes.post("/signup") { request, context in
@@ -69,8 +70,8 @@ public struct WebController: Sendable {
             do {
                 let (token, _, _) = try await passwords.signUp(username: form.username ?? "", password: form.password ?? "")
                 return signedIn(token: token, replacing: context.signedIn, location: "/account?notice=welcome")
-            } catch let error as ServerError where error.status.code < 500 {
-                return signupPage(request, username: form.username ?? "", error: error)
+            } catch let error as any ServerErrorConvertible where error.serverError.status.code < 500 {
+                return signupPage(request, username: form.username ?? "", error: error.serverError)
             }
         }
         routes.get("/account") { request, context in

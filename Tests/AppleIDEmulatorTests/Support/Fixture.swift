@@ -1,5 +1,6 @@
-import AppleIDEmulator
 import Foundation
+
+@testable import AppleIDEmulator
 
 /// The standard test world: two teams, one app with a Services ID, two Apple IDs.
 enum Fixture {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JuiceEncodings
 
 /// base64url of the left 16 bytes of SHA-256 (`c_hash`, `at_hash`), computed independently of the emulator.
 func sha256LeftHalfBase64URL(_ value: String) -> String {

@@ -1,4 +1,3 @@
-import AppleIDEmulator
 import AppleSignIn
 import AsyncHTTPClient
 import Foundation
@@ -6,6 +5,8 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
+
+@testable import AppleIDEmulator
 
 /// An HTTP answer, read whole.
 struct HTTPResult: Sendable {

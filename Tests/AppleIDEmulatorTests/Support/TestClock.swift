@@ -1,7 +1,8 @@
-import AppleIDEmulator
 import AppleSignIn
 import Foundation
 import Synchronization
+
+@testable import AppleIDEmulator
 
 /// A clock tests move by hand; shared by the emulator and the relying party.
 final class TestClock: Sendable {

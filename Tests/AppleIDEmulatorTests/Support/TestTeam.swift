@@ -1,7 +1,8 @@
-import AppleIDEmulator
 import AppleSignIn
 import Crypto
 import Foundation
+
+@testable import AppleIDEmulator
 
 /// A developer team with a freshly generated P-256 key (the .p8 a developer downloads).
 struct TestTeam: Sendable {

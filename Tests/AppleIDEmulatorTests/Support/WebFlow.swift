@@ -1,5 +1,6 @@
-import AppleIDEmulator
 import Foundation
+
+@testable import AppleIDEmulator
 
 /// Drives `/auth/authorize` like a browser (or a script) would.
 enum WebFlow {

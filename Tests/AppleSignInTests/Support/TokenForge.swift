@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import JuiceEncodings
 
 @testable import AppleSignIn
 

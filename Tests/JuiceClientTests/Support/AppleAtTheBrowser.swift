@@ -1,8 +1,9 @@
-import AppleIDEmulator
 import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+
+@testable import AppleIDEmulator
 
 /// What the person does in the browser once `juice login` (or JuiceClient) opened it at the server's
 /// native relay: the relay redirects to Apple (the emulator), the person signs in and consents (or

@@ -1,13 +1,14 @@
-import AppleIDEmulator
 import AppleSignIn
 import AsyncHTTPClient
 import Crypto
 import Foundation
-import JuiceServer
 import Logging
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
+
+@testable import AppleIDEmulator
+@testable import JuiceServer
 
 /// The real Juice server and the real Apple ID emulator on loopback ports (SQLite in a temporary
 /// directory), started for one test: what JuiceClient talks to in production, minus Apple.

@@ -1,6 +1,7 @@
-import AppleIDEmulator
 import Foundation
 import Testing
+
+@testable import AppleIDEmulator
 
 /// Drives Sign in with Apple across the server and the emulator, step by step, like a browser.
 enum AppleFlow {

@@ -1,12 +1,13 @@
-import AppleIDEmulator
 import AppleSignIn
 import AsyncHTTPClient
 import Crypto
 import Foundation
 import Hummingbird
-import JuiceServer
 import Logging
 import ServiceLifecycle
+
+@testable import AppleIDEmulator
+@testable import JuiceServer
 
 /// What survives a restart: the data directory, the database, the team key, the refresh-token key
 /// and the server's port (its callback URL is registered at the emulator).

@@ -1,8 +1,9 @@
-import AppleIDEmulator
 import Crypto
 import Foundation
 import NIOHTTP1
 import Testing
+
+@testable import AppleIDEmulator
 
 /// Drives native Sign in with Apple the way the Juice iOS app does: a nonce from the server, a
 /// device credential from the emulator (`POST /emulator/device/authorize`, standing in for the

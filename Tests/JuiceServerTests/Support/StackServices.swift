@@ -1,8 +1,9 @@
-import AppleIDEmulator
 import Foundation
-import JuiceServer
 import Logging
 import ServiceLifecycle
+
+@testable import AppleIDEmulator
+@testable import JuiceServer
 
 /// The server and the emulator started separately, for tests that stop and restart Apple while
 /// the server keeps running.

@@ -1,7 +1,8 @@
-import AppleIDEmulator
 import AppleSignIn
 import Foundation
 import Synchronization
+
+@testable import AppleIDEmulator
 
 /// A clock tests move by hand; starts at the real current time so tokens look ordinary.
 final class TestClock: Sendable {

@@ -1,8 +1,9 @@
 import Foundation
-import JuiceServer
 import Logging
 import SQLKit
 import Testing
+
+@testable import JuiceServer
 
 /// The databases every server test runs on.
 enum TestDatabase: String, Sendable, CaseIterable, CustomTestStringConvertible {

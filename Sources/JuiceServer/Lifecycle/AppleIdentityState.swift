@@ -1,6 +1,7 @@
 /// What the server knows of an Apple ID, in AuthenticationServices' terms
-/// (`ASAuthorizationAppleIDProvider.CredentialState`).
-public enum CredentialState: String, Sendable, Hashable, Codable, CaseIterable {
+/// (`ASAuthorizationAppleIDProvider.CredentialState`), stored per `apple_identities` row;
+/// JuiceClient's `CredentialState` is the same answer on the device side.
+enum AppleIdentityState: String, Sendable, Hashable, Codable, CaseIterable {
     /// Consent was withdrawn, the Apple ID was deleted, or Apple refused its refresh token.
     case revoked
     /// Signed in and not revoked.

@@ -1,7 +1,9 @@
-/// Base64url without padding (RFC 7515 §2), as used by every part of a JWT.
-enum Base64URL {
+/// Base64url without padding (RFC 4648 §5, RFC 7515 §2): JWT segments, keys, random tokens.
+///
+/// Strict: decoding refuses `+`, `/`, whitespace and any length no encoder produces.
+package enum Base64URL {
     /// Encodes bytes as unpadded base64url.
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let input = Array(bytes)
         var output = [UInt8]()
         output.reserveCapacity((input.count + 2) / 3 * 4)
@@ -28,7 +30,7 @@ enum Base64URL {
 
     /// Decodes unpadded (or correctly padded) base64url; `nil` for any character outside the alphabet
     /// or a length no encoder produces.
-    static func decode(_ input: ArraySlice<UInt8>) -> [UInt8]? {
+    package static func decode(_ input: ArraySlice<UInt8>) -> [UInt8]? {
         var input = input
         var padding = 0
         while padding < 2, input.last == UInt8(ascii: "=") {
@@ -79,7 +81,7 @@ enum Base64URL {
     }
 
     /// Decodes base64url text.
-    static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         decode(ArraySlice(text.utf8))
     }
 

@@ -1,9 +1,13 @@
-/// A first-in, first-out lock for async code: one holder at a time, waiters resume in order.
-actor AsyncLock {
+/// A first-in, first-out lock for async code: one holder at a time, waiters resume in order (a
+/// SQLite connection runs one transaction at a time; this keeps a transaction's statements from
+/// interleaving with another's across suspension points).
+package actor AsyncLock {
+    package init() {}
+
     private var isLocked = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    func lock() async {
+    package func lock() async {
         if !isLocked {
             isLocked = true
             return
@@ -11,7 +15,7 @@ actor AsyncLock {
         await withCheckedContinuation { waiters.append($0) }
     }
 
-    func unlock() {
+    package func unlock() {
         if waiters.isEmpty {
             isLocked = false
         } else {
@@ -21,7 +25,7 @@ actor AsyncLock {
     }
 
     /// Runs `body` holding the lock.
-    nonisolated func withLock<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
+    package nonisolated func withLock<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
         await lock()
         do {
             let result = try await body()

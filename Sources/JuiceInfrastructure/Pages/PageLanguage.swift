@@ -1,18 +1,18 @@
 import Foundation
 
-/// The languages Juice's pages speak, chosen from `Accept-Language`.
-public enum PageLanguage: String, Sendable, Hashable, CaseIterable {
+/// The languages the pages speak (Juice's and the emulator's Apple pages), chosen from `Accept-Language`.
+package enum PageLanguage: String, Sendable, Hashable, CaseIterable {
     /// English (default).
     case english = "en"
     /// Simplified Chinese.
     case simplifiedChinese = "zh-Hans"
 
     /// The BCP 47 tag for `lang` and `Content-Language`.
-    public var tag: String { rawValue }
+    package var tag: String { rawValue }
 
     /// The best language for an `Accept-Language` header: highest quality first, English by default.
     /// Any `zh` range except the traditional-script ones (`zh-Hant`, `zh-TW`, `zh-HK`, `zh-MO`) picks Simplified Chinese.
-    public static func preferred(acceptLanguage header: String?) -> PageLanguage {
+    package static func preferred(acceptLanguage header: String?) -> PageLanguage {
         guard let header, header.utf8.count <= 1024 else { return .english }
         var best: (language: PageLanguage, quality: Double, order: Int)?
         for (order, entry) in header.split(separator: ",").prefix(32).enumerated() {
@@ -23,13 +23,13 @@ public enum PageLanguage: String, Sendable, Hashable, CaseIterable {
                 quality = Double(parameter.dropFirst(2)) ?? 0
             }
             guard quality > 0 else { continue }
-            if best == nil || quality > best!.quality { best = (language, quality, order) }
+            if quality > best?.quality ?? 0 { best = (language, quality, order) }
         }
         return best?.language ?? .english
     }
 
     /// The language a tag such as `zh-Hans` or `en` names, if supported.
-    public init?(tag: String) {
+    package init?(tag: String) {
         guard let language = Self.language(forRange: tag.lowercased()) else { return nil }
         self = language
     }

@@ -1,0 +1,29 @@
+import Mustache
+
+/// Mustache templates rendered in a language: each render gets `lang`, `title` and the language's
+/// string table as `t` (so a template writes `{{t.sign_in}}`). Mustache escapes every value, so
+/// text from the request can be shown safely.
+package struct PageTemplateLibrary: Sendable {
+    private let library: MustacheLibrary
+    private let strings: @Sendable (PageLanguage) -> [String: String]
+
+    /// Compiles `templates` (name → Mustache text; partials by name) once.
+    /// - Parameter strings: The string table of a language.
+    package init(templates: [String: String], strings: @escaping @Sendable (PageLanguage) -> [String: String]) throws {
+        var library = MustacheLibrary()
+        for (name, text) in templates {
+            try library.register(text, named: name)
+        }
+        self.library = library
+        self.strings = strings
+    }
+
+    /// Renders `template` with `values`; `lang`, `title` and the language's strings (`t`) are added.
+    package func render(_ template: String, language: PageLanguage, title: String, values: [String: Any]) -> String {
+        var context = values
+        context["lang"] = language.tag
+        context["title"] = title
+        context["t"] = strings(language)
+        return library.render(context, withTemplate: template) ?? ""
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+import NIOPosix
+import SQLKit
+import SQLiteKit
+
+/// A SQLite file in WAL mode with a busy timeout and foreign keys on, on one connection with its own
+/// I/O thread: the store under the emulator's state and under Juice's SQLite database.
+///
+/// SQLite blocks the thread it runs on (including `fsync` at commit), so the connection gets a
+/// dedicated one-thread pool rather than NIO's shared blocking pool: a slow disk or bcrypt work
+/// elsewhere in the process cannot queue in front of its queries.
+///
+/// Calls run one at a time in arrival order (``AsyncLock``), so a transaction's statements never
+/// interleave with another call's; several processes on one file are serialized by SQLite's own
+/// locking (`BEGIN IMMEDIATE` plus the busy timeout). Queries are never logged: binds hold personal
+/// data and secrets. The file (and its `-wal`/`-shm`) is owner-only, its directory 0700.
+package final class SQLiteStore: Sendable {
+    private let connection: SQLiteConnection
+    private let threadPool: NIOThreadPool
+    private let lock = AsyncLock()
+    /// The database file.
+    package let path: String
+
+    private init(connection: SQLiteConnection, threadPool: NIOThreadPool, path: String) {
+        self.connection = connection
+        self.threadPool = threadPool
+        self.path = path
+    }
+
+    /// Opens (creating if needed) the SQLite file at `path`.
+    /// - Parameters:
+    ///   - path: The database file; its directory is created 0700 when missing.
+    ///   - busyTimeout: How long a statement waits for another process's lock.
+    ///   - logger: Receives connection messages at info and above.
+    package static func open(path: String, busyTimeout: Duration = .seconds(5), logger: Logger) async throws -> SQLiteStore {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var quietLogger = logger
+        quietLogger.logLevel = max(logger.logLevel, .info)
+        let threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
+        let connection: SQLiteConnection
+        do {
+            connection = try await SQLiteConnection.open(
+                storage: .file(path: path), threadPool: threadPool, logger: quietLogger, on: MultiThreadedEventLoopGroup.singleton.any()
+            )
+        } catch {
+            try? await threadPool.shutdownGracefully()
+            throw error
+        }
+        let store = SQLiteStore(connection: connection, threadPool: threadPool, path: path)
+        let sql = store.database
+        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        do {
+            try await sql.raw("PRAGMA busy_timeout = \(unsafeRaw: String(milliseconds))").run()
+            try await sql.raw("PRAGMA journal_mode = WAL").run()
+            try await sql.raw("PRAGMA synchronous = NORMAL").run()
+            try await sql.raw("PRAGMA foreign_keys = ON").run()
+        } catch {
+            await store.close()
+            throw error
+        }
+        store.restrictPermissions()
+        return store
+    }
+
+    /// Makes the database files owner-only (they hold keys, tokens and personal data).
+    package func restrictPermissions() {
+        for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        }
+    }
+
+    private var database: any SQLDatabase {
+        connection.sql(queryLogLevel: nil)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    package func transaction<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await lock.withLock {
+            let database = self.database
+            try await database.raw("BEGIN IMMEDIATE").run()
+            let result: Result
+            do {
+                result = try await body(database)
+            } catch {
+                try? await database.raw("ROLLBACK").run()
+                throw error
+            }
+            try await database.raw("COMMIT").run()
+            return result
+        }
+    }
+
+    /// Runs `body` outside a transaction (reads), still one call at a time.
+    package func read<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await lock.withLock { try await body(self.database) }
+    }
+
+    /// Closes the connection; the store is unusable afterwards.
+    package func close() async {
+        await lock.lock()
+        try? await connection.close().get()  // the future form: runs even when this task is cancelled
+        try? await threadPool.shutdownGracefully()
+        await lock.unlock()
+    }
+}

@@ -1,0 +1,98 @@
+import AppleSignIn
+import Foundation
+
+/// One Apple sign-in, whatever brought it (the web callback, the native API, the JS popup):
+/// verify the identity token → redeem the authorization code → record the Apple identity → start
+/// the session. Each entry point only adapts its input (where the nonce comes from, which account
+/// to link) and its response.
+///
+/// An entry point gets a pipeline with the verifier of its audiences: the web flow accepts only the
+/// Services ID, the native API every configured client id.
+struct AppleSignInPipeline: Sendable {
+    /// What an entry point hands over once it has its own checks behind it.
+    struct Attempt: Sendable {
+        /// The identity token as Apple sent it.
+        var identityToken: String
+        /// The authorization code that came with it (a native client may send none).
+        var authorizationCode: String?
+        /// The nonce the token must carry: the web flow's stored nonce, or the SHA-256 hex of a
+        /// native client's raw nonce.
+        var nonce: String
+        /// The once-only name from Apple's `user` (or a device's `fullName`).
+        var givenName: String?
+        /// Family name, likewise.
+        var familyName: String?
+        /// The account the Apple ID is linked to (the one signed in when the sign-in started).
+        var linkAccountID: String?
+        /// The session ended once the new one starts.
+        var replacesSessionID: String?
+    }
+
+    private let verifier: IdentityTokenVerifier
+    private let redemption: AppleCodeRedemption
+    private let accounts: any AccountRepository
+    private let tokens: SessionTokens
+    private let configuration: ServerConfiguration
+    private let time: TimeSource
+    private let metrics: ServerMetrics?
+
+    /// Creates the pipeline of one entry point.
+    /// - Parameters:
+    ///   - verifier: Accepts the entry point's audiences.
+    ///   - metrics: Receives refused tokens by error code and the code exchange's latency.
+    init(
+        verifier: IdentityTokenVerifier, client: AppleIDClient, cipher: RefreshTokenCipher, authorizations: any AuthorizationStore,
+        accounts: any AccountRepository, tokens: SessionTokens, configuration: ServerConfiguration, time: TimeSource, metrics: ServerMetrics?
+    ) {
+        self.verifier = verifier
+        self.redemption = AppleCodeRedemption(
+            verifier: verifier, client: client, cipher: cipher, authorizations: authorizations, time: time, metrics: metrics)
+        self.accounts = accounts
+        self.tokens = tokens
+        self.configuration = configuration
+        self.time = time
+        self.metrics = metrics
+    }
+
+    /// Signs in: the new session's token and the account.
+    /// - Throws: ``ServerError`` (`invalid_identity_token`, `invalid_code`, `apple_id_in_use`, 503
+    ///   when Apple is unreachable) or a storage error.
+    func signIn(_ attempt: Attempt) async throws -> (token: String, result: AppleSignInResult) {
+        let token: IdentityToken
+        do {
+            token = try await verifier.verify(attempt.identityToken, nonce: attempt.nonce, authorizationCode: attempt.authorizationCode)
+        } catch {
+            metrics?.identityTokenRefused(code: error.code.rawValue)
+            throw ServerError(error)
+        }
+        var sealed: String?
+        if let code = attempt.authorizationCode {
+            // A code minted for the Services ID (web, relay, popup) was issued for the callback URI;
+            // a device's code has none.
+            let redirectURI = token.audience == configuration.apple.clientID ? configuration.redirectURI : nil
+            sealed = try await redemption.redeem(code, for: token, redirectURI: redirectURI)
+        }
+        let record = AppleSignInRecord(
+            subject: token.subject,
+            clientID: token.audience,
+            email: token.email,
+            isPrivateEmail: token.email == nil ? nil : token.isRelayEmail,
+            realUserStatus: token.realUserStatus,
+            givenName: Self.clean(attempt.givenName),
+            familyName: Self.clean(attempt.familyName),
+            sealedRefreshToken: sealed,
+            at: time.now,
+            transferSubject: token.transferSubject
+        )
+        let (sessionToken, draft) = tokens.issue(.apple)
+        let result = try await accounts.completeAppleSignIn(
+            record, linkTo: attempt.linkAccountID, replacingSession: attempt.replacesSessionID, session: draft)
+        return (sessionToken, result)
+    }
+
+    /// A name part as stored: trimmed, at most 64 characters, `nil` when empty.
+    static func clean(_ value: String?) -> String? {
+        guard let value = value?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+        return String(value.prefix(64))
+    }
+}
