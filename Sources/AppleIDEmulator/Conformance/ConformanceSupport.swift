@@ -1,5 +1,6 @@
 import CryptoExtras
 import Foundation
+import JuiceEncodings
 import Logging
 
 /// What the conformance kit (`AppleSignInConformance`) borrows from the emulator: the same RS256
