@@ -5,13 +5,17 @@
 public struct ConformanceCase: Sendable, Hashable {
     /// What a correct backend does with the input.
     public enum Expectation: String, Sendable, Hashable, Codable {
+        /// Signs in (web: 2xx/3xx and the probe 2xx; native and notifications: 2xx).
         case accept
+        /// Answers 4xx (web: or the probe is not 2xx).
         case refuse
     }
 
     /// Whether a failure fails the run (`required`) or is a warning (`recommended`).
     public enum Level: String, Sendable, Hashable, Codable {
+        /// A failure fails the run (exit status 1).
         case required
+        /// A failure is a warning.
         case recommended
     }
 
@@ -31,8 +35,11 @@ public struct ConformanceCase: Sendable, Hashable {
     public let id: String
     /// One line saying what is sent.
     public let title: String
+    /// What a correct backend does.
     public let expect: Expectation
+    /// Whether a failure fails the run.
     public let level: Level
+    /// The endpoint it drives.
     public let flow: Flow
     /// What the kit alters.
     let scenario: Scenario

@@ -92,14 +92,8 @@ public struct ConformanceOptions: Sendable {
     func problems() -> [String] {
         var problems: [String] = []
         if !(1...65_535).contains(port) { problems.append("--port must be between 1 and 65535") }
-        if let url = URL(string: backend), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil {
-        } else {
-            problems.append("--backend must be an absolute http(s) URL, e.g. http://127.0.0.1:9000")
-        }
-        if let url = URL(string: redirectURI), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil {
-        } else {
-            problems.append("--redirect-uri must be an absolute http(s) URL")
-        }
+        if !Self.isHTTPURL(backend) { problems.append("--backend must be an absolute http(s) URL, e.g. http://127.0.0.1:9000") }
+        if !Self.isHTTPURL(redirectURI) { problems.append("--redirect-uri must be an absolute http(s) URL") }
         for (name, value) in [("--team-id", teamID), ("--key-id", keyID), ("--client-id", clientID)] where value.isEmpty {
             problems.append("\(name) must not be empty")
         }
@@ -110,5 +104,10 @@ public struct ConformanceOptions: Sendable {
             if let path, !path.hasPrefix("/") { problems.append("\(name) must be a path starting with /") }
         }
         return problems
+    }
+
+    private static func isHTTPURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host != nil else { return false }
+        return scheme == "http" || scheme == "https"
     }
 }

@@ -5,13 +5,19 @@ import Foundation
 public struct ConformanceReport: Sendable, Codable, Hashable {
     /// One case's verdict.
     public struct CaseResult: Sendable, Codable, Hashable {
+        /// The case's id.
         public let id: String
+        /// What was sent.
         public let title: String
+        /// What a correct backend does.
         public let expect: ConformanceCase.Expectation
+        /// Required or recommended.
         public let level: ConformanceCase.Level
         /// `accepted`, `refused`, `error` (a 5xx or a step that went wrong) or `timeout`.
         public let observed: String
+        /// Whether the backend did what a correct one does.
         public let passed: Bool
+        /// What the backend answered (status codes, error code), or why the case could not be played.
         public let detail: String
         /// What to fix when it failed (shown on stdout, not part of the JSON report).
         public var hint: String = ""
@@ -32,7 +38,9 @@ public struct ConformanceReport: Sendable, Codable, Hashable {
         }
     }
 
+    /// The backend's base URL.
     public let backend: String
+    /// The verdicts, in the order played.
     public let cases: [CaseResult]
     /// Cases that passed.
     public let passed: Int
