@@ -217,6 +217,7 @@ let package = Package(
             dependencies: [
                 "AppleSignInConformance",
                 "AppleSignIn",
+                "JuiceEncodings",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),

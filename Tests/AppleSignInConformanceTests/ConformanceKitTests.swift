@@ -47,6 +47,9 @@ struct ConformanceKitTests {
             (.neverRedeemsCode, ["code-rejected-by-apple", "native-code-rejected-by-apple"]),
             (.strictBooleans, ["booleans-as-strings"]),
             // The kit posts as a browser does cross-site: without Lax cookies, so no web sign-in completes.
+            // A 5xx or a timeout is a failure even where a refusal was expected.
+            (.crashesOnUnsignedTokens, ["id-token-alg-none", "native-id-token-alg-none"]),
+            (.slowOnExpiredTokens, ["id-token-expired", "native-id-token-expired"]),
             (.laxStateCookie, ["sign-in", "returning-user", "booleans-as-strings", "private-email", "state-replay", "key-rotation"]),
         ])
     func flawedBackendFails(flaw: ToolkitBackend.Flaw, expected: [String]) async throws {
@@ -55,6 +58,8 @@ struct ConformanceKitTests {
         #expect(Set(failedRequired.map(\.id)) == Set(expected), "\(failedRequired.map { "\($0.id): \($0.detail)" })")
         #expect(report.failed == expected.count)
         #expect(report.exitCode == 1)
+        if flaw == .crashesOnUnsignedTokens { #expect(failedRequired.allSatisfy { $0.observed == "error" }) }
+        if flaw == .slowOnExpiredTokens { #expect(failedRequired.allSatisfy { $0.observed == "timeout" }) }
 
         let json = try #require(try JSONSerialization.jsonObject(with: report.json()) as? [String: Any])
         #expect(Set(json.keys) == ["backend", "cases", "passed", "failed", "warnings"])

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import JuiceEncodings
 import Logging
 
 @testable import AppleSignInConformance
@@ -25,6 +26,10 @@ struct ToolkitBackend: Sendable {
         case strictBooleans
         /// Also requires the state in a `SameSite=Lax` cookie, which browsers leave out of Apple's cross-site form_post.
         case laxStateCookie
+        /// Answers 500 to a token whose header says `alg: none` (it crashes instead of refusing).
+        case crashesOnUnsignedTokens
+        /// Takes 6 s over an expired token (the kit waits 3 s).
+        case slowOnExpiredTokens
     }
 
     static let teamID = "TEAMCONF01"
@@ -50,6 +55,7 @@ struct ToolkitBackend: Sendable {
         options.nativePath = "/api/auth/apple"
         options.notificationsPath = "/apple/notifications"
         options.keyRefetchInterval = .milliseconds(1500)
+        if flaw == .slowOnExpiredTokens { options.requestTimeout = .seconds(3) }
         return options
     }
 
@@ -98,6 +104,15 @@ struct ToolkitBackend: Sendable {
             return try await verifier.verify(token, nonce: nonce, authorizationCode: code)
         }
 
+        /// The flawed reactions to hostile tokens, before verification.
+        @Sendable func misbehave(_ token: String) async throws -> Response? {
+            if flaw == .crashesOnUnsignedTokens, Self.header("alg", of: token) == "none" { return Response(status: .internalServerError) }
+            if flaw == .slowOnExpiredTokens, let expiry = Self.number("exp", of: token), expiry < Date().timeIntervalSince1970 {
+                try await Task.sleep(for: .seconds(6))
+            }
+            return nil
+        }
+
         let router = Router()
         router.get("/auth/apple") { _, _ in
             let (stateValue, nonce) = (UUID().uuidString, UUID().uuidString)
@@ -118,6 +133,7 @@ struct ToolkitBackend: Sendable {
                 let nonce = await state.take(state: stateValue, consume: flaw != .reusableState)
             else { return Response(status: .badRequest) }
             if flaw == .laxStateCookie, Self.cookie("st", in: request) != stateValue { return Response(status: .badRequest) }
+            if let response = try await misbehave(token) { return response }
             let identity: IdentityToken
             do {
                 identity = try await verify(token, nonce: nonce, code: code)
@@ -129,7 +145,7 @@ struct ToolkitBackend: Sendable {
                     let email_verified: Bool?
                     let is_private_email: Bool?
                 }
-                let payload = Base64URLText.decode(token.split(separator: ".").dropFirst().first ?? "")
+                let payload = Data(Base64URL.decode(token.split(separator: ".").dropFirst().first ?? "") ?? [])
                 guard (try? JSONDecoder().decode(Strict.self, from: payload)) != nil else { return Response(status: .internalServerError) }
             }
             if flaw != .neverRedeemsCode {
@@ -156,6 +172,7 @@ struct ToolkitBackend: Sendable {
             else {
                 return Response(status: .badRequest)
             }
+            if let response = try await misbehave(body.identityToken) { return response }
             let hashed = SHA256.hash(data: Data(body.nonce.utf8)).map { String(format: "%02x", $0) }.joined()
             do {
                 _ = try await verify(body.identityToken, nonce: hashed, code: body.authorizationCode)
@@ -190,8 +207,23 @@ struct ToolkitBackend: Sendable {
 
     /// A string claim of `token`, read without verification.
     private static func claim(_ name: String, of token: String) -> String? {
-        let payload = Base64URLText.decode(token.split(separator: ".").dropFirst().first ?? "")
-        return (try? JSONSerialization.jsonObject(with: payload) as? [String: Any])?[name] as? String
+        segment(1, of: token)?[name] as? String
+    }
+
+    /// A numeric claim of `token`, read without verification.
+    private static func number(_ name: String, of token: String) -> Double? {
+        (segment(1, of: token)?[name] as? NSNumber)?.doubleValue
+    }
+
+    /// A header field of `token`.
+    private static func header(_ name: String, of token: String) -> String? {
+        segment(0, of: token)?[name] as? String
+    }
+
+    private static func segment(_ index: Int, of token: String) -> [String: Any]? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard index < parts.count else { return nil }
+        return try? JSONSerialization.jsonObject(with: Data(Base64URL.decode(parts[index]) ?? [])) as? [String: Any]
     }
 }
 
@@ -214,13 +246,4 @@ actor BackendState {
     }
 
     func isSignedIn(_ session: String) -> Bool { sessions.contains(session) }
-}
-
-/// Lenient base64url decoding for reading claims in the flawed paths.
-enum Base64URLText {
-    static func decode(_ text: some StringProtocol) -> Data {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64) ?? Data()
-    }
 }
