@@ -147,6 +147,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What several test targets need: loopback ports, services run for the length of a test.
+        .target(
+            name: "JuiceTestSupport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/JuiceTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "AppleSignInTests",
             dependencies: [
@@ -162,6 +172,7 @@ let package = Package(
         .testTarget(
             name: "AppleIDEmulatorTests",
             dependencies: [
+                "JuiceTestSupport",
                 "JuiceEncodings",
                 "AppleIDEmulator",
                 "AppleSignIn",
@@ -178,6 +189,7 @@ let package = Package(
         .testTarget(
             name: "JuiceServerTests",
             dependencies: [
+                "JuiceTestSupport",
                 "JuiceEncodings",
                 "JuiceServer",
                 "JuiceInfrastructure",
@@ -196,6 +208,7 @@ let package = Package(
         .testTarget(
             name: "JuiceClientTests",
             dependencies: [
+                "JuiceTestSupport",
                 "JuiceEncodings",
                 "JuiceClient",
                 "AppleIDEmulator",
@@ -215,11 +228,13 @@ let package = Package(
         .testTarget(
             name: "AppleSignInConformanceTests",
             dependencies: [
+                "JuiceTestSupport",
                 "AppleSignInConformance",
                 "AppleSignIn",
                 "JuiceEncodings",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
@@ -227,6 +242,7 @@ let package = Package(
         .testTarget(
             name: "JuiceCLITests",
             dependencies: [
+                "JuiceTestSupport",
                 "juice",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

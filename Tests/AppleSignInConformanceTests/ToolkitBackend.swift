@@ -4,7 +4,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import JuiceEncodings
+import JuiceTestSupport
 import Logging
+import ServiceLifecycle
 
 @testable import AppleSignInConformance
 
@@ -61,22 +63,12 @@ struct ToolkitBackend: Sendable {
 
     /// Serves the backend while `body` runs.
     func serving<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        let app = try application()
         let (ready, signal) = AsyncStream<Void>.makeStream()
         let running = Application(
-            router: app, configuration: .init(address: .hostname("127.0.0.1", port: port)), onServerRunning: { _ in signal.finish() },
+            router: try application(), configuration: .init(address: .hostname("127.0.0.1", port: port)),
+            onServerRunning: { _ in signal.yield() },
             logger: Logger(label: "toolkit-backend", factory: { _ in SwiftLogNoOpLogHandler() }))
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                defer { signal.finish() }
-                try await running.runService(gracefulShutdownSignals: [])
-                return nil
-            }
-            for await _ in ready {}
-            let result = try await body()
-            group.cancelAll()
-            return result
-        }
+        return try await withRunningServices([running], logger: running.logger, ready: (ready, signal)) { _ in try await body() }
     }
 
     private func application() throws -> Router<BasicRequestContext> {
@@ -99,9 +91,9 @@ struct ToolkitBackend: Sendable {
         @Sendable func verify(_ token: String, nonce: String, code: String?) async throws -> IdentityToken {
             if flaw == .trustsTokenAudience, let audience = Self.claim("aud", of: token) {
                 return try await IdentityTokenVerifier(keys: keys, issuer: kit, audiences: [audience]).verify(
-                    token, nonce: nonce, authorizationCode: code)
+                    token, nonce: nonce, authorizationCode: code, requiresNonce: true)
             }
-            return try await verifier.verify(token, nonce: nonce, authorizationCode: code)
+            return try await verifier.verify(token, nonce: nonce, authorizationCode: code, requiresNonce: true)
         }
 
         /// The flawed reactions to hostile tokens, before verification.

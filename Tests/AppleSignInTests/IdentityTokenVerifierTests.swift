@@ -192,6 +192,20 @@ struct IdentityTokenVerifierTests {
         _ = try await verifier().verify(TokenForge.rs256(claims))
     }
 
+    @Test("where a nonce is required (the web), nonce_supported: false is no excuse for a token without one")
+    func requiredNonce() async throws {
+        var noNonce = claims
+        noNonce["nonce"] = nil
+        for excuse: JSONValue in [.bool(false), .string("false"), .string("FALSE")] {
+            noNonce["nonce_supported"] = excuse
+            let token = TokenForge.rs256(noNonce)
+            await #expect(throws: TokenVerificationError(.missingNonce, ""), "nonce_supported \(excuse)") {
+                try await verifier().verify(token, nonce: TokenForge.nonce, requiresNonce: true)
+            }
+        }
+        _ = try await verifier().verify(TokenForge.rs256(claims), nonce: TokenForge.nonce, requiresNonce: true)
+    }
+
     @Test("c_hash must match the code that came with the token")
     func codeHash() async throws {
         try await expectRefusal(.codeHashMismatch, TokenForge.rs256(claims), authorizationCode: "another-code")

@@ -82,6 +82,16 @@ struct ServerNotificationVerifierTests {
         ] {
             await #expect(throws: TokenVerificationError(.malformed, "")) { try await verifier().verify(body: body(payload(events: events))) }
         }
+        // Signed by Apple's key but out of any range a time can have: refused, never trapped on.
+        for time: JSONValue in [
+            .number(1e22), .number(-1e300), .string("1e300"), .string("-1"), .string("nan"), .string("inf"), .array([.integer(1)]),
+            .integer(-1), .integer(Int64.max), .integer(Int64.min), .number(253_402_300_800_000 * 10),
+        ] {
+            let events: JSONValue = .object(["type": .string("consent-revoked"), "sub": .string("s"), "event_time": time])
+            await #expect(throws: TokenVerificationError(.malformed, ""), "event_time \(time)") {
+                try await verifier().verify(body: body(payload(events: events)))
+            }
+        }
         var noJTI = payload(events: .object(["type": .string("x"), "sub": .string("s"), "event_time": .integer(1)]))
         noJTI["jti"] = nil
         await #expect(throws: TokenVerificationError(.malformed, "")) { try await verifier().verify(body: body(noJTI)) }

@@ -75,7 +75,7 @@ struct ConformanceCommandTests {
         }
     }
 
-    @Test("juice serve passes juice conformance: both real processes, every required case passes, exit 0, JSON and JUnit written")
+    @Test("juice serve passes juice conformance: both real processes, every case passes, exit 0, JSON and JUnit written")
     func juicePassesItsOwnKit() async throws {
         let juice = try JuiceBackend()
         defer { juice.stop() }
@@ -88,10 +88,11 @@ struct ConformanceCommandTests {
         #expect(result.stdout.contains(" 0 failed"))
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: reportPath)) as? [String: Any])
         #expect(report["failed"] as? Int == 0)
+        #expect(report["warnings"] as? Int == 0)
         #expect(report["backend"] as? String == juice.url)
         let cases = try #require(report["cases"] as? [[String: Any]])
         #expect(cases.count >= 30)
-        #expect(cases.filter { $0["level"] as? String == "required" }.allSatisfy { $0["passed"] as? Bool == true })
+        #expect(cases.filter { $0["passed"] as? Bool != true }.map { $0["id"] as? String ?? "" } == [])
         let junit = try String(contentsOf: junitPath, encoding: .utf8)
         #expect(junit.contains("<testsuites"))
         #expect(!junit.contains("<failure"))

@@ -32,7 +32,7 @@ public struct IdentityToken: Sendable, Hashable {
     /// The nonce the token carries.
     public let nonce: String?
     /// Every claim as sent, for anything this type does not model.
-    public var claims: [String: JSONValue] { claimSet.dictionary }
+    package var claims: [String: JSONValue] { claimSet.dictionary }
 
     private let claimSet: ClaimSet
 
@@ -80,7 +80,7 @@ extension IdentityToken {
     }
 
     /// The claims with Apple's names and every boolean-ish claim normalized to a JSON boolean.
-    public var normalizedClaims: [String: JSONValue] {
+    package var normalizedClaims: [String: JSONValue] {
         var normalized = claims
         for name in ["email_verified", "is_private_email", "nonce_supported"] {
             if let value = claims[name]?.lenientBool { normalized[name] = .bool(value) }

@@ -52,9 +52,12 @@ public struct IdentityTokenVerifier: Sendable {
     ///   - nonce: The exact nonce the authorization request carried (for a device sign-in, the SHA-256
     ///     hex the app sent to Apple). `nil` skips the nonce check.
     ///   - authorizationCode: The code that came with the token; when given, `c_hash` must match it.
+    ///   - requiresNonce: Refuse a token without a nonce even when it claims `nonce_supported: false`
+    ///     (always on the web, which supports nonces; on a native API when the team wants it strict).
     /// - Throws: ``TokenVerificationError`` with a specific code.
-    public func verify(_ token: String, nonce: String? = nil, authorizationCode: String? = nil) async throws(TokenVerificationError) -> IdentityToken
-    {
+    public func verify(
+        _ token: String, nonce: String? = nil, authorizationCode: String? = nil, requiresNonce: Bool = false
+    ) async throws(TokenVerificationError) -> IdentityToken {
         let jws = try await signature.verify(token)
         let expectations = TokenExpectations(
             issuer: issuer,
@@ -62,7 +65,8 @@ public struct IdentityTokenVerifier: Sendable {
             now: time.now,
             clockSkew: clockSkew,
             nonce: nonce,
-            authorizationCode: authorizationCode
+            authorizationCode: authorizationCode,
+            requiresNonce: requiresNonce
         )
         for policy in policies {
             try policy.check(jws.claims, against: expectations)

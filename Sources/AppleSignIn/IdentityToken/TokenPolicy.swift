@@ -16,6 +16,9 @@ public struct TokenExpectations: Sendable {
     public var nonce: String?
     /// The authorization code delivered with the token, if any (checked against `c_hash`).
     public var authorizationCode: String?
+    /// Whether a token without a nonce is refused even when it says `nonce_supported: false` (the web
+    /// always supports nonces, so only a native platform may claim it cannot carry one).
+    public var requiresNonce: Bool = false
 }
 
 /// One rule a token's claims must satisfy; each refusal is a precise ``TokenVerificationError``.
@@ -78,8 +81,9 @@ struct NoncePolicy: TokenPolicy {
     func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
         guard let expectedNonce = expected.nonce else { return }
         guard let nonceClaim = claims["nonce"] else {
-            // Only a platform that says it cannot carry a nonce is excused from carrying one.
-            if claims["nonce_supported"]?.lenientBool == false { return }
+            // Only a platform that says it cannot carry a nonce is excused from carrying one, and only
+            // where the caller allows that excuse (never on the web).
+            if !expected.requiresNonce, claims["nonce_supported"]?.lenientBool == false { return }
             throw TokenVerificationError(.missingNonce, "a nonce was expected but the token carries none")
         }
         guard let nonce = nonceClaim.stringValue else { throw .malformed("the \"nonce\" claim is not a string") }

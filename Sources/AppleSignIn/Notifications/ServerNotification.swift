@@ -53,5 +53,5 @@ public struct ServerNotification: Sendable, Hashable {
     /// Whether ``email`` is a relay address, for email events.
     public let isPrivateEmail: Bool?
     /// The `events` object as sent.
-    public let rawEvent: [String: JSONValue]
+    package let rawEvent: [String: JSONValue]
 }

@@ -56,6 +56,9 @@ public struct ServerNotificationVerifier: Sendable {
         return try Self.notification(from: jws.claims)
     }
 
+    /// The last second of the year 9999: later event times are refused as malformed.
+    static let latestEventTime: Double = 253_402_300_799
+
     static func notification(from claims: ClaimSet) throws(TokenVerificationError) -> ServerNotification {
         guard let id = claims["jti"]?.stringValue, !id.isEmpty else { throw .malformed("the notification has no \"jti\"") }
         let event: [String: JSONValue]
@@ -75,6 +78,11 @@ public struct ServerNotificationVerifier: Sendable {
         }
         // Apple sends milliseconds; anything below 10^11 must be seconds (10^11 ms is 1973).
         let eventTime = rawTime >= 1e11 ? rawTime / 1000 : rawTime
+        // A signed but absurd time (1e22, -1e300, infinity) is refused here, so no caller ever turns
+        // it into an integer that cannot hold it.
+        guard eventTime.isFinite, (0...Self.latestEventTime).contains(eventTime) else {
+            throw .malformed("\"event_time\" is not a time between 1970 and 9999")
+        }
         return ServerNotification(
             id: id,
             audience: IdentityToken.audiences(in: claims["aud"])?.first ?? "",

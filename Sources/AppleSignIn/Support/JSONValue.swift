@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Numbers keep their textual form's meaning: integers that fit in `Int64` are `.integer`,
 /// everything else is `.number`.
-public enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -14,13 +14,13 @@ public enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
 
     /// The string, if this is a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The value as a whole number, if it is one (a float with no fractional part counts).
-    public var integerValue: Int64? {
+    package var integerValue: Int64? {
         switch self {
         case .integer(let value): return value
         case .number(let value) where value.rounded() == value && abs(value) < 9.2e18: return Int64(value)
@@ -29,7 +29,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The value as a number of seconds or milliseconds, if it is numeric.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .integer(let value): return Double(value)
         case .number(let value): return value
@@ -38,13 +38,13 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The object's members, if this is an object.
-    public var objectValue: [String: JSONValue]? {
+    package var objectValue: [String: JSONValue]? {
         if case .object(let value) = self { return value }
         return nil
     }
 
     /// A boolean that Apple may send as a JSON boolean or as the string `"true"`/`"false"`.
-    public var lenientBool: Bool? {
+    package var lenientBool: Bool? {
         switch self {
         case .bool(let value): return value
         case .string(let text):
@@ -60,13 +60,13 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Subscript into an object; `nil` for other values or a missing member.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         objectValue?[key]
     }
 }
 
 extension JSONValue: Codable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -85,7 +85,7 @@ extension JSONValue: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -101,7 +101,7 @@ extension JSONValue: Codable {
 
 extension JSONValue {
     /// Serializes the value as compact JSON with sorted keys.
-    public func jsonString() -> String {
+    package func jsonString() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return "null" }

@@ -105,7 +105,7 @@ struct AppleNativeSignIn: Sendable {
         }
         return try await pipeline.signIn(
             .init(
-                identityToken: credential.identityToken, authorizationCode: credential.authorizationCode, nonce: nonceHash,
+                identityToken: credential.identityToken, authorizationCode: credential.authorizationCode, nonce: nonceHash, requiresNonce: false,
                 givenName: credential.givenName, familyName: credential.familyName, linkAccountID: linkTo, replacesSessionID: replacingSession
             )
         )

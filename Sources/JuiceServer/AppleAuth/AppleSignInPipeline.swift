@@ -18,6 +18,9 @@ struct AppleSignInPipeline: Sendable {
         /// The nonce the token must carry: the web flow's stored nonce, or the SHA-256 hex of a
         /// native client's raw nonce.
         var nonce: String
+        /// Whether a token that says `nonce_supported: false` is refused all the same (the web always
+        /// supports nonces; only a native client may claim it cannot carry one).
+        var requiresNonce: Bool
         /// The once-only name from Apple's `user` (or a device's `fullName`).
         var givenName: String?
         /// Family name, likewise.
@@ -60,7 +63,8 @@ struct AppleSignInPipeline: Sendable {
     func signIn(_ attempt: Attempt) async throws -> (token: String, result: AppleSignInResult) {
         let token: IdentityToken
         do {
-            token = try await verifier.verify(attempt.identityToken, nonce: attempt.nonce, authorizationCode: attempt.authorizationCode)
+            token = try await verifier.verify(
+                attempt.identityToken, nonce: attempt.nonce, authorizationCode: attempt.authorizationCode, requiresNonce: attempt.requiresNonce)
         } catch {
             metrics?.identityTokenRefused(code: error.code.rawValue)
             throw ServerError(error)

@@ -153,7 +153,8 @@ struct AppleWebSignIn: Sendable {
             }
             let (token, result) = try await pipeline.signIn(
                 .init(
-                    identityToken: idToken, authorizationCode: response.code, nonce: nonce, givenName: response.user?.name?.firstName,
+                    identityToken: idToken, authorizationCode: response.code, nonce: nonce, requiresNonce: true,
+                    givenName: response.user?.name?.firstName,
                     familyName: response.user?.name?.lastName, linkAccountID: linkAccountID, replacesSessionID: replacesSessionID
                 )
             )

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import JuiceTestSupport
 import Logging
 import ServiceLifecycle
 
@@ -39,26 +40,13 @@ actor NotificationReceiver {
         }
         var logger = Logger(label: "receiver")
         logger.logLevel = .warning
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let ready = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger
+            onServerRunning: { ready.continuation.yield($0.localAddress?.port ?? 0) }, logger: logger
         )
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }
-            do {
-                let result = try await body(receiver, "http://127.0.0.1:\(port)/apple/notifications")
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
-            }
+        return try await withRunningServices([app], logger: logger, ready: ready) { port in
+            try await body(receiver, "http://127.0.0.1:\(port)/apple/notifications")
         }
     }
 }

@@ -1,6 +1,7 @@
 import AppleSignIn
 import AsyncHTTPClient
 import Foundation
+import JuiceTestSupport
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -46,28 +47,14 @@ struct RunningEmulator: Sendable {
     ) async throws -> T {
         var logger = logger ?? Logger(label: "emulator-test")
         if logger.label == "emulator-test" { logger.logLevel = .warning }
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let ready = AsyncStream.makeStream(of: Int.self)
         let app = try await buildEmulatorApplication(
             configuration: configuration, dataDirectory: dataDirectory, port: 0, issuer: issuer, time: clock.emulatorTime,
-            options: options, httpClient: http, logger: logger, onServerRunning: { continuation.yield($0) }
+            options: options, httpClient: http, logger: logger, onServerRunning: { ready.continuation.yield($0) }
         )
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }
+        return try await withRunningServices([app], logger: logger, ready: ready) { port in
             let base = "http://127.0.0.1:\(port)"
-            let emulator = RunningEmulator(baseURL: base, issuer: issuer ?? base, clock: clock)
-            do {
-                let result = try await body(emulator)
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
-            }
+            return try await body(RunningEmulator(baseURL: base, issuer: issuer ?? base, clock: clock))
         }
     }
 

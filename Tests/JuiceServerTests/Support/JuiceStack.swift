@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import Hummingbird
+import JuiceTestSupport
 import Logging
 import ServiceLifecycle
 
@@ -199,7 +200,7 @@ struct JuiceStack: Sendable {
             var serverGroup: ServiceGroup?
             do {
                 var emulatorIterator = emulatorPorts.makeAsyncIterator()
-                guard let emulatorPort = await emulatorIterator.next() else { throw StackServices.StartFailure() }
+                guard let emulatorPort = await emulatorIterator.next() else { throw ServicesDidNotStart() }
                 let emulatorURL = "http://127.0.0.1:\(emulatorPort)"
                 let (serverPorts, serverPortSink) = AsyncStream.makeStream(of: Int.self)
                 var services: [any Service] = []
@@ -223,7 +224,7 @@ struct JuiceStack: Sendable {
                 var serverIterator = serverPorts.makeAsyncIterator()
                 var ports: [Int] = []
                 for _ in 0..<instances {
-                    guard let port = await serverIterator.next() else { throw StackServices.StartFailure() }
+                    guard let port = await serverIterator.next() else { throw ServicesDidNotStart() }
                     ports.append(port)
                 }
                 let urls = [environment.serverURL] + ports.filter { $0 != environment.serverPort }.map { "http://127.0.0.1:\($0)" }

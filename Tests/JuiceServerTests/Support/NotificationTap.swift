@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import JuiceTestSupport
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -38,32 +39,11 @@ actor NotificationTap {
         }
         var logger = Logger(label: "notification-tap")
         logger.logLevel = .warning
-        let (started, continuation) = AsyncStream.makeStream(of: Void.self)
+        let ready = AsyncStream.makeStream(of: Void.self)
         let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), onServerRunning: { _ in continuation.yield() },
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), onServerRunning: { _ in ready.continuation.yield() },
             logger: logger
         )
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                defer { continuation.finish() }
-                try await group.run()
-            }
-            var iterator = started.makeAsyncIterator()
-            guard await iterator.next() != nil else {
-                try await tasks.waitForAll()
-                throw StackServices.StartFailure()
-            }
-            do {
-                let result = try await body(tap)
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
-            }
-        }
+        return try await withRunningServices([app], logger: logger, ready: ready) { _ in try await body(tap) }
     }
 }

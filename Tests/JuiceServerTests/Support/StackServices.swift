@@ -1,4 +1,5 @@
 import Foundation
+import JuiceTestSupport
 import Logging
 import ServiceLifecycle
 
@@ -14,38 +15,13 @@ enum StackServices {
         return logger
     }
 
-    /// Why a service did not start (its port was taken between picking and binding, say).
-    struct StartFailure: Error, CustomStringConvertible {
-        var description: String { "the service stopped before it was listening (is its port taken?)" }
-    }
-
-    /// Runs `service` for the duration of `body`, after `ready` yields once. If the service stops
-    /// before that (a bind failure), `ready` is finished and this throws instead of waiting forever.
+    /// Runs `service` for the duration of `body`, after `ready` yields once (a bind failure throws
+    /// instead of waiting forever).
     static func run<T: Sendable>(
-        _ service: some Service, ready: (stream: AsyncStream<Int>, sink: AsyncStream<Int>.Continuation), _ body: @Sendable () async throws -> T
+        _ service: some Service, ready: (stream: AsyncStream<Int>, continuation: AsyncStream<Int>.Continuation),
+        _ body: @Sendable () async throws -> T
     ) async throws -> T {
-        let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                defer { ready.sink.finish() }
-                try await group.run()
-            }
-            var iterator = ready.stream.makeAsyncIterator()
-            guard await iterator.next() != nil else {
-                try await tasks.waitForAll()
-                throw StartFailure()
-            }
-            do {
-                let result = try await body()
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
-            }
-        }
+        try await withRunningServices([service], logger: logger, ready: ready) { _ in try await body() }
     }
 
     /// The emulator on a fixed port with the environment's data directory (a restart keeps its state).
