@@ -43,17 +43,24 @@ public func buildApplication(
         throw error
     }
     let router = buildRouter(dependencies: dependencies)
-    let purge = ExpiryPurgeService(
-        sessions: dependencies.sessions, authorizations: dependencies.authorizations, interval: configuration.purgeInterval, time: time,
-        logger: logger
-    )
+    let purge = ExpiryPurge(sessions: dependencies.sessions, authorizations: dependencies.authorizations, time: time, logger: logger)
+    let check = dependencies.refreshTokenCheck
+    let revocations = dependencies.revocations
     return Application(
         router: router,
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "Juice"),
         services: [
-            DatabaseService(database: database), purge,
-            RefreshTokenCheckService(check: dependencies.refreshTokenCheck, logger: logger),
-            RevocationRetryService(queue: dependencies.revocations, interval: configuration.revocationRetryInterval, logger: logger),
+            DatabaseService(database: database),
+            PeriodicService(interval: configuration.purgeInterval, startImmediately: false, failure: "expiry purge pass failed", logger: logger) {
+                await purge.purgeOnce()
+            },
+            // Each refresh token is still validated at most once a day; the pass only finds the due ones.
+            PeriodicService(interval: .seconds(3600), startImmediately: false, failure: "refresh-token check pass failed", logger: logger) {
+                try await check.checkDue(logger: logger)
+            },
+            PeriodicService(
+                interval: configuration.revocationRetryInterval, startImmediately: true, failure: "revocation retry pass failed", logger: logger
+            ) { try await revocations.retryDue(logger: logger) },
         ],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port

@@ -1,13 +1,6 @@
 import Crypto
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import JuiceInfrastructure
 
 /// A team key created by ``TeamKeyGenerator``: what goes into the emulator configuration.
 public struct GeneratedTeamKey: Sendable, Hashable {
@@ -63,21 +56,6 @@ public enum TeamKeyGenerator {
 
     /// Creates `url` with mode 0600 (never following or replacing an existing file) and writes `text`.
     static func writeSecretFile(_ text: String, to url: URL) throws(Failure) {
-        let path = url.path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            let reason =
-                errno == EEXIST ? "already exists; choose another file or remove it first" : "cannot be created (\(String(cString: strerror(errno))))"
-            throw Failure(reason: "\(path) \(reason)")
-        }
-        defer { close(descriptor) }
-        _ = fchmod(descriptor, 0o600)
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard result > 0 else { throw Failure(reason: "\(path) could not be written") }
-            written += result
-        }
+        if let problem = OwnerOnlyFile.create(url, contents: text) { throw Failure(reason: "\(url.path) \(problem)") }
     }
 }

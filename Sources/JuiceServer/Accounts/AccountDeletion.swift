@@ -7,7 +7,7 @@ import Logging
 /// (`pending_revocations`); the revocation is then tried at once.
 ///
 /// When Apple cannot be reached the account is still deleted and the revocation stays queued;
-/// ``RevocationRetryService`` retries it with backoff until Apple confirms, so it is never dropped.
+/// the revocation retry pass (``RevocationQueue/retryDue(logger:)``) retries it with backoff until Apple confirms, so it is never dropped.
 struct AccountDeletion: Sendable {
     /// What happened at Apple.
     enum Revocation: String, Sendable, Hashable, Codable {

@@ -51,24 +51,8 @@ struct AppleWebSignIn: Sendable {
     /// (`response_type=code id_token`, `response_mode=form_post`, the configured scopes).
     /// - Parameter session: The current session, if any: its account gets the Apple ID linked.
     func begin(session: Session?) async throws -> URL {
-        let now = Date(timeIntervalSince1970: time.now.timeIntervalSince1970.rounded(.down))
-        let request = AuthorizationRequest(
-            clientID: configuration.apple.clientID,
-            redirectURI: configuration.redirectURI,
-            responseType: .codeAndIDToken,
-            responseMode: .formPost,
-            scopes: configuration.apple.scopes,
-            state: random.token(),
-            nonce: random.token()
-        )
-        let url = try request.url(appleBaseURL: configuration.apple.appleBaseURL)
-        try await authorizations.save(
-            PendingAuthorization(
-                state: request.state, purpose: .web(nonce: request.nonce ?? "", linkAccountID: session?.accountID, replacesSessionID: session?.id),
-                createdAt: now, expiresAt: now.addingTimeInterval(configuration.authorizationLifetime)
-            )
-        )
-        return url
+        let nonce = random.token()
+        return try await authorize(nonce: nonce, for: .web(nonce: nonce, linkAccountID: session?.accountID, replacesSessionID: session?.id))
     }
 
     /// Starts a native relay sign-in (`GET /auth/apple/native`): stores a pending authorization with
@@ -80,6 +64,12 @@ struct AppleWebSignIn: Sendable {
         let target = try LoopbackRedirectURI(redirectURI ?? "")
         guard let state, !state.isEmpty, state.utf8.count <= 512 else { throw ServerError.invalidRequest("state is required (at most 512 bytes)") }
         guard let nonce, !nonce.isEmpty, nonce.utf8.count <= 512 else { throw ServerError.invalidRequest("nonce is required (at most 512 bytes)") }
+        return try await authorize(nonce: nonce, for: .native(relayRedirectURI: target.url.absoluteString, relayState: state))
+    }
+
+    /// Saves a pending authorization under a fresh `state` and returns Apple's authorize URL for it
+    /// (`response_type=code id_token`, `response_mode=form_post` to the callback, the configured scopes).
+    private func authorize(nonce: String, for purpose: PendingAuthorization.Purpose) async throws -> URL {
         let now = Date(timeIntervalSince1970: time.now.timeIntervalSince1970.rounded(.down))
         let request = AuthorizationRequest(
             clientID: configuration.apple.clientID,
@@ -93,7 +83,7 @@ struct AppleWebSignIn: Sendable {
         let url = try request.url(appleBaseURL: configuration.apple.appleBaseURL)
         try await authorizations.save(
             PendingAuthorization(
-                state: request.state, purpose: .native(relayRedirectURI: target.url.absoluteString, relayState: state), createdAt: now,
+                state: request.state, purpose: purpose, createdAt: now,
                 expiresAt: now.addingTimeInterval(configuration.authorizationLifetime)
             )
         )

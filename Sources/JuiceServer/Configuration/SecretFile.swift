@@ -1,13 +1,6 @@
 import Crypto
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import JuiceInfrastructure
 
 /// Secret files of development mode: created once with mode 0600 (never replacing an existing
 /// file), read back on later starts.
@@ -34,18 +27,6 @@ package enum SecretFile {
 
     /// Creates `url` with mode 0600 and writes `contents`; fails if the file exists.
     package static func create(_ url: URL, contents: String) throws(Failure) {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw Failure(reason: "\(url.path) cannot be created (\(String(cString: strerror(errno))))")
-        }
-        defer { close(descriptor) }
-        _ = fchmod(descriptor, 0o600)
-        let bytes = Array(contents.utf8)
-        var written = 0
-        while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard result > 0 else { throw Failure(reason: "\(url.path) could not be written") }
-            written += result
-        }
+        if let problem = OwnerOnlyFile.create(url, contents: contents) { throw Failure(reason: "\(url.path) \(problem)") }
     }
 }

@@ -1,23 +1,13 @@
 import AppleSignIn
 import Foundation
 import Logging
-import ServiceLifecycle
 
-/// Removes expired sessions, sign-in requests and old code claims every ``interval``, until
-/// graceful shutdown.
-struct ExpiryPurgeService: Service {
+/// Removes expired sessions, sign-in requests and old code claims (run by a ``PeriodicService``).
+struct ExpiryPurge: Sendable {
     let sessions: any SessionStore
     let authorizations: any AuthorizationStore
-    let interval: Duration
     let time: TimeSource
     let logger: Logger
-
-    func run() async throws {
-        let service = self
-        await runPeriodically(every: interval, startImmediately: false, logger: logger, failure: "expiry purge pass failed") {
-            await service.purgeOnce()
-        }
-    }
 
     /// One purge pass (codes are kept a day: Apple's codes live five minutes).
     func purgeOnce() async {
