@@ -184,7 +184,7 @@ struct CasePlayer {
             subject: nativeSubject, audience: options.appAudience, nonce: ConformanceSupport.sha256Hex(rawNonce), code: code, email: email)
         let token = try await TokenMint(issuer: options.effectiveIssuer, now: Date()).identityToken(
             content, defect: scenario.defect, keys: authority.keys)
-        var body: [String: NativeValue] = [
+        var body: [String: ClaimValue] = [
             "identityToken": .string(token), "authorizationCode": .string(code), "nonce": .string(rawNonce),
         ]
         if scenario.person == .newUser {
@@ -244,19 +244,5 @@ struct CasePlayer {
         }
         guard valid > 0 else { return .error("the backend never called /auth/token") }
         return .accepted("\(valid) client secret(s) valid")
-    }
-}
-
-/// A JSON value of the native request body.
-enum NativeValue: Encodable {
-    case string(String)
-    case object([String: NativeValue])
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .string(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
     }
 }

@@ -1,8 +1,10 @@
-/// A JSON claim value: Apple's tokens mix strings, numbers and booleans (sometimes as strings).
+/// A JSON value the kit sends: Apple's claims mix strings, numbers and booleans (sometimes as
+/// strings); the native request body nests objects.
 enum ClaimValue: Encodable, Sendable, Hashable {
     case string(String)
     case integer(Int64)
     case bool(Bool)
+    case object([String: ClaimValue])
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -10,6 +12,7 @@ enum ClaimValue: Encodable, Sendable, Hashable {
         case .string(let value): try container.encode(value)
         case .integer(let value): try container.encode(value)
         case .bool(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
         }
     }
 }
