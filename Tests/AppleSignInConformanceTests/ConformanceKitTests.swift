@@ -4,7 +4,8 @@ import Testing
 
 @testable import AppleSignInConformance
 
-@Suite("juice conformance against backends it has never seen")
+// Serialized: each run plays 30-odd cases and generates RSA keys; one at a time keeps the shared machine responsive for the other suites.
+@Suite("juice conformance against backends it has never seen", .serialized)
 struct ConformanceKitTests {
     static func backend(_ flaw: ToolkitBackend.Flaw?) throws -> ToolkitBackend {
         ToolkitBackend(port: try FreePort.pick(), kitPort: try FreePort.pick(), teamKey: P256.Signing.PrivateKey(), flaw: flaw)
