@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// Builds the emulator: a Hummingbird application serving Apple's endpoints and pages, with the
 /// notification outbox delivery and the store's lifecycle as services of the application (running
@@ -32,6 +33,7 @@ import NIOCore
 ///   - logger: The application's logger (secrets are never logged); by default `AppleIDEmulator` at the
 ///     level `LOG_LEVEL` names (`info` when unset).
 ///   - onServerRunning: Called with the bound port once the server listens.
+///   - onSMTPRunning: Called with the bound SMTP port once the relay listens (when `options.smtp` is set).
 /// - Throws: ``EmulatorConfigurationError`` for an invalid configuration, or a storage error.
 public func buildEmulatorApplication(
     configuration: EmulatorConfiguration,
@@ -45,7 +47,8 @@ public func buildEmulatorApplication(
     options: EmulatorOptions = EmulatorOptions(),
     httpClient: HTTPClient = .shared,
     logger: Logger? = nil,
-    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+    onSMTPRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     try configuration.validate()
     let logger = logger ?? defaultEmulatorLogger()
@@ -78,16 +81,22 @@ public func buildEmulatorApplication(
     let sessions = SessionStore(store: store, random: random, time: time)
     let pages = try PageRenderer()
     AuthorizeController(directory: directory, accounts: accounts, authorizer: authorizer, sessions: sessions, pages: pages).register(on: router)
-    AccountPortalController(accounts: accounts, actions: actions, sessions: sessions, pages: pages).register(on: router)
-    AdminController(adminToken: configuration.adminToken, actions: actions, keys: keys).register(on: router)
+    let inbox = MailInbox(store: store)
+    AccountPortalController(accounts: accounts, actions: actions, sessions: sessions, pages: pages, inbox: inbox).register(on: router)
+    AdminController(adminToken: configuration.adminToken, actions: actions, keys: keys, inbox: inbox).register(on: router)
 
     let delivery = NotificationDeliveryService(
         store: store, signer: signer, address: address, time: time, options: options, httpClient: httpClient, logger: logger
     )
+    var services: [any Service] = [StoreLifecycleService(store: store), delivery]
+    if let smtp = options.smtp {
+        let relay = MailRelay(store: store, directory: directory, random: random, time: time, dailyLimit: smtp.dailyLimitPerAddress)
+        services.append(SMTPRelayService(options: smtp, relay: relay, hostname: "privaterelay.appleid.com", logger: logger, onRunning: onSMTPRunning))
+    }
     return Application(
         router: router,
         configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "AppleIDEmulator"),
-        services: [StoreLifecycleService(store: store), delivery],
+        services: services,
         onServerRunning: { channel in
             let bound = channel.localAddress?.port ?? port
             address.bind(port: bound)

@@ -14,6 +14,8 @@ public struct EmulatorOptions: Sendable {
     public var outboxMaximumAttempts: Int
     /// The deadline of one delivery attempt.
     public var outboxRequestTimeout: Duration
+    /// The private email relay's SMTP listener; `nil` runs none.
+    public var smtp: SMTPOptions?
 
     /// Creates options.
     public init(
@@ -22,8 +24,10 @@ public struct EmulatorOptions: Sendable {
         outboxInitialBackoff: TimeInterval = 5,
         outboxMaximumBackoff: TimeInterval = 3600,
         outboxMaximumAttempts: Int = 10,
-        outboxRequestTimeout: Duration = .seconds(10)
+        outboxRequestTimeout: Duration = .seconds(10),
+        smtp: SMTPOptions? = nil
     ) {
+        self.smtp = smtp
         self.keyGracePeriod = keyGracePeriod
         self.outboxPollInterval = outboxPollInterval
         self.outboxInitialBackoff = outboxInitialBackoff
@@ -35,5 +39,34 @@ public struct EmulatorOptions: Sendable {
     /// The delay after `attempts` failed attempts: doubling from the initial backoff, capped.
     func backoff(afterAttempts attempts: Int) -> TimeInterval {
         min(outboxMaximumBackoff, outboxInitialBackoff * pow(2, Double(max(0, attempts - 1))))
+    }
+}
+
+/// The private email relay's SMTP listener (RFC 5321 with SIZE and 8BITMIME).
+public struct SMTPOptions: Sendable {
+    /// The address to bind (loopback by default).
+    public var host: String
+    /// The port; 0 picks a free one (see `onSMTPRunning` of `buildEmulatorApplication`).
+    public var port: Int
+    /// The largest message accepted, in octets (advertised as `SIZE`).
+    public var maximumMessageSize: Int
+    /// A connection that sends nothing for this long is told `421` and closed.
+    public var idleTimeout: Duration
+    /// The most connections served at once; further ones are told `421` and closed.
+    public var maximumConnections: Int
+    /// Messages one relay address accepts in 24 hours (Apple's limit is 100); further ones get `450`.
+    public var dailyLimitPerAddress: Int
+
+    /// Creates SMTP options.
+    public init(
+        host: String = "127.0.0.1", port: Int = 2525, maximumMessageSize: Int = 10 * 1024 * 1024, idleTimeout: Duration = .seconds(300),
+        maximumConnections: Int = 64, dailyLimitPerAddress: Int = 100
+    ) {
+        self.dailyLimitPerAddress = max(1, dailyLimitPerAddress)
+        self.host = host
+        self.port = port
+        self.maximumMessageSize = max(1024, maximumMessageSize)
+        self.idleTimeout = idleTimeout
+        self.maximumConnections = max(1, maximumConnections)
     }
 }

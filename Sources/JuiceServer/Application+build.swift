@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// Builds the Juice server: opens and migrates the database, wires the stores and flows, and
 /// returns a Hummingbird application whose services (database lifetime, expiry purge) run with it.
@@ -46,22 +47,32 @@ public func buildApplication(
     let purge = ExpiryPurge(sessions: dependencies.sessions, authorizations: dependencies.authorizations, time: time, logger: logger)
     let check = dependencies.refreshTokenCheck
     let revocations = dependencies.revocations
+    var services: [any Service] = [
+        DatabaseService(database: database),
+        PeriodicService(interval: configuration.purgeInterval, startImmediately: false, failure: "expiry purge pass failed", logger: logger) {
+            await purge.purgeOnce()
+        },
+        // Each refresh token is still validated at most once a day; the pass only finds the due ones.
+        PeriodicService(interval: .seconds(3600), startImmediately: false, failure: "refresh-token check pass failed", logger: logger) {
+            try await check.checkDue(logger: logger)
+        },
+        PeriodicService(
+            interval: configuration.revocationRetryInterval, startImmediately: true, failure: "revocation retry pass failed", logger: logger
+        ) { try await revocations.retryDue(logger: logger) },
+    ]
+    // The mail outbox: what is due is sent, refused, retried with backoff or suppressed (email-disabled).
+    if let mail = dependencies.mailDelivery {
+        services.append(
+            PeriodicService(
+                interval: configuration.mailDeliveryInterval, startImmediately: true, failure: "mail delivery pass failed", logger: logger
+            ) {
+                _ = try await mail.deliverDue(logger: logger)
+            })
+    }
     return Application(
         router: router,
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "Juice"),
-        services: [
-            DatabaseService(database: database),
-            PeriodicService(interval: configuration.purgeInterval, startImmediately: false, failure: "expiry purge pass failed", logger: logger) {
-                await purge.purgeOnce()
-            },
-            // Each refresh token is still validated at most once a day; the pass only finds the due ones.
-            PeriodicService(interval: .seconds(3600), startImmediately: false, failure: "refresh-token check pass failed", logger: logger) {
-                try await check.checkDue(logger: logger)
-            },
-            PeriodicService(
-                interval: configuration.revocationRetryInterval, startImmediately: true, failure: "revocation retry pass failed", logger: logger
-            ) { try await revocations.retryDue(logger: logger) },
-        ],
+        services: services,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             logger.info("Juice listening", metadata: ["address": "\(configuration.host):\(port)", "public_url": "\(configuration.publicBase)"])

@@ -54,13 +54,16 @@ struct ServerDependencies: Sendable {
     let appTransfer: AppTransfer
     /// Prometheus metrics (`GET /metrics`).
     let metrics: ServerMetrics
+    /// Sends the mail outbox through SMTP; `nil` when the configuration has no `smtp_url`.
+    let mailDelivery: MailDelivery?
 
     /// Builds the dependencies over an open, migrated database.
     static func make(
         configuration: ServerConfiguration, database: any JuiceDatabase, time: TimeSource, random: ServerRandom, httpClient: HTTPClient,
         logger: Logger, metrics: ServerMetrics = .shared
     ) async throws -> ServerDependencies {
-        let accounts = SQLAccountRepository(database: database, random: random)
+        let mailOutbox = configuration.mail.map { MailOutbox(settings: $0, publicURL: configuration.publicBase, random: random) }
+        let accounts = SQLAccountRepository(database: database, random: random, mail: mailOutbox)
         let sessions = SQLSessionStore(database: database)
         let authorizations = SQLAuthorizationStore(database: database)
         let tokens = SessionTokens(lifetime: configuration.sessionLifetime, random: random, time: time)
@@ -131,7 +134,10 @@ struct ServerDependencies: Sendable {
             revocations: revocations,
             refreshTokenCheck: RefreshTokenCheck(store: lifecycle, client: backgroundClient, cipher: cipher, time: time),
             appTransfer: AppTransfer(store: lifecycle, client: client, time: time),
-            metrics: metrics
+            metrics: metrics,
+            mailDelivery: configuration.mail.map {
+                MailDelivery(database: database, settings: $0, heloName: configuration.publicURL.host ?? "localhost", time: time, metrics: metrics)
+            }
         )
     }
 }

@@ -38,8 +38,20 @@ struct EmulatorRunCommand: AsyncParsableCommand {
     @Option(name: .customLong("public-url"), help: "The URL clients reach the emulator at, if not http://HOST:PORT.")
     var publicURL: String?
 
+    @Option(name: .customLong("smtp-port"), help: "Run the private email relay (SMTP) on this port (0 picks a free one); off when absent.")
+    var smtpPort: Int?
+
+    @Option(name: .customLong("smtp-max-size"), help: "The largest message the relay accepts, in bytes.")
+    var smtpMaximumSize: Int = 10 * 1024 * 1024
+
+    @Option(name: .customLong("smtp-idle-timeout"), help: "Seconds of silence before the relay closes a connection.")
+    var smtpIdleTimeout: Int = 300
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        if let smtpPort, !(0...65535).contains(smtpPort) { throw ValidationError("--smtp-port must be between 0 and 65535") }
+        guard (1024...1_073_741_824).contains(smtpMaximumSize) else { throw ValidationError("--smtp-max-size must be between 1024 and 1073741824") }
+        guard (1...86_400).contains(smtpIdleTimeout) else { throw ValidationError("--smtp-idle-timeout must be between 1 and 86400 seconds") }
         for (name, value) in [("--issuer", issuer), ("--public-url", publicURL)] {
             if let value, URL(string: value)?.scheme == nil { throw ValidationError("\(name) must be an absolute URL") }
         }
@@ -64,7 +76,12 @@ struct EmulatorRunCommand: AsyncParsableCommand {
             host: host,
             port: port,
             issuer: issuer,
-            publicURL: publicURL
+            publicURL: publicURL,
+            options: EmulatorOptions(
+                smtp: smtpPort.map {
+                    SMTPOptions(host: host, port: $0, maximumMessageSize: smtpMaximumSize, idleTimeout: .seconds(smtpIdleTimeout))
+                }),
+            onSMTPRunning: { port in print("Private email relay (SMTP) on \(host):\(port)") }
         )
         try await app.runService()
     }

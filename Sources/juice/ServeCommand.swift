@@ -36,8 +36,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("emulator-port"), help: "The port of the development-mode Apple ID emulator.")
     var emulatorPort: Int = 8081
 
+    @Option(
+        name: .customLong("emulator-smtp-port"),
+        help: "The port of the development-mode emulator's private email relay (SMTP), which Juice mails its users through.")
+    var emulatorSMTPPort: Int = 2525
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
+
+    func validate() throws {
+        guard (1...65535).contains(emulatorSMTPPort) else { throw ValidationError("--emulator-smtp-port must be between 1 and 65535") }
+    }
 
     func run() async throws {
         var logger = Logger(label: "juice")
@@ -49,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
         if config == nil && !ServerConfiguration.environmentConfigures(environment) {
             let development = try await DevelopmentStack.prepare(
                 dataDirectory: dataDirectory, host: host ?? "127.0.0.1", port: port ?? 8080, publicURL: publicURL, database: database,
-                emulatorPort: emulatorPort, logger: logger
+                emulatorPort: emulatorPort, emulatorSMTPPort: emulatorSMTPPort, logger: logger
             )
             try await development.run()
             return

@@ -15,6 +15,8 @@ struct DevelopmentStack {
     static let teamID = "JUICEDEV01"
     static let bundleID = "com.example.apple-samplecode.juice"
     static let servicesID = "com.example.apple-samplecode.juice.web"
+    /// The sender of Juice's mail in development mode, registered with the emulator's relay.
+    static let mailFrom = "Juice <hello@juice.test>"
     static let demoAppleID = EmulatorConfiguration.AppleID(
         email: "appleseed@juice.test", password: "juice", firstName: "Johnny", lastName: "Appleseed")
 
@@ -29,10 +31,12 @@ struct DevelopmentStack {
     let server: any ApplicationProtocol
     let publicURL: String
     let emulatorURL: String
+    let smtpAddress: String
     let logger: Logger
 
     static func prepare(
-        dataDirectory: URL, host: String, port: Int, publicURL: String?, database: String?, emulatorPort: Int, logger: Logger
+        dataDirectory: URL, host: String, port: Int, publicURL: String?, database: String?, emulatorPort: Int, emulatorSMTPPort: Int,
+        logger: Logger
     ) async throws -> DevelopmentStack {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let keyFile = dataDirectory.appendingPathComponent("team-key.p8")
@@ -76,7 +80,7 @@ struct DevelopmentStack {
             apps: [
                 .init(
                     teamID: record.teamID, bundleID: bundleID, servicesIDs: [servicesID], redirectURIs: [publicBase + "/auth/apple/callback"],
-                    notificationURL: publicBase + "/apple/notifications", allowLocalRedirects: true
+                    notificationURL: publicBase + "/apple/notifications", emailSources: ["hello@juice.test"], allowLocalRedirects: true
                 )
             ],
             appleIDs: [demoAppleID]
@@ -85,7 +89,7 @@ struct DevelopmentStack {
         emulatorLogger[metadataKey: "component"] = "emulator"
         let emulator = try await buildEmulatorApplication(
             configuration: emulatorConfiguration, dataDirectory: dataDirectory.appendingPathComponent("emulator"), host: "127.0.0.1",
-            port: emulatorPort,
+            port: emulatorPort, options: EmulatorOptions(smtp: SMTPOptions(port: emulatorSMTPPort)),
             logger: emulatorLogger
         )
 
@@ -101,16 +105,22 @@ struct DevelopmentStack {
             clientID: servicesID, teamID: record.teamID, keyID: record.keyID, privateKey: privateKey, additionalClientIDs: [bundleID],
             appleBaseURL: URL(string: emulatorBase)!, issuer: emulatorBase
         )
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             apple: apple, publicURL: publicURLValue, host: host, port: port, database: location, refreshTokenKey: refreshTokenKey
         )
+        // Juice mails its users through the emulator's relay, from the sender registered there.
+        guard let sender = MailSender(parsing: mailFrom) else { throw CLIError("the development mail sender \(mailFrom) is not an address") }
+        configuration.mail = MailSettings(smtpHost: "127.0.0.1", smtpPort: emulatorSMTPPort, sender: sender)
+        configuration.mailDeliveryInterval = .seconds(2)
         let server: any ApplicationProtocol
         do {
             server = try await buildApplication(configuration: configuration, logger: logger)
         } catch let error as DatabaseLocationError {
             throw CLIError("--database: \(error.reason)")
         }
-        return DevelopmentStack(emulator: emulator, server: server, publicURL: publicBase, emulatorURL: emulatorBase, logger: logger)
+        return DevelopmentStack(
+            emulator: emulator, server: server, publicURL: publicBase, emulatorURL: emulatorBase, smtpAddress: "127.0.0.1:\(emulatorSMTPPort)",
+            logger: logger)
     }
 
     func run() async throws {
@@ -120,6 +130,7 @@ struct DevelopmentStack {
                 Juice (development mode)
                   Open:           \(publicURL)
                   Apple (local):  \(emulatorURL)
+                  Mail relay:     smtp://\(smtpAddress)  (Hide My Email; inbox at \(emulatorURL)/account)
                   Demo Apple ID:  \(Self.demoAppleID.email) / \(Self.demoAppleID.password)  (\(Self.demoAppleID.firstName) \(Self.demoAppleID.lastName))
                 Press Ctrl-C to stop.
 

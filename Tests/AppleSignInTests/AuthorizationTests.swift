@@ -10,7 +10,7 @@ struct AuthorizationTests {
 
     @Test("the default request asks for code id_token by form_post with name and email, fresh state and nonce")
     func defaultRequest() throws {
-        let request = AuthorizationRequest(clientID: "com.example.app.web", redirectURI: redirect)
+        let request = AuthorizeRequest(clientID: "com.example.app.web", redirectURI: redirect)
         let url = try request.url(appleBaseURL: URL(string: "https://appleid.apple.com")!)
         let items = Dictionary(
             uniqueKeysWithValues: URLComponents(url: url, resolvingAgainstBaseURL: false)!.queryItems!.map { ($0.name, $0.value ?? "") })
@@ -22,16 +22,16 @@ struct AuthorizationTests {
         #expect(items["state"] == request.state)
         #expect(items["nonce"] == request.nonce)
         #expect(Base64URL.decode(request.state)?.count == 32)
-        #expect(request.state != AuthorizationRequest(clientID: "x", redirectURI: redirect).state)
+        #expect(request.state != AuthorizeRequest(clientID: "x", redirectURI: redirect).state)
         #expect(url.absoluteString.contains("scope=name%20email"))
     }
 
     @Test("Apple's rules are enforced: scopes need form_post, id_token cannot go in the query")
     func rules() throws {
-        var request = AuthorizationRequest(clientID: "a", redirectURI: redirect, responseMode: .query)
-        #expect(throws: AuthorizationRequestError.self) { try request.url(appleBaseURL: AppleSignInConfiguration.appleBaseURL) }
+        var request = AuthorizeRequest(clientID: "a", redirectURI: redirect, responseMode: .query)
+        #expect(throws: AuthorizeRequestError.self) { try request.url(appleBaseURL: AppleSignInConfiguration.appleBaseURL) }
         request.scopes = []
-        #expect(throws: AuthorizationRequestError.self) { try request.url(appleBaseURL: AppleSignInConfiguration.appleBaseURL) }
+        #expect(throws: AuthorizeRequestError.self) { try request.url(appleBaseURL: AppleSignInConfiguration.appleBaseURL) }
         request.responseType = .code
         _ = try request.url(appleBaseURL: AppleSignInConfiguration.appleBaseURL)
         request.responseMode = .fragment
@@ -43,7 +43,7 @@ struct AuthorizationTests {
     func injectedRandomness() {
         var first = SeededGenerator(seed: 7)
         var second = SeededGenerator(seed: 7)
-        #expect(AuthorizationRequest.randomValue(using: &first) == AuthorizationRequest.randomValue(using: &second))
+        #expect(AuthorizeRequest.randomValue(using: &first) == AuthorizeRequest.randomValue(using: &second))
     }
 
     @Test("a first-authorization form_post body yields code, token, state and the once-only name and email")

@@ -69,11 +69,12 @@ struct EmulatorCommandTests {
         let configFile = directory.appendingPathComponent("emulator.json")
         try JSONSerialization.data(withJSONObject: config).write(to: configFile)
         let port = try FreePort.pick()
+        let smtpPort = try FreePort.pick()
         let process = Process()
         process.executableURL = JuiceProcess.executable
         process.arguments = [
             "emulator", "--port", "\(port)", "--config", configFile.path, "--data-dir", directory.appendingPathComponent("data").path, "--issuer",
-            "https://appleid.apple.com",
+            "https://appleid.apple.com", "--smtp-port", "\(smtpPort)", "--smtp-idle-timeout", "5",
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -109,6 +110,19 @@ struct EmulatorCommandTests {
         #expect(refused.status == .badRequest)
         let error = try JSONSerialization.jsonObject(with: Data(try await refused.body.collect(upTo: 1 << 16).readableBytesView)) as? [String: Any]
         #expect(error?["error"] as? String == "invalid_client")
+
+        // The private email relay answers SMTP on --smtp-port.
+        let greeting = Process()
+        greeting.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        greeting.arguments = [
+            "python3", "-c",
+            "import socket; s = socket.create_connection(('127.0.0.1', \(smtpPort)), 5); s.settimeout(5); print(s.recv(200).decode())",
+        ]
+        let output = Pipe()
+        greeting.standardOutput = output
+        try greeting.run()
+        greeting.waitUntilExit()  // bounded: the script's socket timeouts are 5 s
+        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).hasPrefix("220 "))
 
         process.terminate()
         let deadline = Date().addingTimeInterval(10)

@@ -12,6 +12,7 @@ struct ServeCommandTests {
         let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-serve-\(UUID().uuidString)")
         let port = try FreePort.pick()
         let emulatorPort = try FreePort.pick()
+        let smtpPort = try FreePort.pick()
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("juice-serve-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
@@ -19,7 +20,7 @@ struct ServeCommandTests {
         process.executableURL = JuiceProcess.executable
         process.arguments = [
             "serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--emulator-port", "\(emulatorPort)", "--public-url",
-            "http://127.0.0.1:\(port)", "--log-level", "warning",
+            "http://127.0.0.1:\(port)", "--emulator-smtp-port", "\(smtpPort)", "--log-level", "warning",
         ]
         process.standardOutput = handle
         process.standardError = handle
@@ -38,6 +39,7 @@ struct ServeCommandTests {
         #expect(output.contains("http://127.0.0.1:\(emulatorPort)"))
         #expect(output.contains("appleseed@juice.test / juice"))
         #expect(output.contains("Johnny Appleseed"))
+        #expect(output.contains("smtp://127.0.0.1:\(smtpPort)"))
         for file in ["team-key.p8", "refresh-token.key", "juice.sqlite"] {
             let attributes = try FileManager.default.attributesOfItem(atPath: dataDirectory.appendingPathComponent(file).path)
             #expect(attributes[.posixPermissions] as? Int == 0o600, "\(file) is owner-only")

@@ -11,6 +11,7 @@ final class ServeProcess {
     let process = Process()
     let port: Int
     let emulatorPort: Int
+    let smtpPort: Int
     let dataDirectory: URL
     let log: URL
 
@@ -21,6 +22,7 @@ final class ServeProcess {
     init() throws {
         port = try FreePort.pick()
         emulatorPort = try FreePort.pick()
+        smtpPort = try FreePort.pick()
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-serve-\(UUID().uuidString)")
         log = FileManager.default.temporaryDirectory.appendingPathComponent("juice-serve-\(UUID().uuidString).log")
     }
@@ -32,7 +34,7 @@ final class ServeProcess {
         process.executableURL = JuiceProcess.executable
         process.arguments = [
             "serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--emulator-port", "\(emulatorPort)", "--public-url", url,
-            "--log-level", "warning",
+            "--emulator-smtp-port", "\(smtpPort)", "--log-level", "warning",
         ]
         process.standardOutput = handle
         process.standardError = handle

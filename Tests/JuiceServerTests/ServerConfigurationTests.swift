@@ -96,3 +96,35 @@ struct ServerConfigurationTests {
         #expect(throws: SecretFile.Failure.self) { try SecretFile.loadOrCreateKey(at: url) }
     }
 }
+
+extension ServerConfigurationTests {
+    @Test("smtp_url and mail_from turn mail on together (also from JUICE_SMTP_URL / JUICE_MAIL_FROM); one without the other or a bad value is named")
+    func mailSettings() throws {
+        let base = """
+            "client_id": "com.example.juice.web", "team_id": "ABCDE12345", "key_id": "KEY1234567", "private_key_path": "AuthKey_KEY1234567.p8",
+            "public_url": "https://juice.example.com", "refresh_token_key": "\(key)"
+            """
+        let none = try ServerConfiguration.load(file: try write("{\(base)}"), environment: [:], dataDirectory: directory)
+        #expect(none.mail == nil)
+        let configured = try ServerConfiguration.load(
+            file: try write("{\(base), \"smtp_url\": \"smtp://127.0.0.1:2525\"}"),
+            environment: ["JUICE_MAIL_FROM": "Juice <hello@juice.example.com>"],
+            dataDirectory: directory)
+        #expect(configured.mail?.smtpHost == "127.0.0.1")
+        #expect(configured.mail?.smtpPort == 2525)
+        #expect(configured.mail?.sender.address == "hello@juice.example.com")
+        for (extra, field) in [
+            (#", "smtp_url": "smtp://127.0.0.1""#, "mail_from"), (#", "mail_from": "hello@juice.example.com""#, "smtp_url"),
+            (#", "smtp_url": "smtps://mail.example.com", "mail_from": "hello@juice.example.com""#, "smtp_url"),
+            (#", "smtp_url": "smtp://mail.example.com", "mail_from": "Juice\r\nBcc: x <hello@juice.example.com>""#, "mail_from"),
+        ] {
+            let file = try write("{\(base)\(extra)}")
+            do {
+                _ = try ServerConfiguration.load(file: file, environment: [:], dataDirectory: directory)
+                Issue.record("\(extra) was accepted")
+            } catch {
+                #expect(error.problems.map(\.field) == [field], "\(extra)")
+            }
+        }
+    }
+}

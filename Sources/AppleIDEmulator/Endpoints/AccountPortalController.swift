@@ -11,11 +11,13 @@ import Logging
 /// needs the session's CSRF token.
 struct AccountPortalController: Sendable {
     static let cookieName = "emulator_account"
+    static let timeFormat = Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day().time(includingFractionalSeconds: false)
 
     let accounts: AppleIDDirectory
     let actions: AccountActions
     let sessions: SessionStore
     let pages: PageRenderer
+    let inbox: MailInbox
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/account") { request, context in
@@ -27,6 +29,24 @@ struct AccountPortalController: Sendable {
                 let done = (try? HTTPExchange.query(request))?["done"] != nil
                 return try await portalPage(
                     session: session, sessionID: id, language: language, message: done ? PageRenderer.string("portal_done", language) : nil)
+            }
+        }
+        router.get("/account/mail/{id}") { request, context in
+            let language = PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage])
+            return await answering(context, language) {
+                guard let (_, session) = try await currentSession(request) else {
+                    return signInPage(language: language, accountName: "", error: nil)
+                }
+                let id = context.parameters.get("id") ?? ""
+                guard id.count <= 64, let message = try await inbox.message(id: id, appleID: session.email) else {
+                    throw OAuthError(code: "not_found", description: "no such message in your inbox", status: .notFound)
+                }
+                let values: [String: Any] = [
+                    "subject": message.subject.isEmpty ? "—" : message.subject, "from": message.from, "to": message.to,
+                    "delivered_to": message.deliveredTo, "received": message.receivedDate.formatted(Self.timeFormat), "size": message.size,
+                    "body": message.body, "is_html": message.bodyType == "text/html",
+                ]
+                return HTTPExchange.html(pages.render("mail_message", language: language, title: message.subject, values: values), language: language)
             }
         }
         router.post("/account/sign-in") { request, context in
@@ -143,7 +163,15 @@ struct AccountPortalController: Sendable {
                 "attempts": entry.attempts,
             ]
         }
+        let mail: [[String: Any]] = try await inbox.messages(appleID: session.email).map { summary in
+            [
+                "id": summary.id, "from": summary.from, "to": summary.to, "subject": summary.subject.isEmpty ? "—" : summary.subject,
+                "received": Date(timeIntervalSince1970: TimeInterval(summary.receivedAt)).formatted(Self.timeFormat),
+            ]
+        }
         var values: [String: Any] = [
+            "mail": mail,
+            "has_mail": !mail.isEmpty,
             "signed_in_as": PageRenderer.string("signed_in_as", language, session.email),
             "apps": apps,
             "notifications": notifications,

@@ -8,6 +8,7 @@ struct AdminController: Sendable {
     let adminToken: String?
     let actions: AccountActions
     let keys: SigningKeyRing
+    let inbox: MailInbox
 
     struct RevokeConsent: Decodable {
         let appleID: String
@@ -81,6 +82,32 @@ struct AdminController: Sendable {
                 try authorize(request)
                 let appleID = try HTTPExchange.query(request)["apple_id"]?.lowercased()
                 return HTTPExchange.json(try await actions.store.transaction { try await OutboxEntry.list(appleID: appleID, in: $0) })
+            }
+        }
+        admin.get("mail") { request, context in
+            await HTTPExchange.answering(context) {
+                try authorize(request)
+                guard let appleID = try HTTPExchange.query(request).nonEmpty("apple_id") else {
+                    throw OAuthError.invalidRequest("apple_id is required")
+                }
+                return HTTPExchange.json(["messages": try await inbox.messages(appleID: appleID)])
+            }
+        }
+        admin.get("mail/refused") { request, context in
+            await HTTPExchange.answering(context) {
+                try authorize(request)
+                let appleID = try HTTPExchange.query(request).nonEmpty("apple_id")
+                return HTTPExchange.json(["refused": try await inbox.refusals(appleID: appleID)])
+            }
+        }
+        admin.get("mail/{id}") { request, context in
+            await HTTPExchange.answering(context) {
+                try authorize(request)
+                let id = context.parameters.get("id") ?? ""
+                guard id.count <= 64, let message = try await inbox.message(id: id) else {
+                    throw OAuthError(code: "not_found", description: "no relayed message has this id", status: .notFound)
+                }
+                return HTTPExchange.json(message)
             }
         }
     }

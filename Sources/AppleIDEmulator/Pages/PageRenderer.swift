@@ -14,6 +14,7 @@ struct PageRenderer: Sendable {
             "head": PageTemplates.head, "foot": PageTemplates.foot, "hidden": PageTemplates.hiddenFields,
             "sign_in": PageTemplates.signIn, "consent": PageTemplates.consent, "form_post": PageTemplates.formPost,
             "error": PageTemplates.error, "portal_sign_in": PageTemplates.portalSignIn, "portal": PageTemplates.portal,
+            "mail_message": PageTemplates.mailMessage,
         ]
         self.library = try PageTemplateLibrary(templates: templates, strings: PageStrings.table)
         self.autoSubmitScriptHash = Data(SHA256.hash(data: Array(PageTemplates.autoSubmitScript.utf8))).base64EncodedString()

@@ -174,6 +174,19 @@ enum PageTemplates {
         </table>
         {{/has_notifications}}
         </section>
+        <section aria-labelledby="mail-heading">
+        <h2 id="mail-heading">{{t.portal_mail}}</h2>
+        {{^has_mail}}<p>{{t.portal_no_mail}}</p>{{/has_mail}}
+        {{#has_mail}}
+        <table>
+        <thead><tr><th scope="col">{{t.portal_mail_from}}</th><th scope="col">{{t.portal_mail_subject}}</th><th scope="col">{{t.portal_mail_received}}</th></tr></thead>
+        <tbody>
+        {{#mail}}<tr><td>{{from}}<br><small>→ {{to}}</small></td><td><a href="/account/mail/{{id}}">{{subject}}</a></td><td>{{received}}</td></tr>
+        {{/mail}}
+        </tbody>
+        </table>
+        {{/has_mail}}
+        </section>
         <section aria-labelledby="delete-heading">
         <h2 id="delete-heading">{{t.portal_delete}}</h2>
         <form method="post" action="/account/delete">
@@ -186,6 +199,22 @@ enum PageTemplates {
         <input type="hidden" name="csrf" value="{{csrf}}">
         <div class="buttons"><button type="submit">{{t.portal_sign_out}}</button></div>
         </form>
+        {{> foot}}
+        """
+
+    static let mailMessage = """
+        {{> head}}
+        <h1>{{subject}}</h1>
+        <table>
+        <tr><th scope="row">{{t.portal_mail_from}}</th><td>{{from}}</td></tr>
+        <tr><th scope="row">{{t.portal_mail_to}}</th><td><code>{{to}}</code></td></tr>
+        <tr><th scope="row">{{t.portal_mail_delivered_to}}</th><td>{{delivered_to}}</td></tr>
+        <tr><th scope="row">{{t.portal_mail_received}}</th><td>{{received}}</td></tr>
+        <tr><th scope="row">{{t.portal_mail_size}}</th><td>{{size}}</td></tr>
+        </table>
+        {{#is_html}}<p class="note">{{t.portal_mail_html}}</p>{{/is_html}}
+        <pre style="white-space:pre-wrap;word-break:break-word">{{body}}</pre>
+        <p><a href="/account">{{t.portal_mail_back}}</a></p>
         {{> foot}}
         """
 }

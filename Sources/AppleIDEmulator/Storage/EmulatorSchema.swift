@@ -57,5 +57,19 @@ enum EmulatorSchema {
             last_result TEXT)
         """,
         "CREATE INDEX IF NOT EXISTS outbox_due ON outbox (delivered_at, failed_at, next_attempt_at)",
+        // The private email relay: what it delivered (the Apple ID's inbox) and what it refused, and why.
+        """
+        CREATE TABLE IF NOT EXISTS relayed_mail (
+            id TEXT PRIMARY KEY, apple_id TEXT NOT NULL, team_id TEXT NOT NULL, envelope_from TEXT NOT NULL,
+            header_from TEXT NOT NULL, relay_email TEXT NOT NULL, delivered_to TEXT NOT NULL, subject TEXT NOT NULL,
+            received_at REAL NOT NULL, size INTEGER NOT NULL, body TEXT NOT NULL, body_type TEXT NOT NULL,
+            headers TEXT NOT NULL)
+        """,
+        "CREATE INDEX IF NOT EXISTS relayed_mail_by_apple_id ON relayed_mail (apple_id, received_at)",
+        """
+        CREATE TABLE IF NOT EXISTS refused_mail (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, attempted_at REAL NOT NULL, envelope_from TEXT NOT NULL,
+            recipient TEXT NOT NULL, apple_id TEXT, reply TEXT NOT NULL, reason TEXT NOT NULL)
+        """,
     ]
 }

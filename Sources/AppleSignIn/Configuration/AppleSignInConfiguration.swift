@@ -30,7 +30,7 @@ public struct AppleSignInConfiguration: Sendable {
     /// Where Apple sends the authorization response for web sign-in.
     public var redirectURI: URL?
     /// The scopes requested by default.
-    public var scopes: [AuthorizationRequest.Scope]
+    public var scopes: [AuthorizeRequest.Scope]
     /// The team's P-256 private key (the .p8 file).
     public var privateKey: P256.Signing.PrivateKey
     /// Further accepted client ids (the app's bundle id, other Services IDs).
@@ -53,7 +53,7 @@ public struct AppleSignInConfiguration: Sendable {
         keyID: String,
         privateKey: P256.Signing.PrivateKey,
         redirectURI: URL? = nil,
-        scopes: [AuthorizationRequest.Scope] = [.name, .email],
+        scopes: [AuthorizeRequest.Scope] = [.name, .email],
         additionalClientIDs: [String] = [],
         appleBaseURL: URL = Self.appleBaseURL,
         issuer: String = Self.appleIssuer

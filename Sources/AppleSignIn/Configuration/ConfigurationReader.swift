@@ -94,7 +94,7 @@ struct ConfigurationReader {
     }
 
     /// `"name email"` or `["name", "email"]`; defaults to both.
-    mutating func scopes(_ field: String) -> [AuthorizationRequest.Scope] {
+    mutating func scopes(_ field: String) -> [AuthorizeRequest.Scope] {
         guard let value = document[field], value != .null else { return [.name, .email] }
         let names: [String]
         switch value {
@@ -104,9 +104,9 @@ struct ConfigurationReader {
             problem(field, "must be a space-separated string or an array, e.g. \"name email\"")
             return []
         }
-        var scopes: [AuthorizationRequest.Scope] = []
+        var scopes: [AuthorizeRequest.Scope] = []
         for name in names {
-            guard let scope = AuthorizationRequest.Scope(rawValue: name) else {
+            guard let scope = AuthorizeRequest.Scope(rawValue: name) else {
                 problem(field, "unknown scope \"\(name.prefix(40))\"; Apple knows \"name\" and \"email\"")
                 continue
             }

@@ -8,10 +8,13 @@ import SQLKit
 struct SQLAccountRepository: AccountRepository {
     private let database: any JuiceDatabase
     private let random: ServerRandom
+    private let mail: MailOutbox?
 
-    init(database: any JuiceDatabase, random: ServerRandom) {
+    /// - Parameter mail: Queues the welcome and deletion mails in the same transactions; `nil` sends none.
+    init(database: any JuiceDatabase, random: ServerRandom, mail: MailOutbox? = nil) {
         self.database = database
         self.random = random
+        self.mail = mail
     }
 
     func account(id: String) async throws -> Account? {
@@ -63,6 +66,7 @@ struct SQLAccountRepository: AccountRepository {
         _ signIn: AppleSignInRecord, linkTo linkAccountID: String?, replacingSession: String?, session: SessionDraft
     ) async throws -> AppleSignInResult {
         let newAccountID = random.identifier()
+        let mail = mail
         return try await database.transaction { sql in
             let now = Int64(signIn.at.timeIntervalSince1970)
             var existing = try await sql.select().columns("account_id").from("apple_identities").where("subject", .equal, signIn.subject).first()
@@ -114,6 +118,12 @@ struct SQLAccountRepository: AccountRepository {
                     .run()
             }
             try await Self.applyProfile(signIn, accountID: accountID, on: sql)
+            // Only a new account is welcomed (never a returning sign-in or a link), to the email Apple gave.
+            if created, let mail, let email = signIn.email?.trimmed, !email.isEmpty {
+                try await mail.enqueueWelcome(
+                    to: email, givenName: signIn.givenName, isPrivateEmail: signIn.isPrivateEmail ?? false, appleSubject: signIn.subject, at: now,
+                    on: sql)
+            }
             if let replacingSession {
                 try await sql.delete(from: "sessions").where("id", .equal, replacingSession).run()
             }
@@ -140,8 +150,9 @@ struct SQLAccountRepository: AccountRepository {
     func deleteAccount(id: String, at: Date) async throws -> DeletedAccount? {
         let revocationID = random.identifier()
         let now = Int64(at.timeIntervalSince1970)
-        return try await database.transaction { sql in
-            guard try await sql.select().column("id").from("accounts").where("id", .equal, id).first() != nil else { return nil }
+        let mail = mail
+        return try await database.transaction { sql -> DeletedAccount? in
+            guard let account = try await sql.select().columns("id", "email").from("accounts").where("id", .equal, id).first() else { return nil }
             let identity = try await sql.select().columns("subject", "client_id", "refresh_token").from("apple_identities")
                 .where("account_id", .equal, id).first()
             // Explicit deletes keep this independent of the database's foreign-key enforcement.
@@ -152,6 +163,9 @@ struct SQLAccountRepository: AccountRepository {
             let clientID = try identity?.decode(column: "client_id", as: String.self)
             let sealed = try identity.flatMap { try $0.decode(column: "refresh_token", as: String?.self) }
             let subject = try identity?.decode(column: "subject", as: String.self)
+            if let mail, let email = try account.decode(column: "email", as: String?.self), !email.trimmed.isEmpty {
+                try await mail.enqueueDeletionConfirmation(to: email, appleSubject: subject, at: now, on: sql)
+            }
             var queued: String?
             if let clientID, let sealed, let subject {
                 try await sql.insert(into: "pending_revocations")

@@ -71,7 +71,7 @@ struct AppleWebSignIn: Sendable {
     /// (`response_type=code id_token`, `response_mode=form_post` to the callback, the configured scopes).
     private func authorize(nonce: String, for purpose: PendingAuthorization.Purpose) async throws -> URL {
         let now = Date(timeIntervalSince1970: time.now.timeIntervalSince1970.rounded(.down))
-        let request = AuthorizationRequest(
+        let request = AuthorizeRequest(
             clientID: configuration.apple.clientID,
             redirectURI: configuration.redirectURI,
             responseType: .codeAndIDToken,

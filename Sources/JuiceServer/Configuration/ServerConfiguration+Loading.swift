@@ -27,6 +27,7 @@ extension ServerConfiguration {
     /// The server's own settings, next to the toolkit's `config.json` fields.
     static let serverFields: [String] = [
         "public_url", "database_url", "host", "port", "session_lifetime", "refresh_token_key", "refresh_token_key_path", "password_hash_cost",
+        "smtp_url", "mail_from",
     ]
     /// The toolkit's fields (see ``AppleSignInConfiguration``).
     static let toolkitFields: [String] = [
@@ -143,6 +144,17 @@ extension ServerConfiguration {
                 problem("refresh_token_key_path", "cannot read \(url.path)")
             }
         }
+        var mail: MailSettings?
+        switch (string("smtp_url"), string("mail_from")) {
+        case (nil, nil):
+            break
+        case (let url?, let from?):
+            do { mail = try MailSettings(smtpURL: url, mailFrom: from) } catch { problem(error.field, error.message) }
+        case (nil, .some):
+            problem("smtp_url", "is required with mail_from: the SMTP server Juice sends its mail through")
+        case (.some, nil):
+            problem("mail_from", "is required with smtp_url: the sender of Juice's mail, e.g. \"Juice <hello@juice.example.com>\"")
+        }
 
         // The toolkit's fields.
         var toolkitDocument = document
@@ -163,7 +175,7 @@ extension ServerConfiguration {
             }
         }
         guard problems.isEmpty, let apple, let publicURL, let refreshTokenKey else { throw ConfigurationError(problems) }
-        return ServerConfiguration(
+        var configuration = ServerConfiguration(
             apple: apple,
             publicURL: publicURL,
             host: host,
@@ -173,6 +185,8 @@ extension ServerConfiguration {
             sessionLifetime: TimeInterval(sessionLifetime),
             passwordHashCost: cost
         )
+        configuration.mail = mail
+        return configuration
     }
 
     /// 32 bytes from base64 (standard or url-safe), or `nil`.

@@ -39,6 +39,10 @@ public struct ServerConfiguration: Sendable {
     public var purgeInterval: Duration
     /// How often queued revocations are retried (each entry also waits out its own backoff).
     public var revocationRetryInterval: Duration = .seconds(30)
+    /// Outgoing mail (welcome, deletion confirmation) through SMTP; `nil` sends none.
+    public var mail: MailSettings?
+    /// How often the mail outbox looks for mail that is due.
+    public var mailDeliveryInterval: Duration = .seconds(10)
 
     /// Creates a configuration from already-validated values.
     public init(

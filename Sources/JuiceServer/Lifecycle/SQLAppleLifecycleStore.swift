@@ -45,6 +45,13 @@ struct SQLAppleLifecycleStore: AppleLifecycleStore {
                 try await sql.update("apple_identities")
                     .set("email_forwarding", to: notification.type == .emailEnabled ? 1 : 0)
                     .where("subject", .equal, notification.subject).run()
+                // The mail outbox does not send to an Apple ID whose relay is off (it would bounce), until email-enabled.
+                if notification.type == .emailDisabled {
+                    try await sql.insert(into: "mail_suppressions").columns("apple_subject", "since")
+                        .values(SQLBind(notification.subject), SQLBind(received)).ignoringConflicts(with: ["apple_subject"]).run()
+                } else {
+                    try await sql.delete(from: "mail_suppressions").where("apple_subject", .equal, notification.subject).run()
+                }
                 return .applied(sessionsEnded: 0)
             case .unknown:
                 return .ignored

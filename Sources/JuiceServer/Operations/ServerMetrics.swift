@@ -10,6 +10,7 @@ import Prometheus
 /// - `juice_identity_token_failures_total{code}`: identity tokens refused, by verification error code;
 /// - `juice_apple_request_duration_seconds{endpoint, outcome}`: calls to Apple (keys, token, revoke, …);
 /// - `juice_queued_revocations`: revocations waiting for Apple, read at scrape time;
+/// - `juice_mail_total{outcome}`: mail delivery attempts (`sent`, `refused`, `retried`, `failed`, `suppressed`);
 /// - `juice_http_requests_total{method, route, status}` and `juice_http_request_duration_seconds{method, route}`.
 ///
 /// A process that serves one app uses ``shared`` and ``bootstrapMetricsSystem()`` so swift-metrics
@@ -83,6 +84,11 @@ public struct ServerMetrics: Sendable {
         registry.makeGauge(descriptor: Self.queuedRevocations).set(Double(count))
     }
 
+    /// Counts one mail delivery attempt by its outcome.
+    public func mail(outcome: String) {
+        registry.makeCounter(descriptor: Self.mailDeliveries, labels: [("outcome", outcome)]).increment()
+    }
+
     /// Records one answered HTTP request.
     func request(method: String, route: String, status: Int, duration: Duration) {
         registry.makeCounter(descriptor: Self.httpRequests, labels: [("method", method), ("route", route), ("status", String(status))])
@@ -106,6 +112,12 @@ public struct ServerMetrics: Sendable {
 
     static var queuedRevocations: MetricNameDescriptor {
         MetricNameDescriptor(namespace: "juice", metricName: "queued_revocations", unitName: "", helpText: "Token revocations waiting for Apple.")
+    }
+
+    static var mailDeliveries: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "juice", metricName: "mail", unitName: "total",
+            helpText: "Mail delivery attempts by outcome (sent, refused, retried, failed, suppressed).")
     }
 
     static var httpRequests: MetricNameDescriptor {

@@ -96,5 +96,25 @@ enum JuiceSchema {
                 .column("transferred_at", type: .bigint, .notNull)
                 .run()
         },
+        SchemaMigration(version: 3, name: "mail outbox and mail suppressions (email-disabled)") { sql in
+            try await sql.create(table: "mail_outbox")
+                .column("id", type: .text, .primaryKey(autoIncrement: false))
+                .column("kind", type: .text, .notNull)
+                .column("apple_subject", type: .text)
+                .column("recipient", type: .text, .notNull)
+                .column("message", type: .text, .notNull)
+                .column("status", type: .text, .notNull)
+                .column("attempts", type: .bigint, .notNull, .default(0))
+                .column("next_attempt_at", type: .bigint, .notNull)
+                .column("last_error", type: .text)
+                .column("created_at", type: .bigint, .notNull)
+                .column("finished_at", type: .bigint)
+                .run()
+            try await sql.create(index: "mail_outbox_due").on("mail_outbox").column("status").column("next_attempt_at").run()
+            try await sql.create(table: "mail_suppressions")
+                .column("apple_subject", type: .text, .primaryKey(autoIncrement: false))
+                .column("since", type: .bigint, .notNull)
+                .run()
+        },
     ]
 }

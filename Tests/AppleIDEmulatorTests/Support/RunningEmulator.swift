@@ -29,6 +29,8 @@ struct RunningEmulator: Sendable {
     let baseURL: String
     let issuer: String
     let clock: TestClock
+    /// The relay's SMTP port, when started with `smtp`.
+    var smtpPort: Int?
 
     static let http = HTTPClient(
         eventLoopGroup: HTTPClient.defaultEventLoopGroup,
@@ -43,18 +45,28 @@ struct RunningEmulator: Sendable {
         issuer: String? = nil,
         options: EmulatorOptions = EmulatorOptions(outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60),
         logger: Logger? = nil,
+        smtp: SMTPOptions? = nil,
         _ body: @Sendable (RunningEmulator) async throws -> T
     ) async throws -> T {
         var logger = logger ?? Logger(label: "emulator-test")
         if logger.label == "emulator-test" { logger.logLevel = .warning }
         let ready = AsyncStream.makeStream(of: Int.self)
+        let smtpReady = AsyncStream.makeStream(of: Int.self)
+        var options = options
+        options.smtp = smtp
         let app = try await buildEmulatorApplication(
             configuration: configuration, dataDirectory: dataDirectory, port: 0, issuer: issuer, time: clock.emulatorTime,
-            options: options, httpClient: http, logger: logger, onServerRunning: { ready.continuation.yield($0) }
+            options: options, httpClient: http, logger: logger, onServerRunning: { ready.continuation.yield($0) },
+            onSMTPRunning: { smtpReady.continuation.yield($0) }
         )
         return try await withRunningServices([app], logger: logger, ready: ready) { port in
             let base = "http://127.0.0.1:\(port)"
-            return try await body(RunningEmulator(baseURL: base, issuer: issuer ?? base, clock: clock))
+            var emulator = RunningEmulator(baseURL: base, issuer: issuer ?? base, clock: clock)
+            if smtp != nil {
+                var smtpIterator = smtpReady.stream.makeAsyncIterator()
+                emulator.smtpPort = await smtpIterator.next()
+            }
+            return try await body(emulator)
         }
     }
 

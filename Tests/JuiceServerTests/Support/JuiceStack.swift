@@ -22,6 +22,8 @@ struct StackEnvironment: Sendable {
     static let receivingTeamID = "TEAMJUICE2"
     /// Another app of the team: its tokens are not for this server.
     static let otherBundleID = "com.example.other-app"
+    /// The sender of the server's mail, registered with the relay as a single address.
+    static let mailFrom = "Juice <hello@juice.test>"
 
     /// Where the emulator posts server-to-server notifications.
     enum Notifications: Sendable {
@@ -50,6 +52,8 @@ struct StackEnvironment: Sendable {
     var receivingTeamKey = P256.Signing.PrivateKey()
     /// Whether the server signs client secrets as the receiving team (after an app transfer).
     var serverIsReceivingTeam = false
+    /// Messages the emulator's relay takes per relay address in 24 hours.
+    var relayDailyLimit = 100
 
     /// A fresh environment; `remove()` it when done (``with(_:_:)`` does).
     static func make(_ kind: TestDatabase = .sqlite) async throws -> StackEnvironment {
@@ -109,7 +113,7 @@ struct StackEnvironment: Sendable {
             apps: [
                 .init(
                     teamID: Self.teamID, bundleID: Self.bundleID, servicesIDs: [Self.servicesID], redirectURIs: [serverURL + "/auth/apple/callback"],
-                    notificationURL: notificationURL, allowLocalRedirects: true
+                    notificationURL: notificationURL, emailSources: ["hello@juice.test"], allowLocalRedirects: true
                 ),
                 .init(teamID: Self.teamID, bundleID: Self.otherBundleID),
             ],
@@ -117,7 +121,8 @@ struct StackEnvironment: Sendable {
         )
     }
 
-    func serverConfiguration(emulatorURL: String, loginLimits: LoginThrottle.Limits) -> ServerConfiguration {
+    /// - Parameter smtpPort: The emulator's relay; the server mails through it (tests drive delivery).
+    func serverConfiguration(emulatorURL: String, loginLimits: LoginThrottle.Limits, smtpPort: Int? = nil) -> ServerConfiguration {
         let apple = AppleSignInConfiguration(
             clientID: Self.servicesID, teamID: serverIsReceivingTeam ? Self.receivingTeamID : Self.teamID,
             keyID: serverIsReceivingTeam ? "KEYJUICE02" : keyID, privateKey: serverIsReceivingTeam ? receivingTeamKey : teamKey,
@@ -131,6 +136,13 @@ struct StackEnvironment: Sendable {
         // Tests run revocation retries themselves, at chosen moments of the test clock: a background
         // pass racing them (taking an entry while Apple is down, calling after it is back) would not.
         configuration.revocationRetryInterval = .seconds(86_400)
+        if let smtpPort {
+            var mail = MailSettings(smtpHost: "127.0.0.1", smtpPort: smtpPort, sender: MailSender(parsing: Self.mailFrom)!)
+            mail.timeout = .seconds(10)
+            configuration.mail = mail
+            // The same for mail: tests run delivery passes themselves.
+            configuration.mailDeliveryInterval = .seconds(86_400)
+        }
         return configuration
     }
 }
@@ -142,6 +154,8 @@ struct JuiceStack: Sendable {
     let clock: TestClock
     /// Every server instance's own address; the first is ``serverURL``, the public URL of all.
     let instanceURLs: [String]
+    /// The emulator's private email relay (SMTP), which the server mails through.
+    var smtpPort: Int?
 
     var serverURL: String { environment.serverURL }
 
@@ -187,14 +201,20 @@ struct JuiceStack: Sendable {
         var logger = Logger(label: "juice-test")
         logger.logLevel = .warning
         let (emulatorPorts, emulatorPortSink) = AsyncStream.makeStream(of: Int.self)
+        let (smtpPorts, smtpPortSink) = AsyncStream.makeStream(of: Int.self)
         let emulator = try await buildEmulatorApplication(
             configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"), port: 0,
-            time: clock.emulatorTime, httpClient: Browser.http, logger: logger, onServerRunning: { emulatorPortSink.yield($0) }
+            time: clock.emulatorTime, options: EmulatorOptions(smtp: SMTPOptions(port: 0, dailyLimitPerAddress: environment.relayDailyLimit)),
+            httpClient: Browser.http, logger: logger,
+            onServerRunning: { emulatorPortSink.yield($0) }, onSMTPRunning: { smtpPortSink.yield($0) }
         )
         let emulatorGroup = ServiceGroup(configuration: .init(services: [emulator], gracefulShutdownSignals: [], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
-                defer { emulatorPortSink.finish() }
+                defer {
+                    emulatorPortSink.finish()
+                    smtpPortSink.finish()
+                }
                 try await emulatorGroup.run()
             }
             var serverGroup: ServiceGroup?
@@ -202,10 +222,12 @@ struct JuiceStack: Sendable {
                 var emulatorIterator = emulatorPorts.makeAsyncIterator()
                 guard let emulatorPort = await emulatorIterator.next() else { throw ServicesDidNotStart() }
                 let emulatorURL = "http://127.0.0.1:\(emulatorPort)"
+                var smtpIterator = smtpPorts.makeAsyncIterator()
+                guard let smtpPort = await smtpIterator.next() else { throw ServicesDidNotStart() }
                 let (serverPorts, serverPortSink) = AsyncStream.makeStream(of: Int.self)
                 var services: [any Service] = []
                 for instance in 0..<instances {
-                    var configuration = environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: loginLimits)
+                    var configuration = environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: loginLimits, smtpPort: smtpPort)
                     if instance > 0 { configuration.port = 0 }
                     services.append(
                         try await buildApplication(
@@ -228,7 +250,8 @@ struct JuiceStack: Sendable {
                     ports.append(port)
                 }
                 let urls = [environment.serverURL] + ports.filter { $0 != environment.serverPort }.map { "http://127.0.0.1:\($0)" }
-                let result = try await body(JuiceStack(environment: environment, emulatorURL: emulatorURL, clock: clock, instanceURLs: urls))
+                let stack = JuiceStack(environment: environment, emulatorURL: emulatorURL, clock: clock, instanceURLs: urls, smtpPort: smtpPort)
+                let result = try await body(stack)
                 await group.triggerGracefulShutdown()
                 await emulatorGroup.triggerGracefulShutdown()
                 try await tasks.waitForAll()
@@ -249,11 +272,13 @@ struct JuiceStack: Sendable {
         let environment = environment
         let emulatorURL = emulatorURL
         let clock = clock
+        let smtpPort = smtpPort
         return try await withDatabase { database in
             var logger = Logger(label: "juice-test-deps")
             logger.logLevel = .warning
             let dependencies = try await ServerDependencies.make(
-                configuration: environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: .init()), database: database,
+                configuration: environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: .init(), smtpPort: smtpPort),
+                database: database,
                 time: clock.time, random: .system, httpClient: Browser.http, logger: logger, metrics: ServerMetrics()
             )
             return try await body(dependencies)

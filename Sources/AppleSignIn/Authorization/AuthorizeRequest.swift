@@ -8,11 +8,11 @@ import JuiceEncodings
 /// `state` and `nonce` default to fresh random 32-byte values; keep both server-side.
 ///
 /// ```swift
-/// let request = AuthorizationRequest(clientID: "com.example.app.web", redirectURI: callbackURL)
+/// let request = AuthorizeRequest(clientID: "com.example.app.web", redirectURI: callbackURL)
 /// store(state: request.state, nonce: request.nonce)
 /// let url = try request.url(appleBaseURL: AppleSignInConfiguration.appleBaseURL)
 /// ```
-public struct AuthorizationRequest: Sendable, Hashable {
+public struct AuthorizeRequest: Sendable, Hashable {
     /// A scope the app may ask for.
     public enum Scope: String, Sendable, Hashable, Codable, CaseIterable {
         /// The person's name.
@@ -61,8 +61,8 @@ public struct AuthorizationRequest: Sendable, Hashable {
         responseType: ResponseType = .codeAndIDToken,
         responseMode: ResponseMode = .formPost,
         scopes: [Scope] = [.name, .email],
-        state: String = AuthorizationRequest.randomValue(),
-        nonce: String? = AuthorizationRequest.randomValue()
+        state: String = AuthorizeRequest.randomValue(),
+        nonce: String? = AuthorizeRequest.randomValue()
     ) {
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -74,13 +74,13 @@ public struct AuthorizationRequest: Sendable, Hashable {
     }
 
     /// The authorize URL under `appleBaseURL`.
-    /// - Throws: ``AuthorizationRequestError`` when the combination breaks Apple's rules.
-    public func url(appleBaseURL: URL) throws(AuthorizationRequestError) -> URL {
+    /// - Throws: ``AuthorizeRequestError`` when the combination breaks Apple's rules.
+    public func url(appleBaseURL: URL) throws(AuthorizeRequestError) -> URL {
         if !scopes.isEmpty && responseMode != .formPost {
-            throw AuthorizationRequestError("asking for scopes (\(scopes.map(\.rawValue).joined(separator: " "))) requires response_mode=form_post")
+            throw AuthorizeRequestError("asking for scopes (\(scopes.map(\.rawValue).joined(separator: " "))) requires response_mode=form_post")
         }
         if responseType == .codeAndIDToken && responseMode == .query {
-            throw AuthorizationRequestError("an id_token cannot be returned in the query; use fragment or form_post")
+            throw AuthorizeRequestError("an id_token cannot be returned in the query; use fragment or form_post")
         }
         var items: [(String, String)] = [
             ("client_id", clientID),
@@ -93,7 +93,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
         if let nonce { items.append(("nonce", nonce)) }
         let base = appleBaseURL.absoluteString.trimmingTrailingSlash
         guard let url = URL(string: base + "/auth/authorize?" + FormURLEncoding.encode(items)) else {
-            throw AuthorizationRequestError("the Apple base URL \(base) cannot take a path")
+            throw AuthorizeRequestError("the Apple base URL \(base) cannot take a path")
         }
         return url
     }
@@ -111,7 +111,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
 }
 
 /// An authorization request that breaks Apple's rules.
-public struct AuthorizationRequestError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct AuthorizeRequestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why.
     public let reason: String
     public init(_ reason: String) { self.reason = reason }

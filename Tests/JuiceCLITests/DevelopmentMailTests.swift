@@ -1,0 +1,93 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+
+/// `juice serve` development mode end to end: a real web sign-in with Hide My Email, then Juice's
+/// welcome mail reaches the demo Apple ID's inbox through the emulator's private email relay.
+@Suite("juice serve development mode: mail through the private email relay")
+struct DevelopmentMailTests {
+    @Test("after a web sign-in with Hide My Email the welcome mail arrives in the demo Apple ID's inbox", .timeLimit(.minutes(2)))
+    func welcomeMailArrives() async throws {
+        let serve = try ServeProcess()
+        defer { serve.stop() }
+        try await serve.start()
+        #expect(serve.output.contains("smtp://127.0.0.1:\(serve.smtpPort)"))
+        let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
+        do {
+            try await Self.signIn(serve, http)
+            var messages: [[String: Any]] = []
+            let deadline = ContinuousClock.now + .seconds(30)
+            while messages.isEmpty && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                let inbox = try await Self.send(http, .GET, serve.emulatorURL + "/emulator/admin/mail?apple_id=appleseed@juice.test")
+                messages = (try JSONSerialization.jsonObject(with: Data(inbox.body.utf8)) as? [String: Any])?["messages"] as? [[String: Any]] ?? []
+            }
+            #expect(messages.count == 1)
+            #expect(messages.first?["subject"] as? String == "Welcome to Juice")
+            #expect(messages.first?["from"] as? String == "hello@juice.test")
+            #expect((messages.first?["to"] as? String)?.hasSuffix("@privaterelay.appleid.com") == true)
+            #expect(messages.first?["delivered_to"] as? String == "appleseed@juice.test")
+            try await http.shutdown()
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    }
+
+    /// `/auth/apple` → the emulator's sign-in and consent (Hide My Email) → the form_post to the callback.
+    static func signIn(_ serve: ServeProcess, _ http: HTTPClient) async throws {
+        let start = try await send(http, .GET, serve.url + "/auth/apple")
+        #expect(start.status == 302)
+        let authorize = try #require(start.location.flatMap(URLComponents.init(string:)))
+        var fields = (authorize.queryItems ?? []).map { ($0.name, $0.value ?? "") }
+        fields += [("account_name", "appleseed@juice.test"), ("password", "juice"), ("email_choice", "hide"), ("action", "continue")]
+        let base = try #require(start.location?.split(separator: "?").first.map(String.init))
+        let page = try await send(http, .POST, base, form: fields)
+        #expect(page.status == 200)
+        let action = try #require(formAction(page.body))
+        let callback = try await send(http, .POST, action, form: hiddenInputs(page.body), headers: [("Origin", serve.emulatorURL)])
+        #expect(callback.status == 303, "the callback answered \(callback.status): \(callback.body.prefix(300))")
+    }
+
+    struct Answer {
+        let status: Int
+        let location: String?
+        let body: String
+    }
+
+    static func send(
+        _ http: HTTPClient, _ method: HTTPMethod, _ url: String, form: [(String, String)]? = nil, headers: [(String, String)] = []
+    ) async throws -> Answer {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let form {
+            let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+            let body = form.map {
+                ($0.0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
+                    + ($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+            }.joined(separator: "&")
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await http.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return Answer(status: Int(response.status.code), location: response.headers.first(name: "Location"), body: String(buffer: body))
+    }
+
+    static func hiddenInputs(_ html: String) -> [(String, String)] {
+        let pattern = #/<input type="hidden" name="([^"]*)" value="([^"]*)">/#
+        return html.matches(of: pattern).map { (unescape(String($0.output.1)), unescape(String($0.output.2))) }
+    }
+
+    static func formAction(_ html: String) -> String? {
+        html.firstMatch(of: #/action="([^"]*)"/#).map { unescape(String($0.output.1)) }
+    }
+
+    static func unescape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&#x27;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+    }
+}
