@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "AppleIDEmulator", targets: ["AppleIDEmulator"]),
         .library(name: "JuiceServer", targets: ["JuiceServer"]),
         .library(name: "JuiceClient", targets: ["JuiceClient"]),
+        .library(name: "AppleSignInConformance", targets: ["AppleSignInConformance"]),
         .executable(name: "juice", targets: ["juice"]),
     ],
     dependencies: [
@@ -120,11 +121,26 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "AppleSignInConformance",
+            dependencies: [
+                "AppleIDEmulator",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "juice",
             dependencies: [
                 "AppleSignIn",
                 "AppleIDEmulator",
+                "AppleSignInConformance",
                 "JuiceServer",
                 "JuiceClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -213,6 +229,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AppleSignInConformanceTests",
+            dependencies: [
+                "JuiceTestSupport",
+                "AppleSignInConformance",
+                "AppleSignIn",
+                "JuiceEncodings",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -12,6 +12,7 @@ struct Juice: AsyncParsableCommand {
             BenchCommand.self,
             ServeCommand.self,
             EmulatorCommand.self,
+            ConformanceCommand.self,
             LoginCommand.self,
             WhoamiCommand.self,
             LogoutCommand.self,

@@ -1,0 +1,65 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// HTTP to the backend under test, as a browser or app would send it; redirects are not followed.
+struct BackendClient: Sendable {
+    /// One answer.
+    struct Answer: Sendable {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: String
+
+        var location: String? { headers.first(name: "location") }
+        var setCookies: [String] { headers["set-cookie"] }
+    }
+
+    /// Why no answer came.
+    enum Failure: Error, Sendable {
+        case timeout
+        case unreachable(String)
+    }
+
+    let http: HTTPClient
+    let timeout: Duration
+    /// Sent as `Origin` on the form_post, as Apple's page does.
+    let appleOrigin: String
+
+    func get(_ url: String, cookies: String? = nil) async throws(Failure) -> Answer {
+        try await send(url, method: .GET, headers: cookies.map { [("Cookie", $0)] } ?? [], body: nil)
+    }
+
+    func postForm(_ url: String, _ fields: [(String, String)], cookies: String?) async throws(Failure) -> Answer {
+        var headers = [("Content-Type", "application/x-www-form-urlencoded"), ("Origin", appleOrigin)]
+        if let cookies { headers.append(("Cookie", cookies)) }
+        return try await send(url, method: .POST, headers: headers, body: FormBody.encode(fields))
+    }
+
+    func postJSON(_ url: String, _ body: Data) async throws(Failure) -> Answer {
+        try await send(url, method: .POST, headers: [("Content-Type", "application/json")], body: String(decoding: body, as: UTF8.self))
+    }
+
+    /// The per-request deadline, clamped to between 1 ms and one hour.
+    private var deadline: TimeAmount {
+        .nanoseconds(Int64(min(max(timeout / .nanoseconds(1), 1_000_000), 3_600_000_000_000)))
+    }
+
+    private func send(_ url: String, method: HTTPMethod, headers: [(String, String)], body: String?) async throws(Failure) -> Answer {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(string: body)) }
+        do {
+            let response = try await http.execute(
+                request,
+                timeout: deadline)
+            let bytes = try await response.body.collect(upTo: 1 << 20)
+            return Answer(status: Int(response.status.code), headers: response.headers, body: String(buffer: bytes))
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            throw .timeout
+        } catch {
+            throw .unreachable(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,113 @@
+/// One conformance case: a small value saying what the kit sends and what a correct backend does.
+///
+/// Add a case by adding a value to ``ConformanceCatalog``; the runner knows how to play each
+/// ``Scenario``.
+public struct ConformanceCase: Sendable, Hashable {
+    /// What a correct backend does with the input.
+    public enum Expectation: String, Sendable, Hashable, Codable {
+        /// Signs in (web: 2xx/3xx and the probe 2xx; native and notifications: 2xx).
+        case accept
+        /// Answers 4xx (web: or the probe is not 2xx).
+        case refuse
+    }
+
+    /// Whether a failure fails the run (`required`) or is a warning (`recommended`).
+    public enum Level: String, Sendable, Hashable, Codable {
+        /// A failure fails the run (exit status 1).
+        case required
+        /// A failure is a warning.
+        case recommended
+    }
+
+    /// Which backend endpoint the case drives.
+    public enum Flow: String, Sendable, Hashable {
+        /// The web flow: start URL, then Apple's cross-site form_post to the redirect URI.
+        case web
+        /// The native endpoint (`--native`).
+        case native
+        /// The notification endpoint (`--notifications`).
+        case notification
+        /// No request of its own: judged from what the kit's token endpoint saw.
+        case clientSecrets
+    }
+
+    /// The stable id (`sign-in`, `id-token-alg-none`, …).
+    public let id: String
+    /// One line saying what is sent.
+    public let title: String
+    /// What a correct backend does.
+    public let expect: Expectation
+    /// Whether a failure fails the run.
+    public let level: Level
+    /// The endpoint it drives.
+    public let flow: Flow
+    /// What the kit alters.
+    let scenario: Scenario
+    /// One line telling a failing backend what to fix.
+    public let hint: String
+
+    init(
+        _ id: String, _ title: String, expect: Expectation, level: Level = .required, flow: Flow = .web, scenario: Scenario = Scenario(),
+        hint: String
+    ) {
+        self.id = id
+        self.title = title
+        self.expect = expect
+        self.level = level
+        self.flow = flow
+        self.scenario = scenario
+        self.hint = hint
+    }
+}
+
+/// What a case alters in what the kit sends; the default is a correct sign-in by a returning user.
+struct Scenario: Sendable, Hashable {
+    /// How the identity token (or notification) is damaged.
+    enum Defect: Sendable, Hashable {
+        case none
+        case badSignature
+        case algNone
+        case hs256WithPublicKey
+        case unknownKeyID
+        case wrongIssuer
+        case wrongAudience
+        case expired
+        case nonceMismatch
+        case nonceMissing
+        case codeHashMismatch
+        case issuedInFuture
+    }
+
+    /// Who signs in.
+    enum Person: Sendable, Hashable {
+        /// The run's main Apple ID, first sign-in: `user` carries name and email.
+        case newUser
+        /// The main Apple ID again: no `user`.
+        case returningUser
+        /// A fresh Apple ID that hid its email: a relay address, `is_private_email` true.
+        case privateEmailUser
+    }
+
+    /// How the email booleans are written.
+    enum Booleans: Sendable, Hashable {
+        case json
+        case strings
+    }
+
+    /// Which `state` the form_post carries.
+    enum State: Sendable, Hashable {
+        case issued
+        case neverIssued
+        /// A state the backend already consumed in an accepted sign-in, with a fresh code and token.
+        case replayed
+    }
+
+    var defect = Defect.none
+    var person = Person.returningUser
+    var booleans = Booleans.json
+    var state = State.issued
+    /// The kit's token endpoint answers `invalid_grant` for the code.
+    var codeRefusedByApple = false
+    /// Rotate to a new signing key (and `kid`) the backend has never seen before this case.
+    var rotateKeys = false
+}

@@ -1,0 +1,113 @@
+import Crypto
+import Foundation
+
+/// What `juice conformance` is pointed at: the backend under test, the port the kit serves Apple on,
+/// and the backend's Apple settings (team, key, client ids, redirect URI) and endpoints.
+///
+/// ```swift
+/// var options = ConformanceOptions(
+///     backend: "http://127.0.0.1:9000", port: 9100, teamID: "ABCDE12345", keyID: "KEY1234567",
+///     teamPublicKeyPEM: try ConformanceOptions.teamPublicKeyPEM(fromPEM: p8Text),
+///     clientID: "com.example.web", redirectURI: "http://127.0.0.1:9000/auth/apple/callback")
+/// options.probePath = "/me"
+/// let report = try await ConformanceRun(options: options).run()
+/// ```
+public struct ConformanceOptions: Sendable {
+    /// The backend's base URL, e.g. `http://127.0.0.1:9000` (no trailing slash needed).
+    public var backend: String
+    /// The loopback port the kit serves Apple on; the backend uses `http://127.0.0.1:PORT` as Apple's base URL.
+    public var port: Int
+    /// The `iss` of the kit's tokens (default: the kit's base URL).
+    public var issuer: String?
+    /// The backend's team id.
+    public var teamID: String
+    /// The id of the backend's Sign in with Apple key.
+    public var keyID: String
+    /// The public half of that key, PEM; the kit checks the backend's client secrets with it.
+    public var teamPublicKeyPEM: String
+    /// The Services ID the backend's web sign-in uses.
+    public var clientID: String
+    /// The backend's registered redirect URI (its form_post callback).
+    public var redirectURI: String
+    /// The app's bundle id (native sign-ins and notifications); default: ``clientID``.
+    public var bundleID: String?
+    /// The path that starts a web sign-in (redirects to the kit's `/auth/authorize`).
+    public var startPath = "/auth/apple"
+    /// A path answering 2xx only to a signed-in browser (checked after each web callback), if any.
+    public var probePath: String?
+    /// The native sign-in endpoint (JSON), if the backend has one.
+    public var nativePath: String?
+    /// An endpoint issuing the nonce for a native sign-in (`POST`, answers `{"nonce": …}`), if the backend requires its own.
+    public var nativeNoncePath: String?
+    /// The server-to-server notification endpoint, if the backend has one.
+    public var notificationsPath: String?
+    /// How long one request to the backend may take before it counts as a timeout.
+    public var requestTimeout: Duration = .seconds(10)
+    /// How long the kit leaves the backend's key cache alone before rotating keys: a backend may
+    /// rightly refetch Apple's keys at most this often (Juice: every 10 s).
+    public var keyRefetchInterval: Duration = .seconds(11)
+
+    /// Creates options with the required settings; the endpoints default to none except ``startPath``.
+    public init(
+        backend: String, port: Int, issuer: String? = nil, teamID: String, keyID: String, teamPublicKeyPEM: String, clientID: String,
+        redirectURI: String, bundleID: String? = nil
+    ) {
+        self.backend = backend.hasSuffix("/") ? String(backend.dropLast()) : backend
+        self.port = port
+        self.issuer = issuer
+        self.teamID = teamID
+        self.keyID = keyID
+        self.teamPublicKeyPEM = teamPublicKeyPEM
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.bundleID = bundleID
+    }
+
+    /// The kit's base URL: what the backend must use as Apple's base URL.
+    public var appleBaseURL: String { "http://127.0.0.1:\(port)" }
+    /// The issuer of the kit's tokens.
+    var effectiveIssuer: String { issuer ?? appleBaseURL }
+    /// The audience of native tokens and notifications.
+    var appAudience: String { bundleID ?? clientID }
+    /// Every client id the kit's token endpoint knows: the bundle id first.
+    var clientIDs: [String] {
+        var ids = [appAudience]
+        if clientID != appAudience { ids.append(clientID) }
+        return ids
+    }
+
+    /// The public PEM of a team key given as its `.p8` (PKCS#8 private key) or as a public-key PEM.
+    /// - Throws: ``ConformanceStartError`` when the text is neither (the message never echoes the key).
+    public static func teamPublicKeyPEM(fromPEM text: String) throws(ConformanceStartError) -> String {
+        if let privateKey = try? P256.Signing.PrivateKey(pemRepresentation: text) {
+            return privateKey.publicKey.pemRepresentation
+        }
+        if let publicKey = try? P256.Signing.PublicKey(pemRepresentation: text) {
+            return publicKey.pemRepresentation
+        }
+        throw ConformanceStartError("the team key is neither a P-256 .p8 private key nor a P-256 public key PEM")
+    }
+
+    /// Problems with the options that make a run impossible.
+    func problems() -> [String] {
+        var problems: [String] = []
+        if !(1...65_535).contains(port) { problems.append("--port must be between 1 and 65535") }
+        if !Self.isHTTPURL(backend) { problems.append("--backend must be an absolute http(s) URL, e.g. http://127.0.0.1:9000") }
+        if !Self.isHTTPURL(redirectURI) { problems.append("--redirect-uri must be an absolute http(s) URL") }
+        for (name, value) in [("--team-id", teamID), ("--key-id", keyID), ("--client-id", clientID)] where value.isEmpty {
+            problems.append("\(name) must not be empty")
+        }
+        for (name, path) in [
+            ("--start", startPath), ("--probe", probePath), ("--native", nativePath), ("--native-nonce", nativeNoncePath),
+            ("--notifications", notificationsPath),
+        ] {
+            if let path, !path.hasPrefix("/") { problems.append("\(name) must be a path starting with /") }
+        }
+        return problems
+    }
+
+    private static func isHTTPURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host != nil else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+}

@@ -1,0 +1,120 @@
+import AppleIDEmulator
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+
+/// One conformance run: serves Apple on the kit's port, plays every case against the backend, and
+/// reports a verdict per case.
+///
+/// ```swift
+/// let report = try await ConformanceRun(options: options).run()
+/// print(report.table())
+/// exit(report.exitCode)
+/// ```
+public struct ConformanceRun: Sendable {
+    public let options: ConformanceOptions
+    private let logger: Logger
+
+    /// Creates a run; `logger` receives the kit server's own log (default: none).
+    public init(options: ConformanceOptions, logger: Logger = Logger(label: "juice.conformance", factory: { _ in SwiftLogNoOpLogHandler() })) {
+        self.options = options
+        self.logger = logger
+    }
+
+    /// The cases this run plays, in order.
+    public var cases: [ConformanceCase] {
+        ConformanceCatalog.cases(native: options.nativePath != nil, notifications: options.notificationsPath != nil)
+    }
+
+    /// Runs every case.
+    /// - Throws: ``ConformanceStartError`` when the run cannot start (bad options, the kit's port is
+    ///   taken, the backend is unreachable or its start URL does not redirect to the kit).
+    public func run() async throws(ConformanceStartError) -> ConformanceReport {
+        if let problem = options.problems().first { throw ConformanceStartError(problem) }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-conformance-\(RandomText.hex32())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let secrets: ConformanceClientSecretCheck
+        let authority: KitAuthority
+        do {
+            secrets = try await ConformanceClientSecretCheck.open(
+                teamID: options.teamID, keyID: options.keyID, publicKeyPEM: options.teamPublicKeyPEM, clientIDs: options.clientIDs,
+                baseURL: options.appleBaseURL, issuer: options.effectiveIssuer, directory: directory, time: .system)
+            authority = KitAuthority(keys: try KitKeys(), secrets: secrets, issuer: options.effectiveIssuer)
+        } catch {
+            throw ConformanceStartError("the kit could not prepare its keys and store: \(error)")
+        }
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        let result: Result<ConformanceReport, ConformanceStartError>
+        do {
+            result = .success(try await serving(authority: authority, http: http))
+        } catch let error as ConformanceStartError {
+            result = .failure(error)
+        } catch {
+            result = .failure(ConformanceStartError("the kit could not serve Apple on port \(options.port): \(error)"))
+        }
+        try? await http.shutdown()
+        await secrets.close()
+        return try result.get()
+    }
+
+    /// Runs the kit's Apple while the cases play, and stops it afterwards.
+    private func serving(authority: KitAuthority, http: HTTPClient) async throws -> ConformanceReport {
+        let (ready, readySignal) = AsyncStream<Bool>.makeStream()
+        let app = Application(
+            router: KitAppleRouter.build(authority: authority, baseURL: options.appleBaseURL, issuer: options.effectiveIssuer),
+            configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "juice-conformance"),
+            onServerRunning: { _ in
+                readySignal.yield(true)
+                readySignal.finish()
+            },
+            logger: logger
+        )
+        return try await withThrowingTaskGroup(of: ConformanceReport?.self) { group in
+            group.addTask {
+                do {
+                    try await app.runService(gracefulShutdownSignals: [])
+                } catch {
+                    readySignal.finish()
+                    throw error
+                }
+                return nil
+            }
+            var readiness = ready.makeAsyncIterator()
+            guard await readiness.next() == true else {
+                // The server could not start: its error is the reason.
+                _ = try await group.next()
+                throw ConformanceStartError("the kit's server on port \(options.port) did not start")
+            }
+            group.addTask {
+                try await self.playAll(authority: authority, http: http)
+            }
+            // The first to finish: the cases (a report), or the server failing to start or stopping early.
+            while let finished = try await group.next() {
+                if let report = finished {
+                    group.cancelAll()
+                    return report
+                }
+                throw ConformanceStartError("the kit's server on port \(options.port) stopped before the cases finished")
+            }
+            throw ConformanceStartError("the kit's server on port \(options.port) stopped")
+        }
+    }
+
+    private func playAll(authority: KitAuthority, http: HTTPClient) async throws -> ConformanceReport {
+        let client = BackendClient(http: http, timeout: options.requestTimeout, appleOrigin: options.appleBaseURL)
+        let player = CasePlayer(options: options, authority: authority, client: client)
+        do {
+            _ = try await player.startWeb()
+        } catch let problem as CasePlayer.StartProblem {
+            throw ConformanceStartError(problem.reason)
+        }
+        var results: [ConformanceReport.CaseResult] = []
+        for conformanceCase in cases {
+            try Task.checkCancellation()
+            let observation = await player.play(conformanceCase)
+            results.append(.init(conformanceCase, observation: observation))
+        }
+        return ConformanceReport(backend: options.backend, cases: results)
+    }
+}

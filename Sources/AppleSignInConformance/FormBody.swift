@@ -1,0 +1,27 @@
+import Foundation
+
+/// `application/x-www-form-urlencoded` both ways.
+enum FormBody {
+    /// The fields of `text`; a field whose percent-encoding is invalid is left out (the first of a repeated name wins).
+    static func decode(_ text: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = parts[0].replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
+                let value = (parts.count > 1 ? String(parts[1]) : "").replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
+                fields[name] == nil
+            else { continue }
+            fields[name] = value
+        }
+        return fields
+    }
+
+    static func encode(_ fields: [(String, String)]) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return fields.map { name, value in
+            (name.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
+                + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+        }.joined(separator: "&")
+    }
+}

@@ -1,0 +1,127 @@
+import AppleIDEmulator
+import Foundation
+
+/// The kit's Apple state during a run: signing keys, the codes it issued, what its endpoints saw.
+actor KitAuthority {
+    /// A code the kit handed to the backend.
+    struct IssuedCode: Sendable {
+        let clientID: String
+        /// The redirect URI of a web authorization; `nil` for a native one.
+        let redirectURI: String?
+        let subject: String
+        let nonce: String?
+        /// The kit's token endpoint answers `invalid_grant` for it (`code-rejected-by-apple`).
+        let refused: Bool
+        var redeemed = false
+    }
+
+    /// What `/auth/token` answers.
+    enum TokenAnswer: Sendable {
+        case tokens(TokenResponse)
+        case error(code: String, description: String)
+    }
+
+    /// Apple's token response.
+    struct TokenResponse: Encodable, Sendable {
+        let accessToken: String
+        let tokenType = "Bearer"
+        let expiresIn = 3600
+        let refreshToken: String?
+        let idToken: String
+
+        enum CodingKeys: String, CodingKey {
+            case accessToken = "access_token"
+            case tokenType = "token_type"
+            case expiresIn = "expires_in"
+            case refreshToken = "refresh_token"
+            case idToken = "id_token"
+        }
+    }
+
+    private(set) var keys: KitKeys
+    private var codes: [String: IssuedCode] = [:]
+    private var refreshTokens: [String: (clientID: String, subject: String)] = [:]
+    /// When `/auth/keys` was last fetched.
+    private(set) var lastKeyFetch: ContinuousClock.Instant?
+    /// Problems with the client secrets the backend sent (Apple's descriptions), and how many were valid.
+    private(set) var secretProblems: [String] = []
+    private(set) var validSecrets = 0
+    private let secrets: ConformanceClientSecretCheck
+    private let issuer: String
+
+    init(keys: KitKeys, secrets: ConformanceClientSecretCheck, issuer: String) {
+        self.keys = keys
+        self.secrets = secrets
+        self.issuer = issuer
+    }
+
+    func rotateKeys() throws {
+        try keys.rotate()
+    }
+
+    /// `/auth/keys`' body; records the fetch.
+    func keySet() throws -> Data {
+        lastKeyFetch = .now
+        return try keys.keySetJSON()
+    }
+
+    /// A new code for `subject`.
+    func issueCode(clientID: String, redirectURI: String?, subject: String, nonce: String?, refused: Bool) -> String {
+        let code = "c" + RandomText.hex32() + ".0.kit." + RandomText.hex32()
+        codes[code] = IssuedCode(clientID: clientID, redirectURI: redirectURI, subject: subject, nonce: nonce, refused: refused)
+        return code
+    }
+
+    /// Whether the backend redeemed `code`.
+    func wasRedeemed(_ code: String) -> Bool {
+        codes[code]?.redeemed ?? false
+    }
+
+    /// `POST /auth/token`, as Apple answers it.
+    func token(form: [String: String]) async -> TokenAnswer {
+        let clientID = form["client_id"]
+        if let problem = await secrets.problem(secret: form["client_secret"], clientID: clientID) {
+            secretProblems.append(problem)
+            return .error(code: "invalid_client", description: problem)
+        }
+        validSecrets += 1
+        guard let clientID else { return .error(code: "invalid_request", description: "client_id is required") }
+        switch form["grant_type"] {
+        case "authorization_code":
+            guard let code = form["code"], var issued = codes[code], !issued.redeemed, !issued.refused else {
+                return .error(code: "invalid_grant", description: "The code has expired or has been revoked.")
+            }
+            guard issued.clientID == clientID else { return .error(code: "invalid_grant", description: "client_id mismatch") }
+            if let redirectURI = issued.redirectURI, form["redirect_uri"] != redirectURI {
+                return .error(code: "invalid_grant", description: "redirect_uri mismatch")
+            }
+            issued.redeemed = true
+            codes[code] = issued
+            let refreshToken = "r" + RandomText.hex32() + ".0.kit." + RandomText.hex32()
+            refreshTokens[refreshToken] = (clientID, issued.subject)
+            return tokens(clientID: clientID, subject: issued.subject, refreshToken: refreshToken)
+        case "refresh_token":
+            guard let refreshToken = form["refresh_token"], let known = refreshTokens[refreshToken], known.clientID == clientID else {
+                return .error(code: "invalid_grant", description: "The refresh token is invalid.")
+            }
+            return tokens(clientID: clientID, subject: known.subject, refreshToken: nil)
+        default:
+            return .error(code: "unsupported_grant_type", description: "grant_type must be authorization_code or refresh_token")
+        }
+    }
+
+    /// `POST /auth/revoke`: a valid client secret is all it takes.
+    func revoke(form: [String: String]) async -> String? {
+        await secrets.problem(secret: form["client_secret"], clientID: form["client_id"])
+    }
+
+    private func tokens(clientID: String, subject: String, refreshToken: String?) -> TokenAnswer {
+        let mint = TokenMint(issuer: issuer, now: Date())
+        do {
+            let idToken = try mint.identityToken(.init(subject: subject, audience: clientID), defect: .none, keys: keys)
+            return .tokens(TokenResponse(accessToken: "a" + RandomText.hex32(), refreshToken: refreshToken, idToken: idToken))
+        } catch {
+            return .error(code: "server_error", description: "the kit could not sign a token")
+        }
+    }
+}

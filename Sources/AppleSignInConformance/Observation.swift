@@ -1,0 +1,58 @@
+import Foundation
+
+/// What the backend did with one case's input.
+enum Observation: Sendable {
+    case accepted(String)
+    case refused(String)
+    /// A 5xx, an unexpected answer, or a step before the judged request that went wrong.
+    case error(String)
+    case timeout(String)
+
+    /// The report's `observed`.
+    var word: String {
+        switch self {
+        case .accepted: "accepted"
+        case .refused: "refused"
+        case .error: "error"
+        case .timeout: "timeout"
+        }
+    }
+
+    var detail: String {
+        switch self {
+        case .accepted(let detail), .refused(let detail), .error(let detail), .timeout(let detail): detail
+        }
+    }
+
+    /// Whether this is what a correct backend does; a 5xx or a timeout is a failure whatever was expected.
+    func passes(_ expectation: ConformanceCase.Expectation) -> Bool {
+        switch (self, expectation) {
+        case (.accepted, .accept), (.refused, .refuse): true
+        default: false
+        }
+    }
+
+    /// Judges a plain API answer: 2xx accepted, 5xx error, anything else refused.
+    static func api(_ answer: BackendClient.Answer, what: String) -> Observation {
+        switch answer.status {
+        case 200..<300: .accepted("\(what) answered HTTP \(answer.status)")
+        case 500...: .error("\(what) answered HTTP \(answer.status)\(Self.errorCode(answer))")
+        default: .refused("\(what) answered HTTP \(answer.status)\(Self.errorCode(answer))")
+        }
+    }
+
+    static func failure(_ failure: BackendClient.Failure, what: String) -> Observation {
+        switch failure {
+        case .timeout: .timeout("\(what) did not answer in time")
+        case .unreachable(let reason): .error("\(what) could not be reached: \(reason.prefix(200))")
+        }
+    }
+
+    /// ` (error: code)` when the body is the usual `{"error": …}` JSON.
+    private static func errorCode(_ answer: BackendClient.Answer) -> String {
+        guard let range = answer.body.range(of: #""error"\s*:\s*"([A-Za-z0-9_.-]{1,64})""#, options: .regularExpression) else { return "" }
+        let match = answer.body[range]
+        guard let start = match.dropLast().lastIndex(of: "\"") else { return "" }
+        return " (error: \(match[match.index(after: start)..<match.index(before: match.endIndex)]))"
+    }
+}

@@ -1,0 +1,105 @@
+import AppleSignInConformance
+import ArgumentParser
+import Foundation
+
+/// `juice conformance`: plays Apple against any Sign in with Apple backend and reports a verdict per case.
+struct ConformanceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conformance",
+        abstract: "Test a Sign in with Apple backend by playing Apple: a verdict per case.",
+        discussion: """
+            Configure the backend to use http://127.0.0.1:PORT as Apple's base URL and issuer first. \
+            Exit status: 0 every required case passed, 1 one failed, 2 the run could not start.
+            """
+    )
+
+    @Option(help: "The backend's base URL, e.g. http://127.0.0.1:9000.")
+    var backend: String
+
+    @Option(help: "The loopback port the kit serves Apple on.")
+    var port: Int
+
+    @Option(help: "The issuer (iss) of the kit's tokens (default: http://127.0.0.1:PORT).")
+    var issuer: String?
+
+    @Option(name: .customLong("team-id"), help: "The backend's team id.")
+    var teamID: String
+
+    @Option(name: .customLong("key-id"), help: "The id of the backend's Sign in with Apple key.")
+    var keyID: String
+
+    @Option(name: .customLong("team-key"), help: "The backend's team key: its .p8 or the public-key PEM.")
+    var teamKey: String
+
+    @Option(name: .customLong("client-id"), help: "The Services ID of the backend's web sign-in.")
+    var clientID: String
+
+    @Option(name: .customLong("redirect-uri"), help: "The backend's registered redirect URI (form_post callback).")
+    var redirectURI: String
+
+    @Option(name: .customLong("bundle-id"), help: "The app's bundle id (native sign-ins, notifications); default: the client id.")
+    var bundleID: String?
+
+    @Option(help: "The path that starts a web sign-in.")
+    var start: String = "/auth/apple"
+
+    @Option(help: "A path answering 2xx only when signed in (checked with the cookies the callback set).")
+    var probe: String?
+
+    @Option(help: "The native sign-in endpoint (JSON {identityToken, authorizationCode, nonce, user}).")
+    var native: String?
+
+    @Option(name: .customLong("native-nonce"), help: "A POST endpoint issuing native nonces ({\"nonce\"}), if the backend requires its own.")
+    var nativeNonce: String?
+
+    @Option(help: "The server-to-server notification endpoint.")
+    var notifications: String?
+
+    @Option(help: "Write the JSON report here.")
+    var report: String?
+
+    @Option(help: "Write a JUnit XML report here.")
+    var junit: String?
+
+    @Option(help: "Seconds one request to the backend may take (1-120).")
+    var timeout: Int = 10
+
+    func run() async throws {
+        do {
+            let report = try await ConformanceRun(options: try options()).run()
+            print(report.table(), terminator: "")
+            if let path = self.report { try write(try report.json(), to: path) }
+            if let path = junit { try write(Data(report.junit().utf8), to: path) }
+            if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+        } catch let error as ConformanceStartError {
+            FileHandle.standardError.write(Data("juice conformance could not start: \(error.reason)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    private func options() throws(ConformanceStartError) -> ConformanceOptions {
+        guard (1...120).contains(timeout) else { throw ConformanceStartError("--timeout must be between 1 and 120 seconds") }
+        guard let data = FileManager.default.contents(atPath: teamKey), data.count <= 16_384 else {
+            throw ConformanceStartError("--team-key: cannot read \(teamKey)")
+        }
+        var options = ConformanceOptions(
+            backend: backend, port: port, issuer: issuer, teamID: teamID, keyID: keyID,
+            teamPublicKeyPEM: try ConformanceOptions.teamPublicKeyPEM(fromPEM: String(decoding: data, as: UTF8.self)), clientID: clientID,
+            redirectURI: redirectURI, bundleID: bundleID)
+        options.startPath = start
+        options.probePath = probe
+        options.nativePath = native
+        options.nativeNoncePath = nativeNonce
+        options.notificationsPath = notifications
+        options.requestTimeout = .seconds(timeout)
+        return options
+    }
+
+    private func write(_ data: Data, to path: String) throws {
+        do {
+            try data.write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw CLIError("cannot write \(path)")
+        }
+    }
+}

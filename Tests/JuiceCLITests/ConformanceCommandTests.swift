@@ -1,0 +1,121 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("juice conformance as a command")
+struct ConformanceCommandTests {
+    /// `juice serve` configured (juice.json) to use the kit on `kitPort` as Apple, as a child process.
+    final class JuiceBackend {
+        let port: Int
+        let kitPort: Int
+        let directory: URL
+        let keyPath: URL
+        let process = Process()
+        var url: String { "http://127.0.0.1:\(port)" }
+        var log: URL { directory.appendingPathComponent("serve.log") }
+
+        init() throws {
+            port = try FreePort.pick()
+            kitPort = try FreePort.pick()
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-conformance-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            keyPath = directory.appendingPathComponent("AuthKey_KEYCONF001.p8")
+            try P256.Signing.PrivateKey().pemRepresentation.write(to: keyPath, atomically: true, encoding: .utf8)
+        }
+
+        /// Starts `juice serve --config juice.json` and waits (bounded) for `/health`.
+        func start() async throws {
+            let kit = "http://127.0.0.1:\(kitPort)"
+            let configuration: [String: Any] = [
+                "public_url": url, "port": port, "database_url": "sqlite:" + directory.appendingPathComponent("juice.sqlite").path,
+                "refresh_token_key": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
+                "client_id": "com.example.juice.web", "additional_client_ids": ["com.example.juice"], "team_id": "TEAMCONF01",
+                "key_id": "KEYCONF001", "redirect_uri": url + "/auth/apple/callback", "private_key_path": keyPath.path,
+                "apple_base_url": kit, "issuer": kit,
+            ]
+            let file = directory.appendingPathComponent("juice.json")
+            try JSONSerialization.data(withJSONObject: configuration).write(to: file)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: log)
+            process.executableURL = JuiceProcess.executable
+            process.arguments = ["serve", "--config", file.path, "--log-level", "warning"]
+            process.standardOutput = handle
+            process.standardError = handle
+            process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") }
+            try process.run()
+            for _ in 0..<300 {
+                guard process.isRunning else { break }
+                var request = HTTPClientRequest(url: url + "/health")
+                request.method = .GET
+                if let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(2)), response.status == .ok { return }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            throw ServeProcessError(output: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        }
+
+        func stop() {
+            process.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        func conformanceArguments(backend: String? = nil) -> [String] {
+            [
+                "conformance", "--backend", backend ?? url, "--port", "\(kitPort)", "--team-id", "TEAMCONF01", "--key-id", "KEYCONF001",
+                "--team-key", keyPath.path, "--client-id", "com.example.juice.web", "--redirect-uri", url + "/auth/apple/callback",
+                "--bundle-id", "com.example.juice", "--probe", "/api/me", "--native", "/api/auth/apple", "--native-nonce", "/api/auth/nonce",
+                "--notifications", "/apple/notifications",
+            ]
+        }
+    }
+
+    @Test("juice serve passes juice conformance: both real processes, every case passes, exit 0, JSON and JUnit written")
+    func juicePassesItsOwnKit() async throws {
+        let juice = try JuiceBackend()
+        defer { juice.stop() }
+        try await juice.start()
+        let reportPath = juice.directory.appendingPathComponent("report.json")
+        let junitPath = juice.directory.appendingPathComponent("report.xml")
+        let result = try await JuiceProcess.run(
+            juice.conformanceArguments() + ["--report", reportPath.path, "--junit", junitPath.path], timeout: .seconds(180))
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains(" 0 failed"))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: reportPath)) as? [String: Any])
+        #expect(report["failed"] as? Int == 0)
+        #expect(report["warnings"] as? Int == 0)
+        #expect(report["backend"] as? String == juice.url)
+        let cases = try #require(report["cases"] as? [[String: Any]])
+        #expect(cases.count >= 30)
+        #expect(cases.filter { $0["passed"] as? Bool != true }.map { $0["id"] as? String ?? "" } == [])
+        let junit = try String(contentsOf: junitPath, encoding: .utf8)
+        #expect(junit.contains("<testsuites"))
+        #expect(!junit.contains("<failure"))
+    }
+
+    @Test("a backend that is not running: exit status 2 with the reason on stderr")
+    func unreachableBackendExits2() async throws {
+        let juice = try JuiceBackend()
+        defer { juice.stop() }
+        let result = try await JuiceProcess.run(juice.conformanceArguments(), timeout: .seconds(60))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("could not start"))
+        #expect(result.stderr.contains("could not be reached"))
+    }
+
+    @Test("a team key that is not a key: exit status 2, and the file's content is not echoed")
+    func badTeamKeyExits2() async throws {
+        let juice = try JuiceBackend()
+        defer { juice.stop() }
+        try "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LXZhbHVl\n-----END PRIVATE KEY-----\n".write(to: juice.keyPath, atomically: true, encoding: .utf8)
+        let result = try await JuiceProcess.run(juice.conformanceArguments(), timeout: .seconds(60))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("team key"))
+        #expect(!result.stderr.contains("c2VjcmV0LXZhbHVl"))
+    }
+}
