@@ -87,6 +87,8 @@ public func buildApplication(
 func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware(metrics: dependencies.metrics))
+    // Outside the error middleware, so error answers get the headers too.
+    router.add(middleware: SecurityHeadersMiddleware(strictTransportSecurity: dependencies.configuration.usesSecureCookies))
     router.add(middleware: ErrorMiddleware(pages: dependencies.pages))
     router.add(
         middleware: SessionMiddleware(

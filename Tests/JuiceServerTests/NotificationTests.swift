@@ -112,6 +112,11 @@ struct NotificationTests {
                     #expect(forged.json?["reason"] is String)
                     let notJSON = try await APIRequests.raw(stack, "/apple/notifications", contentType: "application/json", body: "payload=x")
                     #expect(notJSON.status == 400 && notJSON.error == "malformed")
+                    // A genuine notification sent as text is refused unread: 415, and it changes nothing.
+                    for contentType in ["text/plain", "application/x-www-form-urlencoded", "application/jsonp"] {
+                        let text = try await APIRequests.raw(stack, "/apple/notifications", contentType: contentType, body: delivered)
+                        #expect(text.status == 415 && text.error == "unsupported_media_type", "\(contentType)")
+                    }
                     let none = try await APIRequests.raw(
                         stack, "/apple/notifications", contentType: "application/json", body: #"{"payload": "a.b.c"}"#)
                     #expect(none.status == 400)

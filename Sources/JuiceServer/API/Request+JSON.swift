@@ -6,10 +6,7 @@ extension Request {
     /// - Throws: ``ServerError`` 415 `unsupported_media_type` (not `application/json`), 413
     ///   `payload_too_large` (over `limit` bytes), 400 `invalid_request` (not the expected JSON).
     func decodeJSON<Body: Decodable>(_ type: Body.Type, limit: Int = 64 * 1024) async throws -> Body {
-        let mediaType = headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard mediaType == "application/json" else {
-            throw ServerError(.unsupportedMediaType, status: .unsupportedMediaType, "send the body as application/json")
-        }
+        try requireJSONMediaType()
         let buffer: ByteBuffer
         do {
             buffer = try await body.collect(upTo: limit)
@@ -22,6 +19,15 @@ extension Request {
             throw ServerError.invalidRequest("the JSON body is not valid: \(Self.describe(error))")
         } catch {
             throw ServerError.invalidRequest("the JSON body is not valid")
+        }
+    }
+
+    /// Refuses a body that does not say it is JSON, before any of it is read.
+    /// - Throws: ``ServerError`` 415 `unsupported_media_type`.
+    func requireJSONMediaType() throws(ServerError) {
+        let mediaType = headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard mediaType == "application/json" else {
+            throw ServerError(.unsupportedMediaType, status: .unsupportedMediaType, "send the body as application/json")
         }
     }
 

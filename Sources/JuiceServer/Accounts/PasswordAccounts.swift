@@ -21,13 +21,13 @@ struct PasswordAccounts: Sendable {
         self.tokens = tokens
     }
 
-    /// The stored form of a username: trimmed, lowercased.
+    /// The stored form of a username (``Username/normalize(_:)``).
     static func normalize(username: String) -> String {
-        username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        Username.normalize(username)
     }
 
     /// Creates an account and signs it in.
-    /// - Throws: ``ServerError`` `invalid_password` (length rules), `weak_password`, `username_taken`.
+    /// - Throws: `invalid_username`, `invalid_password` (length rules), `weak_password`, `username_taken`.
     func signUp(username rawUsername: String, password: String) async throws -> (token: String, account: Account, session: Session) {
         let username = try Self.validUsername(rawUsername)
         try Self.checkNewPassword(password, username: username)
@@ -38,15 +38,9 @@ struct PasswordAccounts: Sendable {
     }
 
     /// The normalized form of a username a person chooses.
-    /// - Throws: ``ServerError`` `invalid_password` unless it has 3 to 64 characters and no spaces.
+    /// - Throws: ``Username/Problem`` (400 `invalid_username`) when it breaks a rule.
     static func validUsername(_ rawUsername: String) throws -> String {
-        let username = normalize(username: rawUsername)
-        guard (3...64).contains(username.count),
-            username.unicodeScalars.allSatisfy({ !CharacterSet.whitespacesAndNewlines.contains($0) && $0.value >= 0x20 })
-        else {
-            throw ServerError(.invalidPassword, status: .badRequest, "a username has 3 to 64 characters and no spaces")
-        }
-        return username
+        try Username.validate(rawUsername)
     }
 
     /// Checks a new password before it reaches bcrypt: its length, then ``PasswordWeakness``.

@@ -35,7 +35,7 @@ struct ServerError: Error, Sendable, Hashable, CustomStringConvertible, HTTPResp
         static let invalidCredentials = Code(rawValue: "invalid_credentials")
         /// The username is taken.
         static let usernameTaken = Code(rawValue: "username_taken")
-        /// The password or username does not meet the rules.
+        /// The password does not meet the length rules.
         static let invalidPassword = Code(rawValue: "invalid_password")
         /// Too many attempts; try later.
         static let rateLimited = Code(rawValue: "rate_limited")

@@ -9,7 +9,8 @@ import Logging
 /// lifetime), deduplicated on `jti` and applied in one transaction (``AppleLifecycleStore/apply(_:receivedAt:)``).
 /// Answers 200 `{"status": "applied" | "duplicate" | "ignored"}` — also for a repeated delivery and
 /// an unknown event type — and 400 `{"error", "reason"}` with the verification code for a forged or
-/// malformed one (503 while Apple's keys cannot be fetched, so Apple delivers it again).
+/// malformed one, 415 for a body that is not `application/json` (503 while Apple's keys cannot be
+/// fetched, so Apple delivers it again).
 struct NotificationController: Sendable {
     let verifier: ServerNotificationVerifier
     let lifecycle: any AppleLifecycleStore
@@ -22,6 +23,12 @@ struct NotificationController: Sendable {
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.post("/apple/notifications") { request, context -> Response in
+            // Apple posts JSON; anything else is refused unread (Apple retries a 4xx delivery).
+            do throws(ServerError) {
+                try request.requireJSONMediaType()
+            } catch {
+                return error.jsonResponse()
+            }
             let body: ByteBuffer
             do {
                 body = try await request.body.collect(upTo: ServerNotificationVerifier.maximumBodySize)

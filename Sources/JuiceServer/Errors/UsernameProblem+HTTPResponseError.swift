@@ -1,0 +1,16 @@
+import Hummingbird
+
+extension Username.Problem: ServerErrorConvertible {
+    /// 400 `invalid_username`, with the rule that failed.
+    var serverError: ServerError {
+        switch self {
+        case .length: ServerError(.invalidUsername, status: .badRequest, "a username has 3 to 64 characters")
+        case .whitespace: ServerError(.invalidUsername, status: .badRequest, "a username has no spaces")
+        case .invisibleOrUnassigned:
+            ServerError(
+                .invalidUsername, status: .badRequest,
+                "a username has no control, invisible or direction-changing characters (such as U+202E) and no unassigned code points"
+            )
+        }
+    }
+}
