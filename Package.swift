@@ -125,6 +125,7 @@ let package = Package(
             name: "AppleSignInConformance",
             dependencies: [
                 "AppleIDEmulator",
+                "JuiceEncodings",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -139,6 +140,7 @@ let package = Package(
             name: "juice",
             dependencies: [
                 "AppleSignIn",
+                "JuiceEncodings",
                 "AppleIDEmulator",
                 "AppleSignInConformance",
                 "JuiceServer",

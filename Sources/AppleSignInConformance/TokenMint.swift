@@ -2,6 +2,7 @@ import AppleIDEmulator
 import Crypto
 import CryptoExtras
 import Foundation
+import JuiceEncodings
 
 /// Mints identity tokens and notifications with the emulator's signer, damaged as a case asks.
 struct TokenMint: Sendable {
@@ -101,7 +102,7 @@ struct TokenMint: Sendable {
             let input = try Self.unsigned(claims, header: ["alg": "HS256", "kid": key.keyID])
             let secret = SymmetricKey(data: Data(key.privateKey.publicKey.pemRepresentation.utf8))
             let mac = HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: secret)
-            return input + "." + ConformanceSupport.base64URL(Array(mac))
+            return input + "." + Base64URL.encode(Array(mac))
         case .unknownKeyID:
             let stranger = try KitKeys.unpublished()
             return try ConformanceSupport.signRS256(claims, keyID: stranger.keyID, privateKey: stranger.privateKey)
@@ -113,7 +114,7 @@ struct TokenMint: Sendable {
     private static func unsigned(_ claims: [String: ClaimValue], header: [String: String]) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return ConformanceSupport.base64URL(try encoder.encode(header)) + "." + ConformanceSupport.base64URL(try encoder.encode(claims))
+        return Base64URL.encode(try encoder.encode(header)) + "." + Base64URL.encode(try encoder.encode(claims))
     }
 
     private static func signingInput(_ token: String) -> String {

@@ -112,7 +112,7 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
     router.addRoutes(
         APIController(
             native: dependencies.nativeSignIn, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
-            lifecycle: dependencies.lifecycle, origin: dependencies.configuration.publicOrigin
+            lifecycle: dependencies.lifecycle, origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
         ).endpoints
     )
     router.addRoutes(

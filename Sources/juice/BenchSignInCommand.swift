@@ -3,6 +3,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import JuiceEncodings
 import NIOCore
 import NIOHTTP1
 
@@ -141,7 +142,7 @@ struct BenchSignIn: Sendable {
         guard let nonce = nonceAnswer["nonce"] as? String, !nonce.isEmpty else {
             throw BenchSignInError(kind: "nonce", "the server's POST /api/auth/nonce answer has no nonce")
         }
-        let hashed = SHA256.hash(data: Data(nonce.utf8)).map { String(format: "%02x", $0) }.joined()
+        let hashed = SHA256.hash(data: Data(nonce.utf8)).hexString
         let credential = try await post(
             httpClient, emulator + "/emulator/device/authorize",
             form: [

@@ -3,6 +3,7 @@ import ArgumentParser
 import Crypto
 import CryptoExtras
 import Foundation
+import JuiceEncodings
 
 /// `juice bench verify`: identity-token verification throughput on one thread, next to the bare RSA check.
 struct BenchVerifyCommand: AsyncParsableCommand {
@@ -90,23 +91,23 @@ struct BenchTokenFixture {
         publicKey = key.publicKey
         let iat = Int64(now.timeIntervalSince1970)
         let header = #"{"kid":"W6WcOKB","alg":"RS256"}"#
-        let codeHash = Data(SHA256.hash(data: Data(code.utf8)).prefix(16)).base64URL
+        let codeHash = Base64URL.encode(SHA256.hash(data: Data(code.utf8)).prefix(16))
         let payload = """
             {"iss":"https://appleid.apple.com","aud":"com.example.apple-samplecode.juice","exp":\(iat + 86_400),"iat":\(iat),\
             "sub":"001872.a22fc8cc2d0a4d0bacaf109007e19351.0650","nonce":"\(nonce)","c_hash":"\(codeHash)",\
             "email":"x7k2m9q4pd@privaterelay.appleid.com","email_verified":"true","is_private_email":"true",\
             "auth_time":\(iat),"nonce_supported":true,"real_user_status":2}
             """
-        let input = Data(header.utf8).base64URL + "." + Data(payload.utf8).base64URL
+        let input = Base64URL.encode(header.utf8) + "." + Base64URL.encode(payload.utf8)
         signingInput = Array(input.utf8)
         signature = try key.signature(for: SHA256.hash(data: signingInput), padding: .insecurePKCS1v1_5)
-        token = input + "." + signature.rawRepresentation.base64URL
+        token = input + "." + Base64URL.encode(signature.rawRepresentation)
     }
 
     func jwks() throws -> Data {
         let primitives = try publicKey.getKeyPrimitives()
         let json =
-            #"{"keys":[{"kty":"RSA","kid":"W6WcOKB","use":"sig","alg":"RS256","n":"\#(primitives.modulus.base64URL)","e":"\#(primitives.publicExponent.base64URL)"}]}"#
+            #"{"keys":[{"kty":"RSA","kid":"W6WcOKB","use":"sig","alg":"RS256","n":"\#(Base64URL.encode(primitives.modulus))","e":"\#(Base64URL.encode(primitives.publicExponent))"}]}"#
         return Data(json.utf8)
     }
 
@@ -118,13 +119,6 @@ struct BenchTokenFixture {
     /// The signature check alone: SHA-256 of the signing input and one RSA PKCS#1 v1.5 verification.
     func bareVerify() -> Bool {
         publicKey.isValidSignature(signature, for: SHA256.hash(data: signingInput), padding: .insecurePKCS1v1_5)
-    }
-}
-
-extension Data {
-    var base64URL: String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
-            of: "=", with: "")
     }
 }
 

@@ -7,11 +7,6 @@ import Logging
 /// signer, key format, encodings and `c_hash` rule, so the kit's tokens are the emulator's tokens and
 /// only the defects a case asks for differ. Kit-only: nothing here is reachable over HTTP.
 package enum ConformanceSupport {
-    /// base64url without padding.
-    package static func base64URL(_ bytes: some Sequence<UInt8>) -> String {
-        Base64URL.encode(bytes)
-    }
-
     /// An RS256 compact JWS of `claims`, its header naming `keyID` (the emulator's signer).
     package static func signRS256(_ claims: some Encodable, keyID: String, privateKey: _RSA.Signing.PrivateKey) throws -> String {
         try JWSSigner.sign(claims, keyID: keyID, privateKey: privateKey)

@@ -114,11 +114,11 @@ struct APIController: Sendable {
     let sessions: any SessionStore
     let deletion: AccountDeletion
     let lifecycle: any AppleLifecycleStore
-    let origin: String
+    let origin: OriginCheck
 
     init(
         native: AppleNativeSignIn, passwords: PasswordAccounts, sessions: any SessionStore, deletion: AccountDeletion,
-        lifecycle: any AppleLifecycleStore, origin: String
+        lifecycle: any AppleLifecycleStore, origin: OriginCheck
     ) {
         self.native = native
         self.passwords = passwords
@@ -189,6 +189,6 @@ struct APIController: Sendable {
 
     /// A cookie-authenticated change must come from the public origin (a bearer token cannot be forged cross-site).
     private func checkOrigin(_ request: Request, _ signedIn: SignedIn) throws {
-        try OriginCheck(origin: origin).verify(request, signedIn)
+        try origin.verify(request, signedIn)
     }
 }

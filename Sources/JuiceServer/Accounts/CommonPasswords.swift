@@ -26,15 +26,30 @@ struct CommonPasswords: Sendable {
         self.passwords = passwords
     }
 
+    /// Where the list may be: the resource bundle SwiftPM puts next to the executable (`swift run`,
+    /// `swift test`, an install that copies `juice_JuiceServer.resources` along), then the source tree
+    /// the binary was built from. Not `Bundle.module`: its accessor traps when the bundle is missing,
+    /// and a copied binary without its bundle must refuse sign-ups (500), not stop.
+    static var candidates: [URL] {
+        [
+            Bundle.main.bundleURL.appendingPathComponent("juice_JuiceServer.resources/common-passwords.txt"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Resources/common-passwords.txt"),
+        ]
+    }
+
     private static func load() -> Result<CommonPasswords, CommonPasswordsUnavailable> {
-        guard let url = Bundle.module.url(forResource: "common-passwords", withExtension: "txt"),
-            let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8)
-        else { return .failure(CommonPasswordsUnavailable()) }
-        return .success(CommonPasswords(lines: text.split(separator: "\n", omittingEmptySubsequences: true)))
+        for url in candidates {
+            guard let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8) else { continue }
+            return .success(CommonPasswords(lines: text.split(separator: "\n", omittingEmptySubsequences: true)))
+        }
+        return .failure(CommonPasswordsUnavailable())
     }
 }
 
 /// The bundled password list is missing from the build (a packaging error, never caused by input).
 struct CommonPasswordsUnavailable: Error, CustomStringConvertible {
-    var description: String { "the list of common passwords (Resources/common-passwords.txt) is missing from the JuiceServer bundle" }
+    var description: String {
+        "the list of common passwords is missing: copy juice_JuiceServer.resources next to the juice executable"
+    }
 }

@@ -79,7 +79,7 @@ struct RevocationQueue: Sendable {
 
     private func reschedule(_ entry: PendingRevocation, failure: String, logger: Logger) async throws {
         let attempts = entry.attempts + 1
-        let wait = min(initialBackoff * pow(2, Double(min(attempts - 1, 20))), maximumBackoff)
+        let wait = retryBackoff(afterAttempts: attempts, initial: initialBackoff, maximum: maximumBackoff)
         try await store.reschedule(id: entry.id, attempts: attempts, nextAttemptAt: time.now.addingTimeInterval(wait), error: failure)
         logger.warning(
             "revocation at Apple failed; queued", metadata: ["revocation": "\(entry.id)", "attempts": "\(attempts)", "error": "\(failure)"]

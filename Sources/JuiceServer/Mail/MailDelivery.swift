@@ -103,7 +103,7 @@ struct MailDelivery: Sendable {
                 logger.error("mail given up after repeated failures", metadata: metadata)
                 return .failed
             }
-            let wait = min(settings.initialBackoff * pow(2, Double(min(attempts - 1, 20))), settings.maximumBackoff)
+            let wait = retryBackoff(afterAttempts: attempts, initial: settings.initialBackoff, maximum: settings.maximumBackoff)
             let next = Int64(time.now.addingTimeInterval(wait).timeIntervalSince1970)
             try await database.transaction { sql in
                 try await sql.update("mail_outbox").set("attempts", to: attempts).set("next_attempt_at", to: next)
