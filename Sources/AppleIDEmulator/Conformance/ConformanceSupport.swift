@@ -1,6 +1,5 @@
 import CryptoExtras
 import Foundation
-import JuiceEncodings
 import Logging
 
 /// What the conformance kit (`AppleSignInConformance`) borrows from the emulator: the same RS256
@@ -24,10 +23,7 @@ package enum ConformanceSupport {
 
     /// `/auth/keys`' body for `keys`, in Apple's shape.
     package static func keySetJSON(_ keys: [(keyID: String, publicKey: _RSA.Signing.PublicKey)]) throws -> Data {
-        let published = try keys.map { key in
-            let primitives = try key.publicKey.getKeyPrimitives()
-            return JSONWebKey(kid: key.keyID, n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent))
-        }
+        let published = try keys.map { try JSONWebKey(kid: $0.keyID, publicKey: $0.publicKey) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(["keys": published])

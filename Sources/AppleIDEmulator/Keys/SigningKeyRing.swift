@@ -1,6 +1,5 @@
 import CryptoExtras
 import Foundation
-import JuiceEncodings
 import SQLKit
 
 /// The emulator's RSA-2048 signing keys, persisted in the store.
@@ -78,8 +77,7 @@ actor SigningKeyRing {
         for row in rows {
             let kid = try row.decode(column: "kid", as: String.self)
             let key = try privateKey(kid: kid, pem: row.decode(column: "private_pem", as: String.self))
-            let primitives = try key.publicKey.getKeyPrimitives()
-            keys.append(JSONWebKey(kid: kid, n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent)))
+            keys.append(try JSONWebKey(kid: kid, publicKey: key.publicKey))
         }
         return keys
     }

@@ -32,7 +32,7 @@ struct SQLSessionStore: SessionStore {
         }
     }
 
-    public func recordSeen(sessionID: String, at: Date) async throws {
+    func recordSeen(sessionID: String, at: Date) async throws {
         try await database.transaction { sql in
             try await sql.update("sessions").set("last_seen_at", to: SQLBind(Int64(at.timeIntervalSince1970))).where("id", .equal, sessionID).run()
         }
