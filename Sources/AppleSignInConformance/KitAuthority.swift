@@ -17,25 +17,8 @@ actor KitAuthority {
 
     /// What `/auth/token` answers.
     enum TokenAnswer: Sendable {
-        case tokens(TokenResponse)
+        case tokens(TokenResponseBody)
         case error(code: String, description: String)
-    }
-
-    /// Apple's token response.
-    struct TokenResponse: Encodable, Sendable {
-        let accessToken: String
-        let tokenType = "Bearer"
-        let expiresIn = 3600
-        let refreshToken: String?
-        let idToken: String
-
-        enum CodingKeys: String, CodingKey {
-            case accessToken = "access_token"
-            case tokenType = "token_type"
-            case expiresIn = "expires_in"
-            case refreshToken = "refresh_token"
-            case idToken = "id_token"
-        }
     }
 
     private(set) var keys: KitKeys
@@ -119,7 +102,7 @@ actor KitAuthority {
         let mint = TokenMint(issuer: issuer, now: Date())
         do {
             let idToken = try mint.identityToken(.init(subject: subject, audience: clientID), defect: .none, keys: keys)
-            return .tokens(TokenResponse(accessToken: "a" + RandomText.hex32(), refreshToken: refreshToken, idToken: idToken))
+            return .tokens(TokenResponseBody(accessToken: "a" + RandomText.hex32(), refreshToken: refreshToken, idToken: idToken))
         } catch {
             return .error(code: "server_error", description: "the kit could not sign a token")
         }

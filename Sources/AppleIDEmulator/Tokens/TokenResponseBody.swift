@@ -1,10 +1,17 @@
 /// The JSON `/auth/token` answers.
-struct TokenResponseBody: Encodable, Sendable {
-    let accessToken: String
-    var tokenType = "Bearer"
-    var expiresIn = 3600
-    var refreshToken: String?
-    var idToken: String?
+/// (The conformance kit answers its own `/auth/token` with the same body.)
+package struct TokenResponseBody: Encodable, Sendable {
+    package let accessToken: String
+    package var tokenType = "Bearer"
+    package var expiresIn = 3600
+    package var refreshToken: String?
+    package var idToken: String?
+
+    package init(accessToken: String, refreshToken: String? = nil, idToken: String? = nil) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+    }
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"
