@@ -43,7 +43,8 @@ struct SignedHostileInputTests {
             #expect(try await AppleFlow.me(stack, token: token).status == 200, "no session ended")
 
             // The same notification with a sane event_time is applied: the refusals were about the numbers.
-            let sane = try await Self.notification(stack, subject: credential.user, eventTime: "1700000000000")
+            let sane = try await Self.notification(
+                stack, subject: credential.user, eventTime: String(Int64(stack.clock.now.timeIntervalSince1970 * 1000)))
             #expect(try await APIRequests.raw(stack, "/apple/notifications", contentType: "application/json", body: sane).status == 200)
             #expect(try await NativeFlow.credentialState(stack, user: credential.user) == "revoked")
         }
