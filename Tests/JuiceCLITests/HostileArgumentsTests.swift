@@ -3,10 +3,12 @@ import Testing
 
 @Suite("Hostile command-line numbers: refused with a message and a non-zero exit, never a trap")
 struct HostileArgumentsTests {
-    @Test("juice serve refuses --port and --emulator-port outside 0…65535", arguments: [
-        ["--port", "70000"], ["--port", "-1"], ["--emulator-port", "65536"], ["--emulator-port", "-8081"],
-        ["--port", "99999999999999999999999"],
-    ])
+    @Test(
+        "juice serve refuses --port and --emulator-port outside 0…65535",
+        arguments: [
+            ["--port", "70000"], ["--port", "-1"], ["--emulator-port", "65536"], ["--emulator-port", "-8081"],
+            ["--port", "99999999999999999999999"],
+        ])
     func servePorts(arguments: [String]) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-ports-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

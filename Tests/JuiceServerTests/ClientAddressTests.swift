@@ -8,7 +8,9 @@ import Testing
 
 @Suite("Client address: trusted proxies, forwarding headers, throttling per client and username")
 struct ClientAddressTests {
-    static func passwordSignIn(_ stack: JuiceStack, _ username: String, _ password: String, _ headers: [(String, String)]) async throws
+    static func passwordSignIn(
+        _ stack: JuiceStack, _ username: String, _ password: String, _ headers: [(String, String)]
+    ) async throws
         -> HTTPResult
     {
         let body = String(decoding: try JSONSerialization.data(withJSONObject: ["username": username, "password": password]), as: UTF8.self)
@@ -165,7 +167,8 @@ struct ClientAddressTests {
             return try ServerConfiguration.load(file: file, environment: environment, dataDirectory: directory)
         }
         #expect(try load("").trustedProxies == .none)
-        #expect(try load(#", "trusted_proxies": ["10.0.0.0/8", "fd00::/8"]"#).trustedProxies.networks.map(\.description) == ["10.0.0.0/8", "fd00::/8"])
+        #expect(
+            try load(#", "trusted_proxies": ["10.0.0.0/8", "fd00::/8"]"#).trustedProxies.networks.map(\.description) == ["10.0.0.0/8", "fd00::/8"])
         let fromEnvironment = try load("", environment: ["JUICE_TRUSTED_PROXIES": "127.0.0.1, 192.168.1.0/24"])
         #expect(fromEnvironment.trustedProxies.networks.map(\.description) == ["127.0.0.1/32", "192.168.1.0/24"])
         do {
