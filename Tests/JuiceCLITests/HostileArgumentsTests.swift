@@ -30,4 +30,13 @@ struct HostileArgumentsTests {
             #expect(result.stderr.contains("--port"), "\(result.stderr.prefix(400))")
         }
     }
+
+    @Test("juice login refuses a --timeout outside 1…86400 seconds (a deadline that far away would overflow the clock)")
+    func loginTimeout() async throws {
+        for timeout in ["9223372036854775807", "0", "-5", "86401"] {
+            let result = try await JuiceProcess.run(["login", "--timeout", timeout], timeout: .seconds(30))
+            #expect(result.status == 64, "\(timeout): \(result.stderr.prefix(400))")
+            #expect(result.stderr.contains("--timeout"))
+        }
+    }
 }
