@@ -1,5 +1,6 @@
 import AppleSignIn
 import Foundation
+import JuiceTestSupport
 import Logging
 import NIOHTTP1
 import Testing
@@ -150,8 +151,8 @@ struct OutboxBoundsTests {
 
     @Test("Passwords, client secrets, codes and tokens never reach the logs, even at trace level")
     func noSecretsInLogs() async throws {
-        let logs = CapturedLogs()
-        try await RunningEmulator.with(logger: logs.logger) { emulator in
+        let logs = LogCapture()
+        try await RunningEmulator.with(logger: logs.logger(level: .trace)) { emulator in
             let page = try await WebFlow.signIn(emulator)
             let code = WebFlow.hiddenInputs(page.body)["code"]!
             let secret = try await emulator.secret(clientID: Fixture.servicesID)
@@ -163,7 +164,7 @@ struct OutboxBoundsTests {
                 [("client_id", Fixture.servicesID), ("client_secret", "a.b.c"), ("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
             _ = try await emulator.postForm(
                 "/auth/authorize", WebFlow.parameters() + [("account_name", Fixture.alice.email), ("password", "wrong-password-123")])
-            let text = logs.all.joined(separator: "\n")
+            let text = logs.all.map(\.text).joined(separator: "\n")
             #expect(!logs.all.isEmpty)
             for secretValue in [Fixture.alice.password, "wrong-password-123", secret, code, refreshToken, Fixture.adminToken] {
                 #expect(!text.contains(secretValue))

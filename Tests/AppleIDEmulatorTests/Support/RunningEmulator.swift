@@ -9,21 +9,6 @@ import ServiceLifecycle
 
 @testable import AppleIDEmulator
 
-/// An HTTP answer, read whole.
-struct HTTPResult: Sendable {
-    let status: Int
-    let headers: HTTPHeaders
-    let body: String
-
-    var json: [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
-    }
-
-    var error: String? { json?["error"] as? String }
-
-    subscript(header name: String) -> String? { headers.first(name: name) }
-}
-
 /// A running emulator on 127.0.0.1 with a free port, and an HTTP client that does not follow redirects.
 struct RunningEmulator: Sendable {
     let baseURL: String
