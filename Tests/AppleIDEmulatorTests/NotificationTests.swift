@@ -171,4 +171,27 @@ struct OutboxBoundsTests {
             }
         }
     }
+
+    @Test("LOG_LEVEL=debug logs each request's method, path, status and duration, never its query")
+    func requestsAreLoggedAtDebug() async throws {
+        let logs = LogCapture()
+        try await RunningEmulator.with(logger: logs.logger(level: .debug)) { emulator in
+            _ = try await emulator.get("/auth/keys")
+            _ = try await emulator.get("/auth/authorize?client_id=nobody.example&state=state-value-7f3a")
+            let requests = logs.all.filter { $0.message == "request" }
+            let keys = try #require(requests.first { $0.metadata["path"] == "/auth/keys" })
+            #expect(keys.level == .debug)
+            #expect(keys.metadata["method"] == "GET")
+            #expect(keys.metadata["status"] == "200")
+            #expect(keys.metadata["duration_ms"] != nil)
+            let authorize = try #require(requests.first { $0.metadata["path"] == "/auth/authorize" })
+            #expect(authorize.metadata["status"] == "400")
+            #expect(!logs.all.map(\.text).joined().contains("state-value-7f3a"))
+        }
+        let quiet = LogCapture()
+        try await RunningEmulator.with(logger: quiet.logger(level: .info)) { emulator in
+            _ = try await emulator.get("/auth/keys")
+            #expect(!quiet.all.contains { $0.message == "request" })
+        }
+    }
 }
