@@ -1,4 +1,5 @@
 import Foundation
+import JuiceTestSupport
 import Testing
 
 @Suite("Hostile command-line numbers: refused with a message and a non-zero exit, never a trap")
