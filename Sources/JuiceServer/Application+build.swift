@@ -98,7 +98,8 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
     let security = SQLAccountSecurityStore(database: dependencies.database)
     let web = WebController(
         pages: dependencies.pages, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
-        cookies: dependencies.cookies, csrf: dependencies.csrf, security: security, time: dependencies.time
+        cookies: dependencies.cookies, csrf: dependencies.csrf, security: security, time: dependencies.time,
+        appleScript: AppleJSScript(appleBaseURL: dependencies.configuration.apple.appleBaseURL)
     )
     router.addRoutes(web.endpoints)
     router.addRoutes(
@@ -109,6 +110,12 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
     )
     router.addRoutes(WellKnownController(configuration: dependencies.configuration).endpoints)
     router.addRoutes(AppleAuthController(signIn: dependencies.appleSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf).endpoints)
+    router.addRoutes(
+        ApplePopupController(
+            popup: dependencies.popupSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf,
+            origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
+        ).endpoints
+    )
     router.addRoutes(
         APIController(
             native: dependencies.nativeSignIn, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
