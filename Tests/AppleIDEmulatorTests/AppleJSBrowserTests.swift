@@ -27,7 +27,7 @@ struct AppleJSBrowserTests {
         var logger = Logger(label: "apple-js-test")
         logger.logLevel = .warning
         let site = RelyingPartyPages()
-        let other = RelyingPartyPages(hostile: true)
+        let other = RelyingPartyPages()
         let siteReady = AsyncStream.makeStream(of: Int.self)
         let otherReady = AsyncStream.makeStream(of: Int.self)
         try await withRunningServices([site.application { siteReady.continuation.yield($0) }], logger: logger, ready: siteReady) { sitePort in

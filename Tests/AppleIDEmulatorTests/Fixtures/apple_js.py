@@ -4,7 +4,7 @@
 usage: apple_js.py SITE OTHER_ORIGIN EMULATOR SERVICES_ID BUNDLE_ID CALLBACK ALICE ALICE_PASSWORD BOB BOB_PASSWORD OUT_DIR
 
 SITE serves a page written from Apple's documentation (see RelyingPartyPages.swift); OTHER_ORIGIN
-serves /forge, a frame that posts forged answers. Walks: the rendered button; popup sign-in for a new
+serves /forge, a page that posts forged answers to its opener or parent. Walks: the rendered button; popup sign-in for a new
 and a returning Apple ID; Cancel; closing the popup; forged messages from another origin and from
 the page's own origin, ignored; refused requests (unknown client, bundle id, unregistered redirect
 URI) rejecting with Apple's code; redirect mode (form_post); the zh_CN button and renderButton().
@@ -155,11 +155,18 @@ def main():
             "window.postMessage({type: 'appleid-signin', frame_id: arguments[0],"
             " data: {authorization: {code: 'forged-code', id_token: 'x.y.z', state: 'forged'}}}, '*');", frame_id)
         driver.switch_to.frame("forge")
-        wait.until(lambda d: d.title == "forged")
+        wait.until(lambda d: d.execute_script("return document.title") == "forged")  # d.title is the top window's
         driver.switch_to.default_content()
+        # The popup itself (the window the script opened), navigated to another origin, posts to its opener.
+        driver.switch_to.window(popup)
+        authorize_url = driver.current_url
+        driver.get(f"{other}/forge?frame_id={quote(frame_id)}")
+        wait.until(lambda d: d.title == "forged")
+        driver.switch_to.window(main_window)
         time.sleep(1.0)
         assert driver.execute_script("return window.outcome") is None, "a forged message settled the promise"
         driver.switch_to.window(popup)
+        driver.get(authorize_url)
         sign_in_at_apple(bob, bob_password)
         result = outcome()
         assert result["data"]["authorization"]["code"] != "forged-code", result

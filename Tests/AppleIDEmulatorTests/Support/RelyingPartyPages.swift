@@ -10,16 +10,11 @@ import Synchronization
 /// emulator; `/callback` receives the redirect mode's form_post. The query of `/` overrides what the
 /// documentation leaves to the developer (`client_id`, `redirect_uri`, `locale`, `popup`).
 ///
-/// With `hostile: true` it is another site instead: `/forge?frame_id=…` posts a forged
-/// "signed in" message to its parent window, with target `*`.
+/// As another site, `/forge?frame_id=…` posts a forged "signed in" message to its opener (or its
+/// parent, in a frame), with target `*`.
 final class RelyingPartyPages: Sendable {
     /// The emulator's base URL, known once it runs.
     let emulatorURL = Mutex("")
-    let hostile: Bool
-
-    init(hostile: Bool = false) {
-        self.hostile = hostile
-    }
 
     func application(onServerRunning: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
         let router = Router(context: BasicRequestContext.self)
@@ -42,7 +37,7 @@ final class RelyingPartyPages: Sendable {
                 """
                 <!DOCTYPE html><title>forge</title><script>
                 var frame = new URLSearchParams(location.search).get("frame_id");
-                parent.postMessage({type: "appleid-signin", frame_id: frame,
+                (window.opener || parent).postMessage({type: "appleid-signin", frame_id: frame,
                   data: {authorization: {code: "forged-code", id_token: "forged.token.value", state: "forged"}}}, "*");
                 document.title = "forged";
                 </script>
