@@ -42,13 +42,13 @@ struct PageRenderer: Sendable {
     /// The `response_mode=web_message` page: posts `message` to the opener at `origin`; an error page
     /// (when `error` is given) stays open, an answer closes the popup.
     func webMessagePage(_ message: WebMessage, origin: String, error: OAuthError?, language: PageLanguage) -> Response {
-        var values: [String: Any] = ["origin": origin, "message": message.json, "close": error == nil ? "true" : "false"]
-        values["heading"] = Self.string(error == nil ? "redirecting" : "error_title", language)
+        let heading = Self.string(error == nil ? "redirecting" : "error_title", language)
+        var values: [String: Any] = ["origin": origin, "message": message.json, "close": error == nil ? "true" : "false", "heading": heading]
         if let error {
             values["code"] = error.code
             if let description = error.description { values["description"] = description }
         }
-        let body = render("web_message", language: language, title: values["heading"] as? String ?? "", values: values)
+        let body = render("web_message", language: language, title: heading, values: values)
         return HTTPExchange.html(body, status: error?.status ?? .ok, language: language, scriptHash: webMessageScriptHash)
     }
 
