@@ -3,7 +3,8 @@ import Foundation
 import PackageDescription
 
 // The libFuzzer targets, kept out of the root package so that its `swift build` never builds them.
-// Built by `scripts/fuzz` with `-sanitize=fuzzer` (libFuzzer supplies `main`, hence -parse-as-library).
+// Built by `scripts/fuzz` with `-sanitize=fuzzer`; each executable hands its entry point to libFuzzer's
+// driver (FuzzSupport's `runFuzzer`).
 // The root package is this directory's parent; its identity is that directory's name, whatever the
 // checkout is called.
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
@@ -13,7 +14,6 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
-let fuzzerSettings = swiftSettings + [.unsafeFlags(["-parse-as-library"])]
 
 let package = Package(
     name: "juice-fuzz",
@@ -28,26 +28,28 @@ let package = Package(
         .package(path: root.path)
     ],
     targets: [
-        // The fixed key set, the clock and the bridge from libFuzzer's synchronous callback to async code.
+        // libFuzzer's driver entry point, declared for Swift.
+        .target(name: "CLibFuzzer"),
+        // The fixed key set, the clock, the driver and the bridge from libFuzzer's synchronous callback to async code.
         .target(
             name: "FuzzSupport",
-            dependencies: [.product(name: "AppleSignIn", package: rootPackage)],
+            dependencies: ["CLibFuzzer", .product(name: "AppleSignIn", package: rootPackage)],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "FuzzIdentityToken",
             dependencies: ["FuzzSupport", .product(name: "AppleSignIn", package: rootPackage)],
-            swiftSettings: fuzzerSettings
+            swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "FuzzFormPost",
             dependencies: ["FuzzSupport", .product(name: "AppleSignIn", package: rootPackage)],
-            swiftSettings: fuzzerSettings
+            swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "FuzzNotification",
             dependencies: ["FuzzSupport", .product(name: "AppleSignIn", package: rootPackage)],
-            swiftSettings: fuzzerSettings
+            swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "FuzzConfiguration",
@@ -56,7 +58,7 @@ let package = Package(
                 .product(name: "AppleSignIn", package: rootPackage),
                 .product(name: "JuiceServer", package: rootPackage),
             ],
-            swiftSettings: fuzzerSettings
+            swiftSettings: swiftSettings
         ),
     ]
 )
