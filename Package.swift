@@ -156,11 +156,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // What several test targets need: loopback ports, services run for the length of a test.
+        // What several test targets need: loopback ports, services run for the length of a test, HTTP
+        // answers read whole, captured logs.
         .target(
             name: "JuiceTestSupport",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/JuiceTestSupport",
@@ -253,6 +255,8 @@ let package = Package(
             dependencies: [
                 "JuiceTestSupport",
                 "juice",
+                "JuiceInfrastructure",
+                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

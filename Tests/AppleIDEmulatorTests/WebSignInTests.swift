@@ -1,6 +1,7 @@
 import AppleSignIn
 import Foundation
 import JuiceEncodings
+import JuiceTestSupport
 import Testing
 
 @testable import AppleIDEmulator
