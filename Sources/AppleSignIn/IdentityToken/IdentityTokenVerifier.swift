@@ -61,10 +61,19 @@ public struct IdentityTokenVerifier: Sendable {
         _ token: String, nonce: String? = nil, authorizationCode: String? = nil, requiresNonce: Bool = false
     ) async throws(TokenVerificationError) -> IdentityToken {
         let jws = try await signature.verify(token)
+        return try checkClaims(
+            of: jws, now: time.now, nonce: nonce, authorizationCode: authorizationCode, requiresNonce: requiresNonce
+        )
+    }
+
+    /// Every rule after the signature (issuer, audience, lifetime, nonce, `c_hash`), then the typed claims.
+    func checkClaims(
+        of jws: CompactJWS, now: Date, nonce: String?, authorizationCode: String?, requiresNonce: Bool
+    ) throws(TokenVerificationError) -> IdentityToken {
         let expectations = TokenExpectations(
             issuer: issuer,
             audiences: audiences,
-            now: time.now,
+            now: now,
             clockSkew: clockSkew,
             nonce: nonce,
             authorizationCode: authorizationCode,
