@@ -258,6 +258,8 @@ let package = Package(
             dependencies: [
                 "JuiceTestSupport",
                 "juice",
+                "JuiceInfrastructure",
+                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

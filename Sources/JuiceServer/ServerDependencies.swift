@@ -126,7 +126,9 @@ struct ServerDependencies: Sendable {
             deletion: AccountDeletion(accounts: accounts, revocations: revocations, time: time),
             pages: try PageRenderer(),
             cookies: cookies,
-            csrf: CSRFProtection(cookies: cookies, random: random, origin: configuration.publicOrigin),
+            csrf: CSRFProtection(
+                cookies: cookies, random: random, origin: configuration.publicOrigin, key: CSRFProtection.key(from: configuration.refreshTokenKey)
+            ),
             time: time,
             random: random,
             nativeSignIn: AppleNativeSignIn(

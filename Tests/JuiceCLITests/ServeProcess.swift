@@ -28,6 +28,15 @@ final class ServeProcess {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("juice-serve-\(UUID().uuidString).log")
     }
 
+    /// Another run on `previous`'s ports and data directory: a restart after it stopped or was killed.
+    init(restarting previous: ServeProcess) {
+        port = previous.port
+        emulatorPort = previous.emulatorPort
+        smtpPort = previous.smtpPort
+        dataDirectory = previous.dataDirectory
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("juice-serve-\(UUID().uuidString).log")
+    }
+
     /// Starts it and waits until it prints the demo login.
     func start() async throws {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)

@@ -22,7 +22,9 @@ public struct IdentityTokenVerifier: Sendable {
 
     private let signature: RS256SignatureCheck
     private let time: TimeSource
-    private let policies: [any TokenPolicy] = [IssuerPolicy(), AudiencePolicy(), LifetimePolicy(), NoncePolicy(), CodeHashPolicy()]
+    private let policies: [any TokenPolicy] = [
+        IssuerPolicy(), AudiencePolicy(), NumericClaimsPolicy(), LifetimePolicy(), NoncePolicy(), CodeHashPolicy(),
+    ]
 
     /// Creates a verifier.
     /// - Parameters:

@@ -17,7 +17,7 @@ public struct ServerNotificationVerifier: Sendable {
     private let audiences: Set<String>
     private let clockSkew: TimeInterval
     private let time: TimeSource
-    private let policies: [any TokenPolicy] = [IssuerPolicy(), AudiencePolicy(), LifetimePolicy()]
+    private let policies: [any TokenPolicy] = [IssuerPolicy(), AudiencePolicy(), NumericClaimsPolicy(), LifetimePolicy()]
 
     /// The largest request body accepted.
     public static let maximumBodySize = 64 * 1024

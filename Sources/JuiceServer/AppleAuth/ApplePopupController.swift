@@ -39,7 +39,7 @@ struct ApplePopupController: Sendable {
                 var response = try Completed(location: result.linked ? "/account?notice=linked" : "/account").response(
                     from: request, context: context)
                 response.setCookie(cookies.session(token))
-                response.setCookie(csrf.rotate().cookie)
+                response.setCookie(csrf.rotate())
                 return response
             }
         }
