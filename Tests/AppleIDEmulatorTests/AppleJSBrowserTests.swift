@@ -17,7 +17,7 @@ struct AppleJSBrowserTests {
         refused requests reject with Apple's code, redirect mode, localized button
         """,
         .enabled(if: BrowserTools.shouldRun, "needs chromium, chromedriver and python3 with selenium (scripts/test installs them)"),
-        .timeLimit(.minutes(4))
+        .timeLimit(.minutes(8))
     )
     func popupSignIn() async throws {
         guard BrowserTools.available else {

@@ -9,7 +9,7 @@ struct BrowserSignInTests {
     @Test(
         "headless Chromium clicks Sign in with Apple, signs in and consents at the emulator, lands on /account, signs out",
         .enabled(if: BrowserTools.shouldRun, "needs chromium, chromedriver and python3 with selenium (scripts/test installs them)"),
-        .timeLimit(.minutes(3)),
+        .timeLimit(.minutes(8)),
         arguments: TestDatabase.all
     )
     func browserSignIn(database: TestDatabase) async throws {

@@ -186,7 +186,7 @@ struct PopupSignInTests {
     @Test(
         "headless Chromium signs in through the popup and reaches /account; with JavaScript off the link's redirect flow still works",
         .enabled(if: BrowserTools.shouldRun, "needs chromium, chromedriver and python3 with selenium (scripts/test installs them)"),
-        .timeLimit(.minutes(3))
+        .timeLimit(.minutes(8))
     )
     func browser() async throws {
         guard BrowserTools.available else {

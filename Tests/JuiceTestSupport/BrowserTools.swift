@@ -60,7 +60,25 @@ package enum BrowserTools {
     /// which makes a selenium script quit its browser), then killed, so a stuck browser fails the
     /// test instead of stalling the run.
     /// - Returns: The exit status (`nil` when it had to be stopped) and the output.
+    ///
+    /// One browser runs at a time in the whole test process (the suites run in parallel, and several
+    /// Chromium instances at once on two cores pushed each past its time limit); `limit` counts from
+    /// the moment this script's turn comes, so a test's own time limit must allow for the wait.
     package static func runPython(script: URL, arguments: [String], log: URL, limit: Duration) async throws -> (status: Int32?, output: String) {
+        try await browserTurn.wait()
+        do {
+            let result = try await runPythonNow(script: script, arguments: arguments, log: log, limit: limit)
+            await browserTurn.end()
+            return result
+        } catch {
+            await browserTurn.end()
+            throw error
+        }
+    }
+
+    private static let browserTurn = Turn()
+
+    private static func runPythonNow(script: URL, arguments: [String], log: URL, limit: Duration) async throws -> (status: Int32?, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python ?? "/usr/bin/python3")
         process.arguments = [script.path] + arguments
@@ -84,5 +102,23 @@ package enum BrowserTools {
         while process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         return (stopped ? nil : process.terminationStatus, output)
+    }
+}
+
+/// One holder at a time; waiting is polled, so a cancelled test (its time limit reached) stops
+/// waiting instead of hanging the run.
+private actor Turn {
+    private var taken = false
+
+    func wait() async throws {
+        while !take() { try await Task.sleep(for: .milliseconds(200)) }
+    }
+
+    func end() { taken = false }
+
+    private func take() -> Bool {
+        guard !taken else { return false }
+        taken = true
+        return true
     }
 }
