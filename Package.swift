@@ -76,6 +76,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            // Sign in with Apple JS, compiled into the binary (served at Apple's CDN path).
+            resources: [.embedInCode("Resources/appleid.auth.js")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -195,6 +197,7 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

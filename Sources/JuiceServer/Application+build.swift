@@ -101,7 +101,8 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
     let security = SQLAccountSecurityStore(database: dependencies.database)
     let web = WebController(
         pages: dependencies.pages, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
-        cookies: dependencies.cookies, csrf: dependencies.csrf, security: security, time: dependencies.time
+        cookies: dependencies.cookies, csrf: dependencies.csrf, security: security, time: dependencies.time,
+        appleScript: AppleJSScript(appleBaseURL: dependencies.configuration.apple.appleBaseURL)
     )
     routes.addRoutes(web.endpoints)
     routes.addRoutes(
@@ -112,6 +113,12 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
     )
     routes.addRoutes(WellKnownController(configuration: dependencies.configuration).endpoints)
     routes.addRoutes(AppleAuthController(signIn: dependencies.appleSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf).endpoints)
+    routes.addRoutes(
+        ApplePopupController(
+            popup: dependencies.popupSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf,
+            origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
+        ).endpoints
+    )
     routes.addRoutes(
         APIController(
             native: dependencies.nativeSignIn, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,

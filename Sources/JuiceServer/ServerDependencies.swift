@@ -22,6 +22,8 @@ struct ServerDependencies: Sendable {
     let passwords: PasswordAccounts
     /// Web Sign in with Apple.
     let appleSignIn: AppleWebSignIn
+    /// The login page's popup sign-in (Sign in with Apple JS).
+    let popupSignIn: ApplePopupSignIn
     /// Apple's REST endpoints.
     let appleClient: AppleIDClient
     /// Apple's signing keys (shared by every verifier).
@@ -114,6 +116,10 @@ struct ServerDependencies: Sendable {
             sessionTokens: tokens,
             passwords: passwords,
             appleSignIn: appleSignIn,
+            popupSignIn: ApplePopupSignIn(
+                configuration: configuration, pipeline: pipeline(webVerifier), authorizations: authorizations, random: random, time: time,
+                metrics: metrics.signIns
+            ),
             appleClient: client,
             appleKeys: keys,
             cipher: cipher,

@@ -4,6 +4,14 @@ import JuiceInfrastructure
 enum PageTemplates {
     static let autoSubmitScript = "document.getElementById('apple-response').submit();"
 
+    /// The web_message page's script: posts the answer to the opener, targeted at the origin in
+    /// `data-origin` (never `*`), then closes the popup (an error page stays open to be read).
+    static let webMessageScript = """
+        (function(){var e=document.getElementById("apple-web-message");if(!e)return;\
+        try{if(window.opener)window.opener.postMessage(JSON.parse(e.getAttribute("data-message")),e.getAttribute("data-origin"))}catch(x){}\
+        if(e.getAttribute("data-close")==="true")window.close()})();
+        """
+
     static let head =
         PageTemplateLibrary.documentStart + """
             <title>{{title}}</title>
@@ -106,6 +114,20 @@ enum PageTemplates {
         <div class="buttons"><button type="submit" class="primary">{{t.redirect_button}}</button></div>
         </form>
         <script>\(autoSubmitScript)</script>
+        {{> foot}}
+        """
+
+    /// `response_mode=web_message`: the answer for the opener (in attributes, so no markup can break
+    /// out of it), then, for an error, what went wrong.
+    static let webMessage = """
+        {{> head}}
+        <h1>{{heading}}</h1>
+        {{#code}}<p role="alert">{{t.error_intro}}</p>
+        <p>{{t.error_code}}: <code>{{code}}</code></p>
+        {{#description}}<p><code>{{description}}</code></p>{{/description}}{{/code}}
+        <p class="note">{{t.close_window}}</p>
+        <div id="apple-web-message" hidden data-origin="{{origin}}" data-message="{{message}}" data-close="{{close}}"></div>
+        <script>\(webMessageScript)</script>
         {{> foot}}
         """
 

@@ -69,6 +69,7 @@ enum PageStrings {
         "button_sign_in": "Sign in with Apple",
         "button_continue": "Continue with Apple",
         "button_sign_up": "Sign up with Apple",
+        "apple_popup_failed": "Sign in with Apple could not finish. Try again.",
         "change_password": "Change Password",
         "add_password": "Add a Password",
         "add_password_intro":
@@ -151,6 +152,7 @@ enum PageStrings {
         "button_sign_in": "通过 Apple 登录",
         "button_continue": "通过 Apple 继续",
         "button_sign_up": "通过 Apple 注册",
+        "apple_popup_failed": "无法完成通过 Apple 登录，请重试。",
         "change_password": "更改密码",
         "add_password": "添加密码",
         "add_password_intro": "选择用户名和密码，以便不通过 Apple 也能登录。这需要在最近 5 分钟内通过 Apple 登录过。",

@@ -77,7 +77,10 @@ enum PageTemplates {
         </form>
         <div class="divider">{{t.or}}</div>
         <div class="apple">{{{button}}}</div>
+        <p class="error" role="alert" id="apple-popup-error" data-message="{{t.apple_popup_failed}}" hidden></p>
         <p class="switch">{{t.new_here}} <a href="/signup">{{t.create_account}}</a></p>
+        {{#apple_script}}<script src="{{apple_script}}"></script>
+        \(AppleJSScript.element){{/apple_script}}
         {{> foot}}
         """
 

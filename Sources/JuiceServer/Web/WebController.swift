@@ -15,10 +15,12 @@ struct WebController: Sendable {
     let csrf: CSRFProtection
     let security: any AccountSecurityStore
     let time: TimeSource
+    /// Sign in with Apple JS for the login page's popup sign-in; `nil` leaves only the redirect flow.
+    let appleScript: AppleJSScript?
 
     init(
         pages: PageRenderer, passwords: PasswordAccounts, sessions: any SessionStore, deletion: AccountDeletion, cookies: SessionCookies,
-        csrf: CSRFProtection, security: any AccountSecurityStore, time: TimeSource
+        csrf: CSRFProtection, security: any AccountSecurityStore, time: TimeSource, appleScript: AppleJSScript? = nil
     ) {
         self.pages = pages
         self.passwords = passwords
@@ -28,6 +30,7 @@ struct WebController: Sendable {
         self.csrf = csrf
         self.security = security
         self.time = time
+        self.appleScript = appleScript
     }
 
     /// A password form.
@@ -136,6 +139,7 @@ struct WebController: Sendable {
         let button = (try? AppleIDButton(type: .signIn, style: .black, width: 280, height: 44, cornerRadius: 10, language: language))?
             .html(href: "/auth/apple")
         var values: [String: Any] = ["csrf": token, "username": String(username.prefix(64)), "button": button ?? ""]
+        if let appleScript { values["apple_script"] = appleScript.scriptURL(language) }
         if let notice = notice(request, language) { values["notice"] = notice }
         if let message = errorMessage(error, language) { values["error"] = message }
         var response = pages.response(
@@ -144,6 +148,7 @@ struct WebController: Sendable {
         )
         // `Retry-After` of a 429.
         if let error { response.headers.append(contentsOf: error.headers) }
+        if let appleScript { response.headers[.contentSecurityPolicy] = appleScript.contentSecurityPolicy }
         if let cookie { response.setCookie(cookie) }
         return response
     }
