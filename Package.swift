@@ -76,6 +76,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            // Sign in with Apple JS, compiled into the binary (served at Apple's CDN path).
+            resources: [.embedInCode("Resources/appleid.auth.js")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -158,11 +160,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // What several test targets need: loopback ports, services run for the length of a test.
+        // What several test targets need: loopback ports, services run for the length of a test, HTTP
+        // answers read whole, captured logs.
         .target(
             name: "JuiceTestSupport",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/JuiceTestSupport",
@@ -195,6 +199,7 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -255,6 +260,8 @@ let package = Package(
             dependencies: [
                 "JuiceTestSupport",
                 "juice",
+                "JuiceInfrastructure",
+                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

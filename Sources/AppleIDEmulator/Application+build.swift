@@ -73,7 +73,9 @@ public func buildEmulatorApplication(
     let actions = AccountActions(store: store, directory: directory, random: random, time: time)
 
     let router = Router(context: BasicRequestContext.self)
+    router.add(middleware: RequestLogMiddleware())
     DiscoveryController(keys: keys, address: address).register(on: router)
+    AppleIDScriptController().register(on: router)
     TokenController(validator: validator, service: TokenService(store: store, random: random, time: time, tokens: tokens)).register(on: router)
     RevocationController(validator: validator, store: store, time: time).register(on: router)
     MigrationController(validator: validator, directory: directory, store: store, random: random, time: time).register(on: router)

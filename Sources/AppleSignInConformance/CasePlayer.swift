@@ -30,12 +30,6 @@ struct CasePlayer {
     /// The native sign-in's Apple ID.
     private let nativeSubject = RandomText.subject()
 
-    init(options: ConformanceOptions, authority: KitAuthority, client: BackendClient) {
-        self.options = options
-        self.authority = authority
-        self.client = client
-    }
-
     func play(_ conformanceCase: ConformanceCase) async -> Observation {
         do {
             switch conformanceCase.flow {

@@ -1,17 +1,20 @@
+import JuiceEncodings
+
 extension ConformanceReport {
     /// JUnit XML for CI: one test case per conformance case; a failed required case is a `<failure>`,
     /// a failed recommended one passes with a warning in `<system-out>`.
     public func junit() -> String {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuites name="juice conformance" tests="\#(cases.count)" failures="\#(failed)">"# + "\n"
-        xml += #"  <testsuite name="\#(Self.escape(backend))" tests="\#(cases.count)" failures="\#(failed)" errors="0" skipped="0">"# + "\n"
+        xml += #"  <testsuite name="\#(backend.markupEscaped)" tests="\#(cases.count)" failures="\#(failed)" errors="0" skipped="0">"# + "\n"
         for result in cases {
-            xml += #"    <testcase classname="conformance.\#(result.level.rawValue)" name="\#(Self.escape(result.id))">"# + "\n"
+            xml += #"    <testcase classname="conformance.\#(result.level.rawValue)" name="\#(result.id.markupEscaped)">"# + "\n"
             let message = "expected \(result.expect.rawValue), observed \(result.observed): \(result.detail)"
             if !result.passed && result.level == .required {
-                xml += #"      <failure message="\#(Self.escape(message))">\#(Self.escape(result.title + "\nfix: " + result.hint))</failure>"# + "\n"
+                xml +=
+                    #"      <failure message="\#(message.markupEscaped)">\#((result.title + "\nfix: " + result.hint).markupEscaped)</failure>"# + "\n"
             } else if !result.passed {
-                xml += "      <system-out>\(Self.escape("warning: " + message + "\nfix: " + result.hint))</system-out>\n"
+                xml += "      <system-out>\(("warning: " + message + "\nfix: " + result.hint).markupEscaped)</system-out>\n"
             }
             xml += "    </testcase>\n"
         }
@@ -37,21 +40,5 @@ extension ConformanceReport {
         lines.append("")
         lines.append("\(passed) passed, \(failed) failed, \(warnings) warnings (of \(cases.count) cases)")
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    private static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case _ where character.asciiValue.map({ $0 < 0x20 && $0 != 0x0A && $0 != 0x09 }) == true: continue
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }

@@ -85,7 +85,9 @@ public func buildApplication(
 /// Builds the router: request logging and metrics (secrets redacted), error pages, session
 /// resolution, then the controllers; `/health` and `/metrics` for operations.
 func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> {
-    let router = Router(context: AppRequestContext.self)
+    // Every GET route also answers HEAD (same headers, no body).
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: ClientAddressMiddleware(trusted: dependencies.configuration.trustedProxies))
     router.add(middleware: RequestLogMiddleware(metrics: dependencies.metrics))
     // Outside the error middleware, so error answers get the headers too.
     router.add(middleware: SecurityHeadersMiddleware(strictTransportSecurity: dependencies.configuration.usesSecureCookies))
@@ -95,36 +97,46 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
             sessions: dependencies.sessions, accounts: dependencies.accounts, cookies: dependencies.cookies, time: dependencies.time
         )
     )
+    let routes = RouteCatalog(router)
     let security = SQLAccountSecurityStore(database: dependencies.database)
     let web = WebController(
         pages: dependencies.pages, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
-        cookies: dependencies.cookies, csrf: dependencies.csrf, security: security, time: dependencies.time
+        cookies: dependencies.cookies, csrf: dependencies.csrf, security: security, time: dependencies.time,
+        appleScript: AppleJSScript(appleBaseURL: dependencies.configuration.apple.appleBaseURL)
     )
-    router.addRoutes(web.endpoints)
-    router.addRoutes(
+    routes.addRoutes(web.endpoints)
+    routes.addRoutes(
         AccountSettingsController(
             web: web, change: PasswordChange(passwords: dependencies.passwords, store: security, time: dependencies.time), security: security,
             sessions: dependencies.sessions, origin: OriginCheck(origin: dependencies.configuration.publicOrigin), time: dependencies.time
         ).endpoints
     )
-    router.addRoutes(WellKnownController(configuration: dependencies.configuration).endpoints)
-    router.addRoutes(AppleAuthController(signIn: dependencies.appleSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf).endpoints)
-    router.addRoutes(
+    routes.addRoutes(WellKnownController(configuration: dependencies.configuration).endpoints)
+    routes.addRoutes(AppleAuthController(signIn: dependencies.appleSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf).endpoints)
+    routes.addRoutes(
+        ApplePopupController(
+            popup: dependencies.popupSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf,
+            origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
+        ).endpoints
+    )
+    routes.addRoutes(
         APIController(
             native: dependencies.nativeSignIn, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
             lifecycle: dependencies.lifecycle, origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
         ).endpoints
     )
-    router.addRoutes(
+    routes.addRoutes(
         EventsController(
             sessions: dependencies.sessions, lifecycle: dependencies.lifecycle, cookies: dependencies.cookies, time: dependencies.time
         ).endpoints
     )
-    router.addRoutes(
+    routes.addRoutes(
         NotificationController(verifier: dependencies.notificationVerifier, lifecycle: dependencies.lifecycle, time: dependencies.time).endpoints
     )
-    router.addRoutes(OpenAPIDocument.endpoints)
-    router.addRoutes(OperationsController(database: dependencies.database, metrics: dependencies.metrics).endpoints)
+    routes.addRoutes(OpenAPIDocument.endpoints)
+    routes.addRoutes(OperationsController(database: dependencies.database, metrics: dependencies.metrics).endpoints)
+    // Last: it wraps only the not-found answer, turning a known path with another method into 405.
+    router.add(middleware: MethodNotAllowedMiddleware(routes: routes.routes))
     return router
 }
 

@@ -22,6 +22,8 @@ struct ServerDependencies: Sendable {
     let passwords: PasswordAccounts
     /// Web Sign in with Apple.
     let appleSignIn: AppleWebSignIn
+    /// The login page's popup sign-in (Sign in with Apple JS).
+    let popupSignIn: ApplePopupSignIn
     /// Apple's REST endpoints.
     let appleClient: AppleIDClient
     /// Apple's signing keys (shared by every verifier).
@@ -114,13 +116,19 @@ struct ServerDependencies: Sendable {
             sessionTokens: tokens,
             passwords: passwords,
             appleSignIn: appleSignIn,
+            popupSignIn: ApplePopupSignIn(
+                configuration: configuration, pipeline: pipeline(webVerifier), authorizations: authorizations, random: random, time: time,
+                metrics: metrics.signIns
+            ),
             appleClient: client,
             appleKeys: keys,
             cipher: cipher,
             deletion: AccountDeletion(accounts: accounts, revocations: revocations, time: time),
             pages: try PageRenderer(),
             cookies: cookies,
-            csrf: CSRFProtection(cookies: cookies, random: random, origin: configuration.publicOrigin),
+            csrf: CSRFProtection(
+                cookies: cookies, random: random, origin: configuration.publicOrigin, key: CSRFProtection.key(from: configuration.refreshTokenKey)
+            ),
             time: time,
             random: random,
             nativeSignIn: AppleNativeSignIn(

@@ -18,6 +18,9 @@ struct ClientOptions: ParsableArguments {
     /// The server's API client.
     func api() throws -> JuiceServerAPI { JuiceServerAPI(baseURL: try serverURL()) }
 
+    /// The server's API client with the credentials saved for it.
+    func connect() throws -> ClientConnection { ClientConnection(api: try api(), store: try store()) }
+
     /// The credential store under `$JUICE_HOME` (default `$XDG_DATA_HOME/juice`).
     func store() throws -> CredentialStore {
         do {

@@ -64,6 +64,10 @@ struct ConformanceCommand: AsyncParsableCommand {
     @Option(help: "Seconds one request to the backend may take (1-120).")
     var timeout: Int = 10
 
+    func validate() throws {
+        guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
+    }
+
     func run() async throws {
         do {
             let report = try await ConformanceRun(options: try options()).run()

@@ -21,17 +21,15 @@ struct DeleteAccountCommand: AsyncParsableCommand {
     var yes = false
 
     func run() async throws {
-        let api = try options.api()
-        let store = try options.store()
+        let client = try options.connect()
+        let api = client.api
         do {
-            guard let session = try await store.session(for: api.baseURL) else {
-                throw CLIError("Not signed in to \(api.baseURL.absoluteString). Run: juice login")
-            }
+            let session = try await client.requireSession()
             let account = try await api.account(sessionToken: session.token)
             if !yes { try confirm(account) }
             try await api.deleteAccount(sessionToken: session.token)
-            try await store.removeSession(for: api.baseURL)
-            if let username = account.username { try await store.removePassword(user: username, for: api.baseURL) }
+            try await client.forgetSession()
+            if let username = account.username { try await client.store.removePassword(user: username, for: api.baseURL) }
             print("Deleted the account \(account.id)" + (account.user == nil ? "." : "; its Sign in with Apple tokens are revoked at Apple."))
         } catch {
             throw clientFailure(error)

@@ -27,14 +27,15 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "The user name, with --password.")
     var username: String?
 
-    @Option(help: "Seconds to wait for the browser sign-in.")
+    @Option(help: "Seconds to wait for the browser sign-in (1-86400).")
     var timeout: Int = 300
 
     func validate() throws {
         if apple && password { throw ValidationError("choose --apple or --password, not both") }
         if password && (username ?? "").isEmpty { throw ValidationError("--password needs --username") }
         if !password && username != nil { throw ValidationError("--username goes with --password") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        // Bounded: a deadline billions of seconds away overflows the clock's arithmetic.
+        guard (1...86_400).contains(timeout) else { throw ValidationError("--timeout must be between 1 and 86400 seconds") }
     }
 
     func run() async throws {

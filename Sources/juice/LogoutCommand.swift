@@ -9,17 +9,16 @@ struct LogoutCommand: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
-        let api = try options.api()
-        let store = try options.store()
+        let client = try options.connect()
         do {
-            guard let session = try await store.session(for: api.baseURL) else {
-                print("Not signed in to \(api.baseURL.absoluteString).")
+            guard let session = try await client.savedSession() else {
+                print("Not signed in to \(client.server).")
                 return
             }
             // A session the server already ended (401) only needs forgetting here.
-            try await Self.signOut(api, token: session.token)
-            try await store.removeSession(for: api.baseURL)
-            print("Signed out of \(api.baseURL.absoluteString).")
+            try await Self.signOut(client.api, token: session.token)
+            try await client.forgetSession()
+            print("Signed out of \(client.server).")
         } catch {
             throw clientFailure(error)
         }

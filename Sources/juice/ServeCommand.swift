@@ -45,6 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: String = "info"
 
     func validate() throws {
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535") }
+        guard (0...65535).contains(emulatorPort) else { throw ValidationError("--emulator-port must be between 0 and 65535") }
         guard (1...65535).contains(emulatorSMTPPort) else { throw ValidationError("--emulator-smtp-port must be between 1 and 65535") }
     }
 

@@ -13,21 +13,19 @@ struct WhoamiCommand: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
-        let api = try options.api()
-        let store = try options.store()
+        let client = try options.connect()
+        let api = client.api
         do {
-            guard let session = try await store.session(for: api.baseURL) else {
-                throw CLIError("Not signed in to \(api.baseURL.absoluteString). Run: juice login")
-            }
+            let session = try await client.requireSession()
             if let user = session.userIdentifier {
                 let state = try await api.credentialState(forUserID: user)
                 guard state == .authorized else {
-                    try await store.removeSession(for: api.baseURL)
+                    try await client.forgetSession()
                     throw CLIError(Self.message(for: state))
                 }
             }
             guard let account = try await Self.account(api, token: session.token) else {
-                try await store.removeSession(for: api.baseURL)
+                try await client.forgetSession()
                 // A revocation ends the sessions and the credential together: a session refused just
                 // after the state read "authorized" may be that revocation, so ask again.
                 if let user = session.userIdentifier {

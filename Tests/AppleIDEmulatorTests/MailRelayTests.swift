@@ -1,6 +1,7 @@
 import AppleIDEmulator
 import AppleSignIn
 import Foundation
+import JuiceTestSupport
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import AppleSignIn
 import Foundation
+import JuiceTestSupport
 import Logging
 import NIOHTTP1
 import Testing
@@ -150,8 +151,8 @@ struct OutboxBoundsTests {
 
     @Test("Passwords, client secrets, codes and tokens never reach the logs, even at trace level")
     func noSecretsInLogs() async throws {
-        let logs = CapturedLogs()
-        try await RunningEmulator.with(logger: logs.logger) { emulator in
+        let logs = LogCapture()
+        try await RunningEmulator.with(logger: logs.logger(level: .trace)) { emulator in
             let page = try await WebFlow.signIn(emulator)
             let code = WebFlow.hiddenInputs(page.body)["code"]!
             let secret = try await emulator.secret(clientID: Fixture.servicesID)
@@ -163,11 +164,34 @@ struct OutboxBoundsTests {
                 [("client_id", Fixture.servicesID), ("client_secret", "a.b.c"), ("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
             _ = try await emulator.postForm(
                 "/auth/authorize", WebFlow.parameters() + [("account_name", Fixture.alice.email), ("password", "wrong-password-123")])
-            let text = logs.all.joined(separator: "\n")
+            let text = logs.all.map(\.text).joined(separator: "\n")
             #expect(!logs.all.isEmpty)
             for secretValue in [Fixture.alice.password, "wrong-password-123", secret, code, refreshToken, Fixture.adminToken] {
                 #expect(!text.contains(secretValue))
             }
+        }
+    }
+
+    @Test("LOG_LEVEL=debug logs each request's method, path, status and duration, never its query")
+    func requestsAreLoggedAtDebug() async throws {
+        let logs = LogCapture()
+        try await RunningEmulator.with(logger: logs.logger(level: .debug)) { emulator in
+            _ = try await emulator.get("/auth/keys")
+            _ = try await emulator.get("/auth/authorize?client_id=nobody.example&state=state-value-7f3a")
+            let requests = logs.all.filter { $0.message == "request" }
+            let keys = try #require(requests.first { $0.metadata["path"] == "/auth/keys" })
+            #expect(keys.level == .debug)
+            #expect(keys.metadata["method"] == "GET")
+            #expect(keys.metadata["status"] == "200")
+            #expect(keys.metadata["duration_ms"] != nil)
+            let authorize = try #require(requests.first { $0.metadata["path"] == "/auth/authorize" })
+            #expect(authorize.metadata["status"] == "400")
+            #expect(!logs.all.map(\.text).joined().contains("state-value-7f3a"))
+        }
+        let quiet = LogCapture()
+        try await RunningEmulator.with(logger: quiet.logger(level: .info)) { emulator in
+            _ = try await emulator.get("/auth/keys")
+            #expect(!quiet.all.contains { $0.message == "request" })
         }
     }
 }

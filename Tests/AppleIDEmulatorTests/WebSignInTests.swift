@@ -1,6 +1,7 @@
 import AppleSignIn
 import Foundation
 import JuiceEncodings
+import JuiceTestSupport
 import Testing
 
 @testable import AppleIDEmulator
@@ -200,7 +201,7 @@ struct WebSignInTests {
         arguments: [
             ([("client_id", "com.unknown.web")], "invalid_client"),
             ([("client_id", Fixture.bundleID)], "invalid_client"),
-            ([("redirect_uri", "https://evil.example.net/callback")], "unauthorized_client"),
+            ([("redirect_uri", "https://evil.example.net/callback")], "invalid_request"),
             ([("response_mode", "query")], "invalid_request"),
             ([("response_type", "id_token")], "invalid_request"),
             ([("response_type", "token")], "invalid_request"),

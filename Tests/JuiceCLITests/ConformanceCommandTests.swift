@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import JuiceTestSupport
 import NIOCore
 import NIOHTTP1
 import Testing

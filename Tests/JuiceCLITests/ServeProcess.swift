@@ -1,4 +1,5 @@
 import Foundation
+import JuiceTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -24,6 +25,15 @@ final class ServeProcess {
         emulatorPort = try FreePort.pick()
         smtpPort = try FreePort.pick()
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-serve-\(UUID().uuidString)")
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("juice-serve-\(UUID().uuidString).log")
+    }
+
+    /// Another run on `previous`'s ports and data directory: a restart after it stopped or was killed.
+    init(restarting previous: ServeProcess) {
+        port = previous.port
+        emulatorPort = previous.emulatorPort
+        smtpPort = previous.smtpPort
+        dataDirectory = previous.dataDirectory
         log = FileManager.default.temporaryDirectory.appendingPathComponent("juice-serve-\(UUID().uuidString).log")
     }
 
@@ -77,25 +87,8 @@ final class RawHTTPConnection {
     private let descriptor: Int32
 
     init(port: Int) throws {
-        #if canImport(Glibc)
-            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(descriptor)
-            throw POSIXError(.ECONNREFUSED)
-        }
+        guard let descriptor = LoopbackSocket.connected(toPort: port, receiveTimeout: 20) else { throw POSIXError(.ECONNREFUSED) }
+        self.descriptor = descriptor
     }
 
     deinit { close(descriptor) }

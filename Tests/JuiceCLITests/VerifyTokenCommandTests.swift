@@ -1,4 +1,5 @@
 import Foundation
+import JuiceTestSupport
 import Testing
 
 @Suite("juice verify-token: the contract scripts depend on")

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceTestSupport
 import NIOHTTP1
 import Testing
 
@@ -106,6 +107,7 @@ struct APITests {
             "/api/auth/nonce:", "/api/auth/apple:", "/api/accounts:", "/api/auth/password:", "/api/me:", "/api/signout:", "/api/account:",
             "/api/credential-state:", "/auth/apple/native:", "/apple/notifications:", "/api/account/password:", "/api/account/sessions:",
             "/api/account/sessions/{id}:", "/.well-known/apple-app-site-association:", "/.well-known/change-password:",
+            "/auth/apple/popup:", "/auth/apple/popup/complete:",
         ] {
             #expect(text.contains("\n  \(path)\n"), "\(path) is documented")
         }

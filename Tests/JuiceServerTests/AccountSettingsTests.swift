@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JuiceServer
+import JuiceTestSupport
 import NIOHTTP1
 import Testing
 

@@ -1,53 +1,8 @@
 import Foundation
+import JuiceTestSupport
 import Testing
 
 @testable import AppleIDEmulator
-
-/// Where the browser test's tools are, if installed.
-enum BrowserTools {
-    static func find(_ names: [String]) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            for name in names {
-                let candidate = "\(directory)/\(name)"
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            }
-        }
-        return nil
-    }
-
-    static let chromium = find(["chromium", "chromium-browser", "google-chrome"])
-    static let chromedriver = find(["chromedriver"])
-    static let python = find(["python3"])
-
-    /// Whether `python3` can import selenium (checked once).
-    static let selenium: Bool = {
-        guard let python else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", "import selenium"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
-
-    static var available: Bool { chromium != nil && chromedriver != nil && selenium }
-
-    /// What is missing, for the skip notice or the failure.
-    static var missing: String {
-        [chromium == nil ? "chromium" : nil, chromedriver == nil ? "chromedriver" : nil, selenium ? nil : "python3 with selenium"]
-            .compactMap { $0 }.joined(separator: ", ")
-    }
-
-    /// Runs the browser test when the tools are there, and also when `JUICE_TEST_REQUIRE_ALL=1`
-    /// (then it fails naming what is missing); otherwise it is skipped with that reason.
-    static var shouldRun: Bool { available || TestRequirements.requireAll }
-
-    /// The repository root (this file is Tests/JuiceServerTests/BrowserSignInTests.swift).
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-}
 
 @Suite("A real browser signs in with Apple")
 struct BrowserSignInTests {
@@ -65,33 +20,13 @@ struct BrowserSignInTests {
         try await JuiceStack.with(database: database) { stack in
             let screenshots = BrowserTools.repository.appendingPathComponent("test-output/browser/\(database.rawValue)")
             try? FileManager.default.removeItem(at: screenshots)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: BrowserTools.python!)
-            process.arguments = [
-                BrowserTools.repository.appendingPathComponent("Tests/JuiceServerTests/Fixtures/browser_signin.py").path,
-                stack.serverURL, StackEnvironment.johnny.email, StackEnvironment.johnny.password, screenshots.path,
-            ]
-            try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
-            let log = screenshots.appendingPathComponent("browser.log")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            process.standardOutput = handle
-            process.standardError = handle
-            try process.run()
-            // The script gives up by itself after 150 s; past 180 s it is stopped (SIGTERM: it quits
-            // the browser), then killed, so a stuck browser fails this test instead of stalling the run.
-            let deadline = ContinuousClock.now + .seconds(180)
-            while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
-            if process.isRunning {
-                process.terminate()
-                try await Task.sleep(for: .seconds(10))
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                Issue.record("the browser script did not finish within 180 s")
-            }
-            while process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
-            try handle.close()
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            #expect(process.terminationStatus == 0, "\(text)")
+            // The script gives up by itself after 150 s; past 180 s it is stopped.
+            let (status, text) = try await BrowserTools.runPython(
+                script: BrowserTools.repository.appendingPathComponent("Tests/JuiceServerTests/Fixtures/browser_signin.py"),
+                arguments: [stack.serverURL, StackEnvironment.johnny.email, StackEnvironment.johnny.password, screenshots.path],
+                log: screenshots.appendingPathComponent("browser.log"), limit: .seconds(180)
+            )
+            #expect(status == 0, "\(text)")
             #expect(text.contains("browser sign-in: ok"))
             for shot in ["01-login.png", "04-account.png", "05-signed-out.png", "06-signup-hint.png"] {
                 #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent(shot).path), "screenshot \(shot)")

@@ -1,5 +1,6 @@
 import AppleIDEmulator
 import Foundation
+import JuiceTestSupport
 import Logging
 import SQLKit
 import Testing

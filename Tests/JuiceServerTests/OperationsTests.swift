@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import JuiceTestSupport
 import Logging
 import NIOCore
 import SQLKit

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import JuiceTestSupport
 import Testing
 
 @testable import JuiceServer

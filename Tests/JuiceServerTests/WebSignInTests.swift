@@ -1,6 +1,7 @@
 import AppleSignIn
 import Crypto
 import Foundation
+import JuiceTestSupport
 import SQLKit
 import Testing
 

@@ -43,16 +43,10 @@ struct Grant: Sendable, Hashable {
             "UPDATE tokens SET revoked_at = \(bind: now.timeIntervalSince1970) WHERE email = \(bind: email) AND bundle_id = \(bind: bundleID) AND revoked_at IS NULL"
         ).run()
     }
+}
 
-    init(email: String, bundleID: String, firstName: String, lastName: String, emailChoice: EmailChoice, createdAt: Date) {
-        self.email = email
-        self.bundleID = bundleID
-        self.firstName = firstName
-        self.lastName = lastName
-        self.emailChoice = emailChoice
-        self.createdAt = createdAt
-    }
-
+extension Grant {
+    /// The value of a row of its table.
     init(row: any SQLRow) throws {
         email = try row.decode(column: "email", as: String.self)
         bundleID = try row.decode(column: "bundle_id", as: String.self)

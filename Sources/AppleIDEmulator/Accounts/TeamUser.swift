@@ -32,23 +32,6 @@ struct TeamUser: Sendable, Hashable {
         guard let row = try await database.raw("SELECT * FROM team_users WHERE sub = \(bind: subject)").first() else { return nil }
         return try TeamUser(row: row)
     }
-
-    init(email: String, teamID: String, subject: String, relayEmail: String, forwarding: Bool) {
-        self.email = email
-        self.teamID = teamID
-        self.subject = subject
-        self.relayEmail = relayEmail
-        self.forwarding = forwarding
-    }
-
-    init(row: any SQLRow) throws {
-        email = try row.decode(column: "email", as: String.self)
-        teamID = try row.decode(column: "team_id", as: String.self)
-        subject = try row.decode(column: "sub", as: String.self)
-        relayEmail = try row.decode(column: "relay_email", as: String.self)
-        forwarding = try row.decode(column: "forwarding", as: Int.self) != 0
-    }
-
     /// Apple's form: `000123.<32 hex>.0123`.
     static func newSubject(_ random: EmulatorRandom) -> String {
         random.digits(6) + "." + random.hex(bytes: 16) + "." + random.digits(4)
@@ -57,5 +40,16 @@ struct TeamUser: Sendable, Hashable {
     /// `<10 lowercase letters and digits>@privaterelay.appleid.com`.
     static func newRelayEmail(_ random: EmulatorRandom) -> String {
         random.string(length: 10, alphabet: "abcdefghijklmnopqrstuvwxyz0123456789") + "@privaterelay.appleid.com"
+    }
+}
+
+extension TeamUser {
+    /// The value of a row of its table.
+    init(row: any SQLRow) throws {
+        email = try row.decode(column: "email", as: String.self)
+        teamID = try row.decode(column: "team_id", as: String.self)
+        subject = try row.decode(column: "sub", as: String.self)
+        relayEmail = try row.decode(column: "relay_email", as: String.self)
+        forwarding = try row.decode(column: "forwarding", as: Int.self) != 0
     }
 }

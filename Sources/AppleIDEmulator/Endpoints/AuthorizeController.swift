@@ -37,7 +37,8 @@ struct AuthorizeController: Sendable {
     private func submit(_ form: FormFields, _ authorize: AuthorizeRequest, language: PageLanguage) async throws -> Response {
         if form["action"] == "cancel" {
             if let session = form.nonEmpty("session") { try await sessions.delete(session) }
-            return deliver(authorize, [("error", "user_cancelled_authorize")] + (authorize.state.map { [("state", $0)] } ?? []), language: language)
+            return deliver(
+                authorize, [("error", "user_cancelled_authorize")] + (authorize.state.map { [("state", $0)] } ?? []), user: nil, language: language)
         }
         let emailChoice = try AuthorizationScopes.emailChoice(form["email_choice"])
         // Signed in on an earlier page, or signing in now.
@@ -81,7 +82,7 @@ struct AuthorizeController: Sendable {
         if let idToken = outcome.idToken { fields.append(("id_token", idToken)) }
         if let state = authorize.state { fields.append(("state", state)) }
         if let user = outcome.userJSON { fields.append(("user", user)) }
-        return deliver(authorize, fields, language: language)
+        return deliver(authorize, fields, user: outcome.firstAuthorization ? outcome.userInfo : nil, language: language)
     }
 
     /// The existing session, or a new one for the consent page.
@@ -90,8 +91,11 @@ struct AuthorizeController: Sendable {
         return try await sessions.create(.authorize, email: account.storageKey, clientID: authorize.client.clientID).id
     }
 
-    /// Sends the answer to the (validated) redirect URI per response mode.
-    private func deliver(_ authorize: AuthorizeRequest, _ fields: [(String, String)], language: PageLanguage) -> Response {
+    /// Sends the answer to the (validated) redirect URI per response mode; `user` is the once-only
+    /// information as an object, for web_message (the other modes carry it as the `user` field).
+    private func deliver(
+        _ authorize: AuthorizeRequest, _ fields: [(String, String)], user: AuthorizationOutcome.UserInfo?, language: PageLanguage
+    ) -> Response {
         switch authorize.responseMode {
         case .query:
             let separator = authorize.redirectURI.contains("?") ? "&" : "?"
@@ -104,7 +108,31 @@ struct AuthorizeController: Sendable {
                 values: ["redirect_uri": authorize.redirectURI, "hidden": PageRenderer.hidden(fields)]
             )
             return HTTPExchange.html(body, language: language, scriptHash: pages.autoSubmitScriptHash)
+        case .webMessage:
+            let value = Dictionary(fields, uniquingKeysWith: { first, _ in first })
+            let message: WebMessage
+            if let error = value["error"] {
+                message = WebMessage(frameID: authorize.frameID, data: nil, error: .init(error: error, state: authorize.state))
+            } else {
+                let authorization = WebMessage.SignedIn.Authorization(code: value["code"] ?? "", idToken: value["id_token"], state: authorize.state)
+                message = WebMessage(frameID: authorize.frameID, data: .init(authorization: authorization, user: user), error: nil)
+            }
+            // A registered redirect URI is an absolute http(s) URL, so it has an origin.
+            guard let origin = WebMessage.targetOrigin(of: authorize.redirectURI) else {
+                return pages.errorPage(.invalidRequest("redirect_uri has no origin"), language: language)
+            }
+            return pages.webMessagePage(message, origin: origin, error: nil, language: language)
         }
+    }
+
+    /// For a refused `response_mode=web_message` request: where the error may be posted (the origin of
+    /// the `redirect_uri` given, registered or not: the message carries nothing but Apple's error code,
+    /// and a browser delivers it only to an opener of that origin) and the script's `frame_id`.
+    private static func webMessageTarget(_ request: Request) -> (origin: String, frameID: String?)? {
+        guard request.method == .get, let query = try? HTTPExchange.query(request), query["response_mode"] == "web_message",
+            let origin = query["redirect_uri"].flatMap(WebMessage.targetOrigin(of:))
+        else { return nil }
+        return (origin, query["frame_id"].flatMap { WebMessage.isValidFrameID($0) ? $0 : nil })
     }
 
     private func signInPage(
@@ -154,6 +182,10 @@ struct AuthorizeController: Sendable {
         } catch let error as OAuthError {
             let accept = request.headers[.accept] ?? ""
             if accept.contains("application/json") && !accept.contains("text/html") { return HTTPExchange.error(error) }
+            if let target = Self.webMessageTarget(request) {
+                let message = WebMessage(frameID: target.frameID, data: nil, error: .init(error: error.code, state: nil))
+                return pages.webMessagePage(message, origin: target.origin, error: error, language: language)
+            }
             return pages.errorPage(error, language: language)
         } catch {
             context.logger.error("authorize failed", metadata: ["error.type": "\(type(of: error))"])

@@ -5,6 +5,8 @@ struct AuthorizeRequest: Sendable {
         case query
         case fragment
         case formPost = "form_post"
+        /// Sign in with Apple JS in a popup: the answer is posted to the opener (``WebMessage``).
+        case webMessage = "web_message"
     }
 
     let client: RegisteredClient
@@ -15,6 +17,8 @@ struct AuthorizeRequest: Sendable {
     let scopes: [String]
     let state: String?
     let nonce: String?
+    /// Sign in with Apple JS's id for its popup, echoed in the ``WebMessage``.
+    let frameID: String?
 
     /// The longest `state` or `nonce` accepted.
     static let maximumValueLength = 1024
@@ -27,7 +31,8 @@ struct AuthorizeRequest: Sendable {
         }
         guard let redirectURI = fields.nonEmpty("redirect_uri") else { throw OAuthError.invalidRequest("redirect_uri is required") }
         guard client.app.redirectURIs.contains(redirectURI) else {
-            throw OAuthError.unauthorizedClient("redirect_uri is not registered for this client")
+            // Apple's answer: "invalid_request – Invalid web redirect url."
+            throw OAuthError.invalidRequest("redirect_uri is not registered for this client")
         }
         let typeParts = Set((fields["response_type"] ?? "").split(separator: " ").map(String.init))
         let includeIDToken: Bool
@@ -39,7 +44,7 @@ struct AuthorizeRequest: Sendable {
         let mode: ResponseMode
         if let text = fields.nonEmpty("response_mode") {
             guard let parsed = ResponseMode(rawValue: text) else {
-                throw OAuthError.invalidRequest("response_mode must be query, fragment or form_post")
+                throw OAuthError.invalidRequest("response_mode must be query, fragment, form_post or web_message")
             }
             mode = parsed
         } else {
@@ -49,8 +54,12 @@ struct AuthorizeRequest: Sendable {
             throw OAuthError.invalidRequest("an id_token cannot be returned with response_mode=query")
         }
         let scopes = try AuthorizationScopes.parse(fields["scope"])
-        if !scopes.isEmpty && mode != .formPost {
-            throw OAuthError.invalidRequest("response_mode must be form_post when name or email scope is requested")
+        if !scopes.isEmpty && mode != .formPost && mode != .webMessage {
+            throw OAuthError.invalidRequest("response_mode must be form_post or web_message when name or email scope is requested")
+        }
+        let frameID = fields.nonEmpty("frame_id")
+        if let frameID, !WebMessage.isValidFrameID(frameID) {
+            throw OAuthError.invalidRequest("frame_id must be 1 to \(WebMessage.maximumFrameIDLength) letters, digits, - or _")
         }
         for name in ["state", "nonce"] where (fields[name]?.utf8.count ?? 0) > maximumValueLength {
             throw OAuthError.invalidRequest("\(name) is longer than \(maximumValueLength) bytes")
@@ -63,7 +72,8 @@ struct AuthorizeRequest: Sendable {
             responseMode: mode,
             scopes: scopes,
             state: fields.nonEmpty("state"),
-            nonce: fields.nonEmpty("nonce")
+            nonce: fields.nonEmpty("nonce"),
+            frameID: frameID
         )
     }
 
@@ -76,6 +86,7 @@ struct AuthorizeRequest: Sendable {
         if !scopes.isEmpty { fields.append(("scope", scopes.joined(separator: " "))) }
         if let state { fields.append(("state", state)) }
         if let nonce { fields.append(("nonce", nonce)) }
+        if let frameID { fields.append(("frame_id", frameID)) }
         return fields
     }
 }

@@ -8,16 +8,20 @@ struct PageRenderer: Sendable {
     private let library: PageTemplateLibrary
     /// The CSP hash of the form_post page's auto-submit script.
     let autoSubmitScriptHash: String
+    /// The CSP hash of the web_message page's script.
+    let webMessageScriptHash: String
 
     init() throws {
         let templates = [
             "head": PageTemplates.head, "foot": PageTemplates.foot, "hidden": PageTemplates.hiddenFields,
             "sign_in": PageTemplates.signIn, "consent": PageTemplates.consent, "form_post": PageTemplates.formPost,
+            "web_message": PageTemplates.webMessage,
             "error": PageTemplates.error, "portal_sign_in": PageTemplates.portalSignIn, "portal": PageTemplates.portal,
             "mail_message": PageTemplates.mailMessage,
         ]
         self.library = try PageTemplateLibrary(templates: templates, strings: PageStrings.table)
         self.autoSubmitScriptHash = Data(SHA256.hash(data: Array(PageTemplates.autoSubmitScript.utf8))).base64EncodedString()
+        self.webMessageScriptHash = Data(SHA256.hash(data: Array(PageTemplates.webMessageScript.utf8))).base64EncodedString()
     }
 
     /// Renders `template` with `values`; `title` and the language's strings are added.
@@ -33,6 +37,19 @@ struct PageRenderer: Sendable {
     /// Hidden inputs for `pairs`.
     static func hidden(_ pairs: [(String, String)]) -> [[String: String]] {
         pairs.map { ["name": $0.0, "value": $0.1] }
+    }
+
+    /// The `response_mode=web_message` page: posts `message` to the opener at `origin`; an error page
+    /// (when `error` is given) stays open, an answer closes the popup.
+    func webMessagePage(_ message: WebMessage, origin: String, error: OAuthError?, language: PageLanguage) -> Response {
+        let heading = Self.string(error == nil ? "redirecting" : "error_title", language)
+        var values: [String: Any] = ["origin": origin, "message": message.json, "close": error == nil ? "true" : "false", "heading": heading]
+        if let error {
+            values["code"] = error.code
+            if let description = error.description { values["description"] = description }
+        }
+        let body = render("web_message", language: language, title: heading, values: values)
+        return HTTPExchange.html(body, status: error?.status ?? .ok, language: language, scriptHash: webMessageScriptHash)
     }
 
     /// The error page (never a form).

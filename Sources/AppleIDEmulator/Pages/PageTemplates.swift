@@ -1,41 +1,47 @@
+import JuiceInfrastructure
+
 /// The Mustache templates of the Apple pages. User data is only ever rendered with `{{ }}` (escaped).
 enum PageTemplates {
     static let autoSubmitScript = "document.getElementById('apple-response').submit();"
 
-    static let head = """
-        <!DOCTYPE html>
-        <html lang="{{lang}}">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>{{title}}</title>
-        <style>
-        body{font-family:-apple-system,BlinkMacSystemFont,"Helvetica Neue","PingFang SC",Helvetica,Arial,sans-serif;background:#f5f5f7;color:#1d1d1f;margin:0}
-        main{max-width:30rem;margin:3rem auto;background:#fff;border-radius:18px;padding:2rem;box-shadow:0 2px 12px rgba(0,0,0,.08)}
-        .logo{text-align:center;margin:0}
-        h1{font-size:1.5rem;text-align:center;font-weight:600}
-        label{display:block;margin:.75rem 0 .25rem;font-weight:500}
-        input[type=text],input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.7rem;border:1px solid #86868b;border-radius:10px;font-size:1rem}
-        fieldset{border:1px solid #d2d2d7;border-radius:10px;margin:1rem 0;padding:.5rem 1rem}
-        legend{font-weight:600}
-        .choice label{display:inline;font-weight:400}
-        .hint{color:#515154;font-size:.9rem;margin:.1rem 0 .5rem 1.6rem}
-        .buttons{display:flex;gap:.75rem;margin-top:1.5rem}
-        button{flex:1;padding:.75rem;border-radius:10px;font-size:1rem;border:1px solid #1d1d1f;background:#fff;color:#1d1d1f;cursor:pointer}
-        button.primary{background:#000;color:#fff}
-        button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #0071e3;outline-offset:2px}
-        .error{color:#b00020;background:#fdecee;border-radius:10px;padding:.75rem}
-        .note{color:#515154;text-align:center}
-        table{width:100%;border-collapse:collapse;font-size:.9rem}
-        th,td{text-align:left;padding:.4rem;border-bottom:1px solid #e5e5ea;vertical-align:top}
-        section{margin-top:1.5rem}
-        code{word-break:break-all}
-        </style>
-        </head>
-        <body>
-        <main>
-        <p class="logo" aria-hidden="true"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 24" width="40" height="48" focusable="false"><path fill="currentColor" d="M10 7.2C8.7 6.2 6.9 6 5.4 6.6 2.6 7.7 1.3 10.8 1.7 14.2c.4 3.6 2.5 7.3 4.7 8.2 1.2.5 2.2-.2 3.6-.2s2.4.7 3.6.2c1.8-.7 3.3-3 4.2-5.2-2.2-1-3.5-3.2-3.3-5.4.1-1.5.9-2.7 2.1-3.5-1.1-1.4-2.7-2-4.2-1.9-.9.1-1.6.4-2.4.8zM10.3 5.6c-.1-2 1.5-4 3.7-4.4.2 2.1-1.5 4.2-3.7 4.4z"/></svg></p>
+    /// The web_message page's script: posts the answer to the opener, targeted at the origin in
+    /// `data-origin` (never `*`), then closes the popup (an error page stays open to be read).
+    static let webMessageScript = """
+        (function(){var e=document.getElementById("apple-web-message");if(!e)return;\
+        try{if(window.opener)window.opener.postMessage(JSON.parse(e.getAttribute("data-message")),e.getAttribute("data-origin"))}catch(x){}\
+        if(e.getAttribute("data-close")==="true")window.close()})();
         """
+
+    static let head =
+        PageTemplateLibrary.documentStart + """
+            <title>{{title}}</title>
+            <style>
+            body{font-family:-apple-system,BlinkMacSystemFont,"Helvetica Neue","PingFang SC",Helvetica,Arial,sans-serif;background:#f5f5f7;color:#1d1d1f;margin:0}
+            main{max-width:30rem;margin:3rem auto;background:#fff;border-radius:18px;padding:2rem;box-shadow:0 2px 12px rgba(0,0,0,.08)}
+            .logo{text-align:center;margin:0}
+            h1{font-size:1.5rem;text-align:center;font-weight:600}
+            label{display:block;margin:.75rem 0 .25rem;font-weight:500}
+            input[type=text],input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.7rem;border:1px solid #86868b;border-radius:10px;font-size:1rem}
+            fieldset{border:1px solid #d2d2d7;border-radius:10px;margin:1rem 0;padding:.5rem 1rem}
+            legend{font-weight:600}
+            .choice label{display:inline;font-weight:400}
+            .hint{color:#515154;font-size:.9rem;margin:.1rem 0 .5rem 1.6rem}
+            .buttons{display:flex;gap:.75rem;margin-top:1.5rem}
+            button{flex:1;padding:.75rem;border-radius:10px;font-size:1rem;border:1px solid #1d1d1f;background:#fff;color:#1d1d1f;cursor:pointer}
+            button.primary{background:#000;color:#fff}
+            button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #0071e3;outline-offset:2px}
+            .error{color:#b00020;background:#fdecee;border-radius:10px;padding:.75rem}
+            .note{color:#515154;text-align:center}
+            table{width:100%;border-collapse:collapse;font-size:.9rem}
+            th,td{text-align:left;padding:.4rem;border-bottom:1px solid #e5e5ea;vertical-align:top}
+            section{margin-top:1.5rem}
+            code{word-break:break-all}
+            </style>
+            </head>
+            <body>
+            <main>
+            <p class="logo" aria-hidden="true"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 24" width="40" height="48" focusable="false"><path fill="currentColor" d="M10 7.2C8.7 6.2 6.9 6 5.4 6.6 2.6 7.7 1.3 10.8 1.7 14.2c.4 3.6 2.5 7.3 4.7 8.2 1.2.5 2.2-.2 3.6-.2s2.4.7 3.6.2c1.8-.7 3.3-3 4.2-5.2-2.2-1-3.5-3.2-3.3-5.4.1-1.5.9-2.7 2.1-3.5-1.1-1.4-2.7-2-4.2-1.9-.9.1-1.6.4-2.4.8zM10.3 5.6c-.1-2 1.5-4 3.7-4.4.2 2.1-1.5 4.2-3.7 4.4z"/></svg></p>
+            """
 
     static let foot = """
         </main>
@@ -108,6 +114,20 @@ enum PageTemplates {
         <div class="buttons"><button type="submit" class="primary">{{t.redirect_button}}</button></div>
         </form>
         <script>\(autoSubmitScript)</script>
+        {{> foot}}
+        """
+
+    /// `response_mode=web_message`: the answer for the opener (in attributes, so no markup can break
+    /// out of it), then, for an error, what went wrong.
+    static let webMessage = """
+        {{> head}}
+        <h1>{{heading}}</h1>
+        {{#code}}<p role="alert">{{t.error_intro}}</p>
+        <p>{{t.error_code}}: <code>{{code}}</code></p>
+        {{#description}}<p><code>{{description}}</code></p>{{/description}}{{/code}}
+        <p class="note">{{t.close_window}}</p>
+        <div id="apple-web-message" hidden data-origin="{{origin}}" data-message="{{message}}" data-close="{{close}}"></div>
+        <script>\(webMessageScript)</script>
         {{> foot}}
         """
 

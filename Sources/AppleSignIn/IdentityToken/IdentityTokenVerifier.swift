@@ -22,7 +22,9 @@ public struct IdentityTokenVerifier: Sendable {
 
     private let signature: RS256SignatureCheck
     private let time: TimeSource
-    private let policies: [any TokenPolicy] = [IssuerPolicy(), AudiencePolicy(), LifetimePolicy(), NoncePolicy(), CodeHashPolicy()]
+    private let policies: [any TokenPolicy] = [
+        IssuerPolicy(), AudiencePolicy(), NumericClaimsPolicy(), LifetimePolicy(), NoncePolicy(), CodeHashPolicy(),
+    ]
 
     /// Creates a verifier.
     /// - Parameters:
@@ -59,10 +61,19 @@ public struct IdentityTokenVerifier: Sendable {
         _ token: String, nonce: String? = nil, authorizationCode: String? = nil, requiresNonce: Bool = false
     ) async throws(TokenVerificationError) -> IdentityToken {
         let jws = try await signature.verify(token)
+        return try checkClaims(
+            of: jws, now: time.now, nonce: nonce, authorizationCode: authorizationCode, requiresNonce: requiresNonce
+        )
+    }
+
+    /// Every rule after the signature (issuer, audience, lifetime, nonce, `c_hash`), then the typed claims.
+    func checkClaims(
+        of jws: CompactJWS, now: Date, nonce: String?, authorizationCode: String?, requiresNonce: Bool
+    ) throws(TokenVerificationError) -> IdentityToken {
         let expectations = TokenExpectations(
             issuer: issuer,
             audiences: audiences,
-            now: time.now,
+            now: now,
             clockSkew: clockSkew,
             nonce: nonce,
             authorizationCode: authorizationCode,

@@ -17,7 +17,7 @@ public struct ServerNotificationVerifier: Sendable {
     private let audiences: Set<String>
     private let clockSkew: TimeInterval
     private let time: TimeSource
-    private let policies: [any TokenPolicy] = [IssuerPolicy(), AudiencePolicy(), LifetimePolicy()]
+    private let policies: [any TokenPolicy] = [IssuerPolicy(), AudiencePolicy(), NumericClaimsPolicy(), LifetimePolicy()]
 
     /// The largest request body accepted.
     public static let maximumBodySize = 64 * 1024
@@ -49,7 +49,12 @@ public struct ServerNotificationVerifier: Sendable {
     /// Verifies the notification JWT itself.
     public func verify(payload token: String) async throws(TokenVerificationError) -> ServerNotification {
         let jws = try await signature.verify(token)
-        let expectations = TokenExpectations(issuer: issuer, audiences: audiences, now: time.now, clockSkew: clockSkew)
+        return try checkClaims(of: jws, now: time.now)
+    }
+
+    /// Every rule after the signature (issuer, audience, lifetime), then the event.
+    func checkClaims(of jws: CompactJWS, now: Date) throws(TokenVerificationError) -> ServerNotification {
+        let expectations = TokenExpectations(issuer: issuer, audiences: audiences, now: now, clockSkew: clockSkew)
         for policy in policies {
             try policy.check(jws.claims, against: expectations)
         }

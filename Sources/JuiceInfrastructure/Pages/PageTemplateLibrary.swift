@@ -4,6 +4,17 @@ import Mustache
 /// string table as `t` (so a template writes `{{t.sign_in}}`). Mustache escapes every value, so
 /// text from the request can be shown safely.
 package struct PageTemplateLibrary: Sendable {
+    /// How every page begins, up to the end of the shared `<head>` lines: doctype, `<html lang>`,
+    /// charset and viewport. A page set's head partial starts with it and adds its title and style.
+    package static let documentStart = """
+        <!DOCTYPE html>
+        <html lang="{{lang}}">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+
+        """
+
     private let library: MustacheLibrary
     private let strings: @Sendable (PageLanguage) -> [String: String]
 

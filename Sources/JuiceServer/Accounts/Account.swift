@@ -19,19 +19,4 @@ struct Account: Sendable, Hashable {
     let username: String?
     /// The linked Apple ID, when there is one.
     let apple: AppleIdentity?
-
-    /// Creates an account value (stores build these from rows).
-    init(
-        id: String, createdAt: Date, givenName: String?, familyName: String?, email: String?, isPrivateEmail: Bool, username: String?,
-        apple: AppleIdentity?
-    ) {
-        self.id = id
-        self.createdAt = createdAt
-        self.givenName = givenName
-        self.familyName = familyName
-        self.email = email
-        self.isPrivateEmail = isPrivateEmail
-        self.username = username
-        self.apple = apple
-    }
 }

@@ -77,23 +77,7 @@ struct AppleSignInRecord: Sendable, Hashable {
     var at: Date
     /// The token's `transfer_sub` (during the 60 days after an app transfer): the account that had
     /// this transfer identifier (or this `sub`) before the transfer is re-keyed to ``subject``.
-    var transferSubject: String?
-
-    init(
-        subject: String, clientID: String, email: String?, isPrivateEmail: Bool?, realUserStatus: RealUserStatus?, givenName: String?,
-        familyName: String?, sealedRefreshToken: String?, at: Date, transferSubject: String? = nil
-    ) {
-        self.subject = subject
-        self.clientID = clientID
-        self.email = email
-        self.isPrivateEmail = isPrivateEmail
-        self.realUserStatus = realUserStatus
-        self.givenName = givenName
-        self.familyName = familyName
-        self.sealedRefreshToken = sealedRefreshToken
-        self.at = at
-        self.transferSubject = transferSubject
-    }
+    var transferSubject: String? = nil
 }
 
 /// The outcome of ``AccountRepository/completeAppleSignIn(_:linkTo:replacingSession:session:)``.

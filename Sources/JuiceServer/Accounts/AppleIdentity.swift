@@ -19,20 +19,4 @@ struct AppleIdentity: Sendable, Hashable {
     let hasRefreshToken: Bool
     /// When the Apple ID was first linked.
     let createdAt: Date
-
-    /// Creates an identity value.
-    init(
-        subject: String, clientID: String, email: String?, isPrivateEmail: Bool?, realUserStatus: RealUserStatus?, state: String,
-        hasRefreshToken: Bool,
-        createdAt: Date
-    ) {
-        self.subject = subject
-        self.clientID = clientID
-        self.email = email
-        self.isPrivateEmail = isPrivateEmail
-        self.realUserStatus = realUserStatus
-        self.state = state
-        self.hasRefreshToken = hasRefreshToken
-        self.createdAt = createdAt
-    }
 }

@@ -66,16 +66,14 @@ struct PasswordAccounts: Sendable {
         username rawUsername: String, password: String, address: String?
     ) async throws -> (token: String, account: Account, session: Session) {
         let username = Self.normalize(username: rawUsername)
-        guard await throttle.allows(username: username, address: address) else {
-            throw ServerError(.rateLimited, status: .tooManyRequests, "too many failed attempts; wait a few minutes and try again")
-        }
+        if let wait = await throttle.retryAfter(username: username, address: address) { throw ServerError.rateLimited(retryAfter: wait) }
         let credential = username.isEmpty || password.utf8.count > 1024 ? nil : try await accounts.passwordCredential(username: username)
         let matches = try await hasher.verify(password, hash: credential?.passwordHash)
         guard matches, let credential else {
             await throttle.recordFailure(username: username, address: address)
             throw ServerError(.invalidCredentials, status: .unauthorized, "the username or password is incorrect")
         }
-        await throttle.recordSuccess(username: username)
+        await throttle.recordSuccess(username: username, address: address)
         let (token, draft) = tokens.issue(.password)
         let session = try await accounts.startSession(draft, accountID: credential.accountID)
         guard let account = try await accounts.account(id: credential.accountID) else { throw ServerError.unauthorized() }

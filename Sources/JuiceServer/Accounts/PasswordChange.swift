@@ -27,8 +27,8 @@ struct PasswordChange: Sendable {
             guard let currentPassword, !currentPassword.isEmpty else {
                 throw ServerError.invalidRequest("current_password is required to change the password")
             }
-            guard await passwords.throttle.allows(username: credential.username, address: address) else {
-                throw ServerError(.rateLimited, status: .tooManyRequests, "too many failed attempts; wait a few minutes and try again")
+            if let wait = await passwords.throttle.retryAfter(username: credential.username, address: address) {
+                throw ServerError.rateLimited(retryAfter: wait)
             }
             try PasswordAccounts.checkNewPassword(newPassword, username: credential.username, current: currentPassword)
             let matches =
@@ -37,7 +37,7 @@ struct PasswordChange: Sendable {
                 await passwords.throttle.recordFailure(username: credential.username, address: address)
                 throw ServerError(.invalidCredentials, status: .unauthorized, "the current password is incorrect")
             }
-            await passwords.throttle.recordSuccess(username: credential.username)
+            await passwords.throttle.recordSuccess(username: credential.username, address: address)
             let hash = try await passwords.hasher.hash(newPassword)
             try await store.setPassword(
                 accountID: signedIn.account.id, username: nil, passwordHash: hash, keepingSession: signedIn.session.id, at: time.now)

@@ -41,7 +41,7 @@ struct AppleAuthController: Sendable {
             case .signedIn(let token, let result):
                 var response = Response.seeOther(result.linked ? "/account?notice=linked" : "/account")
                 response.setCookie(cookies.session(token))
-                response.setCookie(csrf.rotate().cookie)
+                response.setCookie(csrf.rotate())
                 return response
             }
         }

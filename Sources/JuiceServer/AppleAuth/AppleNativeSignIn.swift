@@ -105,7 +105,8 @@ struct AppleNativeSignIn: Sendable {
         }
         return try await pipeline.signIn(
             .init(
-                identityToken: credential.identityToken, authorizationCode: credential.authorizationCode, nonce: nonceHash, requiresNonce: false,
+                identityToken: credential.identityToken, authorizationCode: credential.authorizationCode, nonce: nonceHash,
+                requiresNonce: configuration.requireNonce,
                 givenName: credential.givenName, familyName: credential.familyName, linkAccountID: linkTo, replacesSessionID: replacingSession
             )
         )

@@ -27,7 +27,7 @@ extension ServerConfiguration {
     /// The server's own settings, next to the toolkit's `config.json` fields.
     static let serverFields: [String] = [
         "public_url", "database_url", "host", "port", "session_lifetime", "refresh_token_key", "refresh_token_key_path", "password_hash_cost",
-        "smtp_url", "mail_from",
+        "smtp_url", "mail_from", "trusted_proxies", "require_nonce",
     ]
     /// The toolkit's fields (see ``AppleSignInConfiguration``).
     static let toolkitFields: [String] = [
@@ -70,7 +70,9 @@ extension ServerConfiguration {
         }
         for field in toolkitFields + serverFields {
             guard let value = environment["JUICE_" + field.uppercased()] else { continue }
-            document[field] = field == "additional_client_ids" ? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : value
+            document[field] =
+                ["additional_client_ids", "trusted_proxies"].contains(field)
+                ? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : value
         }
         if let host = overrides.host { document["host"] = host }
         if let port = overrides.port { document["port"] = port }
@@ -91,7 +93,8 @@ extension ServerConfiguration {
             if let text = value as? String {
                 number = Int(text.trimmingCharacters(in: .whitespaces))
             } else {
-                number = (value as? NSNumber)?.intValue
+                // Exactly, or not at all: `intValue` of 1e22 or 8080.5 would trap or truncate.
+                number = (value as? NSNumber).flatMap { Int(exactly: $0.doubleValue) }
             }
             guard let number, range.contains(number) else {
                 problem(field, "must be a whole number between \(range.lowerBound) and \(range.upperBound)")
@@ -144,6 +147,26 @@ extension ServerConfiguration {
                 problem("refresh_token_key_path", "cannot read \(url.path)")
             }
         }
+        var trustedProxies = TrustedProxies.none
+        if let value = document["trusted_proxies"], !(value is NSNull) {
+            if let entries = value as? [String] ?? (value as? String).map({ $0.split(separator: ",").map(String.init) }) {
+                do {
+                    trustedProxies = try TrustedProxies(parsing: entries.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+                } catch {
+                    problem("trusted_proxies", error.description)
+                }
+            } else {
+                problem("trusted_proxies", "must be a list of IP addresses or CIDR ranges (JUICE_TRUSTED_PROXIES: comma-separated)")
+            }
+        }
+        var requireNonce = false
+        if let value = document["require_nonce"], !(value is NSNull) {
+            switch value {
+            case let flag as Bool: requireNonce = flag
+            case let text as String where ["true", "false"].contains(text.lowercased()): requireNonce = text.lowercased() == "true"
+            default: problem("require_nonce", "must be true or false")
+            }
+        }
         var mail: MailSettings?
         switch (string("smtp_url"), string("mail_from")) {
         case (nil, nil):
@@ -186,6 +209,8 @@ extension ServerConfiguration {
             passwordHashCost: cost
         )
         configuration.mail = mail
+        configuration.trustedProxies = trustedProxies
+        configuration.requireNonce = requireNonce
         return configuration
     }
 

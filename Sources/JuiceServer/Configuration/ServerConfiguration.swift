@@ -43,6 +43,11 @@ public struct ServerConfiguration: Sendable {
     public var mail: MailSettings?
     /// How often the mail outbox looks for mail that is due.
     public var mailDeliveryInterval: Duration = .seconds(10)
+    /// The reverse proxies whose `X-Forwarded-For`, `Forwarded` and `X-Forwarded-Proto` are believed.
+    public var trustedProxies: TrustedProxies = .none
+    /// Whether the native API refuses an identity token without a nonce even when it claims
+    /// `nonce_supported: false` (Apple's rule accepts it; the web flows always require one).
+    public var requireNonce = false
 
     /// Creates a configuration from already-validated values.
     public init(

@@ -63,6 +63,8 @@ struct ServerError: Error, Sendable, Hashable, CustomStringConvertible, HTTPResp
     let status: HTTPResponse.Status
     /// For humans; safe to show and log.
     let reason: String
+    /// Extra answer headers the status calls for (`Retry-After` on 429, `Allow` on 405).
+    var headers: HTTPFields = [:]
 
     /// Creates an error.
     init(_ code: Code, status: HTTPResponse.Status, _ reason: String) {
@@ -85,11 +87,9 @@ struct ServerError: Error, Sendable, Hashable, CustomStringConvertible, HTTPResp
     func jsonResponse() -> Response {
         let body = JSONErrorBody(error: code.rawValue, reason: reason)
         let data = (try? JSONEncoder().encode(body)) ?? Data(#"{"error":"internal_error","reason":"error"}"#.utf8)
-        return Response(
-            status: status,
-            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data))
-        )
+        var fields: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        fields.append(contentsOf: headers)
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// 400 `invalid_request`.

@@ -28,19 +28,13 @@ struct AppTransfer: Sendable {
     ///   continues where it stopped).
     @discardableResult
     func prepare(targetTeamID: String, logger: Logger) async throws -> Int {
-        var accessTokens: [String: String] = [:]
+        var accessTokens = MigrationAccessTokens(client: client)
         var prepared = 0
         while true {
             let batch = try await store.subjectsWithoutTransferSubject(limit: 100)
             if batch.isEmpty { return prepared }
             for identity in batch {
-                let accessToken: String
-                if let cached = accessTokens[identity.clientID] {
-                    accessToken = cached
-                } else {
-                    accessToken = try await client.migrationAccessToken(clientID: identity.clientID).accessToken
-                    accessTokens[identity.clientID] = accessToken
-                }
+                let accessToken = try await accessTokens.token(for: identity.clientID)
                 let transferSubject = try await client.transferSubject(
                     for: identity.subject, to: targetTeamID, clientID: identity.clientID, accessToken: accessToken
                 )
@@ -56,7 +50,7 @@ struct AppTransfer: Sendable {
     /// - Throws: ``AppleIDClientError`` when Apple refuses or cannot be reached (run it again).
     @discardableResult
     func migrate(logger: Logger) async throws -> Int {
-        var accessTokens: [String: String] = [:]
+        var accessTokens = MigrationAccessTokens(client: client)
         var migrated = 0
         var seen: Set<String> = []
         while true {
@@ -64,13 +58,7 @@ struct AppTransfer: Sendable {
             if batch.isEmpty { return migrated }
             for pending in batch {
                 seen.insert(pending.transferSubject)
-                let accessToken: String
-                if let cached = accessTokens[pending.clientID] {
-                    accessToken = cached
-                } else {
-                    accessToken = try await client.migrationAccessToken(clientID: pending.clientID).accessToken
-                    accessTokens[pending.clientID] = accessToken
-                }
+                let accessToken = try await accessTokens.token(for: pending.clientID)
                 let user = try await client.migratedUser(
                     forTransferSubject: pending.transferSubject, clientID: pending.clientID, accessToken: accessToken
                 )
@@ -82,5 +70,23 @@ struct AppTransfer: Sendable {
             }
             logger.info("app transfer: accounts re-keyed", metadata: ["count": "\(migrated)"])
         }
+    }
+}
+
+/// The migration access tokens of one run, fetched once per client id.
+private struct MigrationAccessTokens {
+    let client: AppleIDClient
+    private var tokens: [String: String] = [:]
+
+    init(client: AppleIDClient) {
+        self.client = client
+    }
+
+    /// The access token for `clientID`, asked of Apple the first time only.
+    mutating func token(for clientID: String) async throws -> String {
+        if let cached = tokens[clientID] { return cached }
+        let token = try await client.migrationAccessToken(clientID: clientID).accessToken
+        tokens[clientID] = token
+        return token
     }
 }

@@ -1,58 +1,56 @@
+import JuiceInfrastructure
+
 /// The Mustache templates of Juice's pages. User data is only rendered with `{{ }}` (escaped); the
 /// triple-brace `{{{button}}}` takes HTML built by ``AppleIDButton`` from validated values.
 enum PageTemplates {
-    static let head = """
-        <!DOCTYPE html>
-        <html lang="{{lang}}">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="color-scheme" content="light">
-        <title>{{title}} · Juice</title>
-        <style>
-        body{font-family:-apple-system,BlinkMacSystemFont,"SF Pro Text","Helvetica Neue","PingFang SC",Helvetica,Arial,sans-serif;background:#fbf7ef;color:#1d1d1f;margin:0}
-        header{text-align:center;padding:2rem 1rem 0}
-        header .brand{font-size:2rem;font-weight:700;color:#1d1d1f;text-decoration:none;letter-spacing:-.02em}
-        header .brand span{color:#e8590c}
-        header p{margin:.25rem 0 0;color:#515154}
-        main{max-width:26rem;margin:1.5rem auto 3rem;background:#fff;border-radius:18px;padding:2rem;box-shadow:0 2px 14px rgba(0,0,0,.08)}
-        h1{font-size:1.5rem;font-weight:600;text-align:center;margin:0 0 1.25rem}
-        label{display:block;margin:.9rem 0 .3rem;font-weight:500}
-        input[type=text],input[type=password]{width:100%;box-sizing:border-box;padding:.7rem;border:1px solid #86868b;border-radius:10px;font-size:1rem}
-        .hint{color:#515154;font-size:.875rem;margin:.3rem 0 0}
-        button{font:inherit;cursor:pointer}
-        .primary{display:block;width:100%;margin-top:1.25rem;padding:.75rem;border-radius:10px;border:0;background:#e8590c;color:#fff;font-size:1rem;font-weight:600}
-        .secondary{display:block;width:100%;margin-top:.75rem;padding:.7rem;border-radius:10px;border:1px solid #1d1d1f;background:#fff;color:#1d1d1f;font-size:1rem}
-        .danger{border-color:#b00020;color:#b00020}
-        .divider{display:flex;align-items:center;gap:.75rem;color:#515154;margin:1.25rem 0 .5rem}
-        .divider::before,.divider::after{content:"";flex:1;border-top:1px solid #d2d2d7}
-        .apple{display:flex;justify-content:center}
-        .switch{text-align:center;margin:1rem 0 0;color:#515154}
-        a{color:#0058b9}
-        a:focus-visible,input:focus-visible,button:focus-visible{outline:3px solid #0071e3;outline-offset:2px}
-        .notice{background:#eaf6ec;color:#1b5e20;border-radius:10px;padding:.75rem;margin:0 0 1rem}
-        .error{background:#fdecee;color:#b00020;border-radius:10px;padding:.75rem;margin:0 0 1rem}
-        dl{margin:0}
-        dl div{display:flex;justify-content:space-between;gap:1rem;padding:.6rem 0;border-bottom:1px solid #e5e5ea}
-        dt{font-weight:500;color:#515154}
-        dd{margin:0;text-align:right;word-break:break-all}
-        .badge{display:inline-block;font-size:.75rem;background:#eef3fb;color:#0058b9;border-radius:6px;padding:.1rem .4rem;margin-left:.3rem}
-        .muted{color:#515154}
-        .confirm{display:flex;gap:.5rem;align-items:flex-start;margin-top:1rem;font-weight:400}
-        section{margin-top:1.5rem}
-        code{word-break:break-all}
-        h2{font-size:1.1rem;margin:0 0 .5rem}
-        .sessions{list-style:none;padding:0;margin:0}
-        .sessions li{display:flex;flex-direction:column;gap:.2rem;padding:.6rem 0;border-bottom:1px solid #e5e5ea}
-        .sessions form{margin:0}
-        .link{background:none;border:0;padding:0;color:#0058b9;text-decoration:underline}
-        \(AppleIDButton.stylesheet)
-        </style>
-        </head>
-        <body>
-        <header><a class="brand" href="/">Juice<span>.</span></a><p>{{t.tagline}}</p></header>
-        <main>
-        """
+    static let head =
+        PageTemplateLibrary.documentStart + """
+            <meta name="color-scheme" content="light">
+            <title>{{title}} · Juice</title>
+            <style>
+            body{font-family:-apple-system,BlinkMacSystemFont,"SF Pro Text","Helvetica Neue","PingFang SC",Helvetica,Arial,sans-serif;background:#fbf7ef;color:#1d1d1f;margin:0}
+            header{text-align:center;padding:2rem 1rem 0}
+            header .brand{font-size:2rem;font-weight:700;color:#1d1d1f;text-decoration:none;letter-spacing:-.02em}
+            header .brand span{color:#e8590c}
+            header p{margin:.25rem 0 0;color:#515154}
+            main{max-width:26rem;margin:1.5rem auto 3rem;background:#fff;border-radius:18px;padding:2rem;box-shadow:0 2px 14px rgba(0,0,0,.08)}
+            h1{font-size:1.5rem;font-weight:600;text-align:center;margin:0 0 1.25rem}
+            label{display:block;margin:.9rem 0 .3rem;font-weight:500}
+            input[type=text],input[type=password]{width:100%;box-sizing:border-box;padding:.7rem;border:1px solid #86868b;border-radius:10px;font-size:1rem}
+            .hint{color:#515154;font-size:.875rem;margin:.3rem 0 0}
+            button{font:inherit;cursor:pointer}
+            .primary{display:block;width:100%;margin-top:1.25rem;padding:.75rem;border-radius:10px;border:0;background:#e8590c;color:#fff;font-size:1rem;font-weight:600}
+            .secondary{display:block;width:100%;margin-top:.75rem;padding:.7rem;border-radius:10px;border:1px solid #1d1d1f;background:#fff;color:#1d1d1f;font-size:1rem}
+            .danger{border-color:#b00020;color:#b00020}
+            .divider{display:flex;align-items:center;gap:.75rem;color:#515154;margin:1.25rem 0 .5rem}
+            .divider::before,.divider::after{content:"";flex:1;border-top:1px solid #d2d2d7}
+            .apple{display:flex;justify-content:center}
+            .switch{text-align:center;margin:1rem 0 0;color:#515154}
+            a{color:#0058b9}
+            a:focus-visible,input:focus-visible,button:focus-visible{outline:3px solid #0071e3;outline-offset:2px}
+            .notice{background:#eaf6ec;color:#1b5e20;border-radius:10px;padding:.75rem;margin:0 0 1rem}
+            .error{background:#fdecee;color:#b00020;border-radius:10px;padding:.75rem;margin:0 0 1rem}
+            dl{margin:0}
+            dl div{display:flex;justify-content:space-between;gap:1rem;padding:.6rem 0;border-bottom:1px solid #e5e5ea}
+            dt{font-weight:500;color:#515154}
+            dd{margin:0;text-align:right;word-break:break-all}
+            .badge{display:inline-block;font-size:.75rem;background:#eef3fb;color:#0058b9;border-radius:6px;padding:.1rem .4rem;margin-left:.3rem}
+            .muted{color:#515154}
+            .confirm{display:flex;gap:.5rem;align-items:flex-start;margin-top:1rem;font-weight:400}
+            section{margin-top:1.5rem}
+            code{word-break:break-all}
+            h2{font-size:1.1rem;margin:0 0 .5rem}
+            .sessions{list-style:none;padding:0;margin:0}
+            .sessions li{display:flex;flex-direction:column;gap:.2rem;padding:.6rem 0;border-bottom:1px solid #e5e5ea}
+            .sessions form{margin:0}
+            .link{background:none;border:0;padding:0;color:#0058b9;text-decoration:underline}
+            \(AppleIDButton.stylesheet)
+            </style>
+            </head>
+            <body>
+            <header><a class="brand" href="/">Juice<span>.</span></a><p>{{t.tagline}}</p></header>
+            <main>
+            """
 
     static let foot = """
         </main>
@@ -79,7 +77,10 @@ enum PageTemplates {
         </form>
         <div class="divider">{{t.or}}</div>
         <div class="apple">{{{button}}}</div>
+        <p class="error" role="alert" id="apple-popup-error" data-message="{{t.apple_popup_failed}}" hidden></p>
         <p class="switch">{{t.new_here}} <a href="/signup">{{t.create_account}}</a></p>
+        {{#apple_script}}<script src="{{apple_script}}"></script>
+        \(AppleJSScript.element){{/apple_script}}
         {{> foot}}
         """
 

@@ -83,7 +83,7 @@ struct AccountSettingsController: Sendable {
         }
         routes.post("/account/password") { request, context in
             let form = try await request.form(PasswordForm.self)
-            try web.csrf.verify(request, submitted: form.csrf)
+            try web.csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
             guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
             do {
                 try await change.change(
@@ -96,7 +96,7 @@ struct AccountSettingsController: Sendable {
         }
         routes.post("/account/sessions/end") { request, context in
             let form = try await request.form(SessionForm.self)
-            try web.csrf.verify(request, submitted: form.csrf)
+            try web.csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
             guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
             guard let id = form.session, !id.isEmpty, id.utf8.count <= 128 else { throw ServerError.invalidRequest("session is required") }
             _ = try await security.endSession(id: id, accountID: signedIn.account.id)
@@ -104,7 +104,7 @@ struct AccountSettingsController: Sendable {
         }
         routes.post("/account/sessions/end-others") { request, context in
             let form = try await request.form(SessionForm.self)
-            try web.csrf.verify(request, submitted: form.csrf)
+            try web.csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
             guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
             _ = try await security.endOtherSessions(accountID: signedIn.account.id, keeping: signedIn.session.id)
             return Response.seeOther("/account?notice=sessions_ended")
@@ -153,7 +153,7 @@ struct AccountSettingsController: Sendable {
 
     private func passwordPage(_ request: Request, _ signedIn: SignedIn, username: String?, error: ServerError?) async throws -> Response {
         let language = request.language
-        let (token, cookie) = web.csrf.token(for: request)
+        let (token, cookie) = web.csrf.token(for: request, signedIn: signedIn)
         let credential = try await security.passwordCredential(accountID: signedIn.account.id)
         var values: [String: Any] = ["csrf": token, "has_password": credential != nil]
         if let name = credential?.username ?? username.map({ String($0.prefix(64)) }) { values["username"] = name }
@@ -162,6 +162,7 @@ struct AccountSettingsController: Sendable {
         var response = web.pages.response(
             web.pages.render("password", language: language, title: title, values: values), status: error?.status ?? .ok, language: language)
         response.headers[.contentSecurityPolicy] = PasswordStrengthScript.contentSecurityPolicy
+        if let error { response.headers.append(contentsOf: error.headers) }
         if let cookie { response.setCookie(cookie) }
         return response
     }

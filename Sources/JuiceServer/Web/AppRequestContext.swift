@@ -9,17 +9,20 @@ struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     let remoteAddress: SocketAddress?
     /// The session and account the request proves (cookie or `Authorization: Bearer`), if any.
     var signedIn: SignedIn?
+    /// The client's IP address, as a rate-limiting key: the peer's, or the one a trusted proxy
+    /// reports (``ClientAddressMiddleware``).
+    var clientAddress: String?
+    /// Whether a trusted proxy says the client reached it over https.
+    var forwardedHTTPS = false
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
+        self.clientAddress = remoteAddress?.ipAddress
     }
 
     /// Request bodies are forms and small JSON documents.
     var maxUploadSize: Int { 64 * 1024 }
-
-    /// The client's IP address, as a rate-limiting key.
-    var clientAddress: String? { remoteAddress?.ipAddress }
 }
 
 /// A request's proven session and its account.

@@ -23,7 +23,7 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         if response.headers[.cacheControl] == nil, Self.privatePrefixes.contains(where: { path.hasPrefix($0) }) {
             response.headers[.cacheControl] = "no-store"
         }
-        if strictTransportSecurity {
+        if strictTransportSecurity || context.forwardedHTTPS {
             response.headers[.strictTransportSecurity] = Self.hsts
         }
         return response

@@ -15,10 +15,12 @@ struct WebController: Sendable {
     let csrf: CSRFProtection
     let security: any AccountSecurityStore
     let time: TimeSource
+    /// Sign in with Apple JS for the login page's popup sign-in; `nil` leaves only the redirect flow.
+    let appleScript: AppleJSScript?
 
     init(
         pages: PageRenderer, passwords: PasswordAccounts, sessions: any SessionStore, deletion: AccountDeletion, cookies: SessionCookies,
-        csrf: CSRFProtection, security: any AccountSecurityStore, time: TimeSource
+        csrf: CSRFProtection, security: any AccountSecurityStore, time: TimeSource, appleScript: AppleJSScript? = nil
     ) {
         self.pages = pages
         self.passwords = passwords
@@ -28,6 +30,7 @@ struct WebController: Sendable {
         self.csrf = csrf
         self.security = security
         self.time = time
+        self.appleScript = appleScript
     }
 
     /// A password form.
@@ -52,50 +55,50 @@ struct WebController: Sendable {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("/") { request, context in
             if context.signedIn?.viaCookie == true { return Response.seeOther("/account") }
-            return loginPage(request, username: "", error: nil)
+            return loginPage(request, context, username: "", error: nil)
         }
         routes.get("/signup") { request, context in
             if context.signedIn?.viaCookie == true { return Response.seeOther("/account") }
-            return signupPage(request, username: "", error: nil)
+            return signupPage(request, context, username: "", error: nil)
         }
         routes.post("/signin") { request, context in
             let form = try await request.form(CredentialsForm.self)
-            try csrf.verify(request, submitted: form.csrf)
+            try csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
             do {
                 let (token, _, _) = try await passwords.signIn(
                     username: form.username ?? "", password: form.password ?? "", address: context.clientAddress
                 )
                 return signedIn(token: token, replacing: context.signedIn, location: "/account")
             } catch let error as any ServerErrorConvertible where error.serverError.status.code < 500 {
-                return loginPage(request, username: form.username ?? "", error: error.serverError)
+                return loginPage(request, context, username: form.username ?? "", error: error.serverError)
             }
         }
         routes.post("/signup") { request, context in
             let form = try await request.form(CredentialsForm.self)
-            try csrf.verify(request, submitted: form.csrf)
+            try csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
             do {
                 let (token, _, _) = try await passwords.signUp(username: form.username ?? "", password: form.password ?? "")
                 return signedIn(token: token, replacing: context.signedIn, location: "/account?notice=welcome")
             } catch let error as any ServerErrorConvertible where error.serverError.status.code < 500 {
-                return signupPage(request, username: form.username ?? "", error: error.serverError)
+                return signupPage(request, context, username: form.username ?? "", error: error.serverError)
             }
         }
         routes.get("/account") { request, context in
             guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
             return accountPage(
-                request, signedIn.account,
+                request, signedIn,
                 sessions: try await security.activeSessions(accountID: signedIn.account.id, now: time.now), current: signedIn.session.id
             )
         }
         routes.post("/signout") { request, context in
             let form = try await request.form(ActionForm.self)
-            try csrf.verify(request, submitted: form.csrf)
+            try csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
             if let signedIn = context.signedIn { try await sessions.end(sessionID: signedIn.session.id) }
             return signedOut(location: "/?notice=signed_out")
         }
         routes.post("/account/delete") { request, context in
             let form = try await request.form(ActionForm.self)
-            try csrf.verify(request, submitted: form.csrf)
+            try csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
             guard let signedIn = context.signedIn else { return Response.seeOther("/") }
             guard form.confirm == "yes" else { return Response.seeOther("/account") }
             try await deletion.delete(accountID: signedIn.account.id, logger: context.logger)
@@ -109,14 +112,14 @@ struct WebController: Sendable {
     private func signedIn(token: String, replacing previous: SignedIn?, location: String) -> Response {
         var response = Response.seeOther(location)
         response.setCookie(cookies.session(token))
-        response.setCookie(csrf.rotate().cookie)
+        response.setCookie(csrf.rotate())
         return response
     }
 
     private func signedOut(location: String) -> Response {
         var response = Response.seeOther(location)
         response.setCookie(cookies.clearedSession())
-        response.setCookie(csrf.rotate().cookie)
+        response.setCookie(csrf.rotate())
         return response
     }
 
@@ -130,25 +133,29 @@ struct WebController: Sendable {
         return PageStrings.table(language)["error_" + error.code.rawValue] ?? error.reason
     }
 
-    private func loginPage(_ request: Request, username: String, error: ServerError?) -> Response {
+    private func loginPage(_ request: Request, _ context: AppRequestContext, username: String, error: ServerError?) -> Response {
         let language = request.language
-        let (token, cookie) = csrf.token(for: request)
+        let (token, cookie) = csrf.token(for: request, signedIn: context.signedIn)
         let button = (try? AppleIDButton(type: .signIn, style: .black, width: 280, height: 44, cornerRadius: 10, language: language))?
             .html(href: "/auth/apple")
         var values: [String: Any] = ["csrf": token, "username": String(username.prefix(64)), "button": button ?? ""]
+        if let appleScript { values["apple_script"] = appleScript.scriptURL(language) }
         if let notice = notice(request, language) { values["notice"] = notice }
         if let message = errorMessage(error, language) { values["error"] = message }
         var response = pages.response(
             pages.render("login", language: language, title: PageStrings.string("login_title", language), values: values),
             status: error?.status ?? .ok, language: language
         )
+        // `Retry-After` of a 429.
+        if let error { response.headers.append(contentsOf: error.headers) }
+        if let appleScript { response.headers[.contentSecurityPolicy] = appleScript.contentSecurityPolicy }
         if let cookie { response.setCookie(cookie) }
         return response
     }
 
-    private func signupPage(_ request: Request, username: String, error: ServerError?) -> Response {
+    private func signupPage(_ request: Request, _ context: AppRequestContext, username: String, error: ServerError?) -> Response {
         let language = request.language
-        let (token, cookie) = csrf.token(for: request)
+        let (token, cookie) = csrf.token(for: request, signedIn: context.signedIn)
         let button = (try? AppleIDButton(type: .signUp, style: .whiteOutline, width: 280, height: 44, cornerRadius: 10, language: language))?
             .html(href: "/auth/apple")
         var values: [String: Any] = ["csrf": token, "username": String(username.prefix(64)), "button": button ?? ""]
@@ -167,9 +174,10 @@ struct WebController: Sendable {
         String(date.formatted(.iso8601).prefix(16)).replacingOccurrences(of: "T", with: " ") + " UTC"
     }
 
-    private func accountPage(_ request: Request, _ account: Account, sessions: [Session], current: String) -> Response {
+    private func accountPage(_ request: Request, _ signedIn: SignedIn, sessions: [Session], current: String) -> Response {
+        let account = signedIn.account
         let language = request.language
-        let (token, cookie) = csrf.token(for: request)
+        let (token, cookie) = csrf.token(for: request, signedIn: signedIn)
         let button = (try? AppleIDButton(type: .continue, style: .black, width: 280, height: 44, cornerRadius: 10, language: language))?
             .html(href: "/auth/apple")
         var values: [String: Any] = [

@@ -9,21 +9,6 @@ import ServiceLifecycle
 
 @testable import AppleIDEmulator
 
-/// An HTTP answer, read whole.
-struct HTTPResult: Sendable {
-    let status: Int
-    let headers: HTTPHeaders
-    let body: String
-
-    var json: [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
-    }
-
-    var error: String? { json?["error"] as? String }
-
-    subscript(header name: String) -> String? { headers.first(name: name) }
-}
-
 /// A running emulator on 127.0.0.1 with a free port, and an HTTP client that does not follow redirects.
 struct RunningEmulator: Sendable {
     let baseURL: String
@@ -92,7 +77,9 @@ struct RunningEmulator: Sendable {
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await Self.http.execute(request, timeout: .seconds(30))
+        // Generous: a loopback answer takes milliseconds, but a 2-core machine running builds beside
+        // the suite can stall the test process for tens of seconds; a hung emulator still fails.
+        let response = try await Self.http.execute(request, timeout: .seconds(90))
         let bytes = try await response.body.collect(upTo: 4 * 1024 * 1024)
         return HTTPResult(status: Int(response.status.code), headers: response.headers, body: String(buffer: bytes))
     }

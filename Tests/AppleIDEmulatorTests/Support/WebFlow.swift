@@ -1,4 +1,5 @@
 import Foundation
+import JuiceTestSupport
 
 @testable import AppleIDEmulator
 

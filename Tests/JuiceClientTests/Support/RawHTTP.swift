@@ -1,4 +1,5 @@
 import Foundation
+import JuiceTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -18,19 +19,8 @@ func rawExchange(port: Int, _ request: [UInt8]) async -> String? {
 }
 
 private func blockingExchange(port: Int, _ request: [UInt8]) -> String? {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { return nil }
+    guard let descriptor = LoopbackSocket.connected(toPort: port) else { return nil }
     defer { close(descriptor) }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { return nil }
     _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     var answer = [UInt8]()
     var buffer = [UInt8](repeating: 0, count: 4096)

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceTestSupport
 import NIOHTTP1
 
 /// JSON calls to the server's API, each from a fresh client (no cookies).

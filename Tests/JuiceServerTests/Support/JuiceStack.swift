@@ -54,6 +54,10 @@ struct StackEnvironment: Sendable {
     var serverIsReceivingTeam = false
     /// Messages the emulator's relay takes per relay address in 24 hours.
     var relayDailyLimit = 100
+    /// The server's `trusted_proxies`.
+    var trustedProxies = TrustedProxies.none
+    /// The server's `require_nonce`.
+    var requireNonce = false
 
     /// A fresh environment; `remove()` it when done (``with(_:_:)`` does).
     static func make(_ kind: TestDatabase = .sqlite) async throws -> StackEnvironment {
@@ -136,6 +140,8 @@ struct StackEnvironment: Sendable {
         // Tests run revocation retries themselves, at chosen moments of the test clock: a background
         // pass racing them (taking an entry while Apple is down, calling after it is back) would not.
         configuration.revocationRetryInterval = .seconds(86_400)
+        configuration.trustedProxies = trustedProxies
+        configuration.requireNonce = requireNonce
         if let smtpPort {
             var mail = MailSettings(smtpHost: "127.0.0.1", smtpPort: smtpPort, sender: MailSender(parsing: Self.mailFrom)!)
             mail.timeout = .seconds(10)

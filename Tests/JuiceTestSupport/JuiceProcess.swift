@@ -1,15 +1,22 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Runs the built `juice` executable as a child process, as a script would.
-struct JuiceProcess {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+package enum JuiceProcess {
+    /// How a run ended and what it printed.
+    package struct Result: Sendable {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
     }
 
     /// The `juice` binary next to the test bundle (`.build/debug/juice`).
-    static var executable: URL {
+    package static var executable: URL {
         let candidates = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
         for directory in candidates {
             for base in [directory, directory.deletingLastPathComponent()] {
@@ -21,17 +28,21 @@ struct JuiceProcess {
     }
 
     /// The package root, for fixtures under `Examples/`.
-    static var packageRoot: URL {
+    package static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// Runs `juice` with `arguments` (and `stdin`), collecting its output; a run that has not ended
-    /// after `timeout` is killed and reported as an error, so a stuck child fails its test instead
-    /// of stalling the suite. Output is read on Dispatch threads, never blocking a cooperative one.
-    static func run(_ arguments: [String], stdin: String? = nil, timeout: Duration = .seconds(60)) async throws -> Result {
+    /// Runs `juice` with `arguments` (and `stdin`; `environment` replaces the inherited one when
+    /// given), collecting its output; a run that has not ended after `timeout` is killed and reported
+    /// as an error, so a stuck child fails its test instead of stalling the suite. Output is read on
+    /// Dispatch threads, never blocking a cooperative one.
+    package static func run(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil, timeout: Duration = .seconds(60)
+    ) async throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let output = Pipe()
         let error = Pipe()
         let input = Pipe()
@@ -47,30 +58,32 @@ struct JuiceProcess {
         try input.fileHandleForWriting.close()
         let deadline = Task {
             try await Task.sleep(for: timeout)
-            if process.isRunning { process.terminate() }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         for await _ in ended.stream {}
         deadline.cancel()
         let result = Result(status: process.terminationStatus, stdout: await out.text(), stderr: await err.text())
-        if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM {
+        if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
             throw TimedOut(arguments: arguments, stderr: result.stderr)
         }
         return result
     }
 
     /// A child that had to be stopped.
-    struct TimedOut: Error, CustomStringConvertible {
-        let arguments: [String]
-        let stderr: String
-        var description: String { "juice \(arguments.first ?? "") did not finish in time and was stopped; stderr: \(stderr.suffix(2000))" }
+    package struct TimedOut: Error, CustomStringConvertible {
+        package let arguments: [String]
+        package let stderr: String
+        package var description: String {
+            "juice \(arguments.joined(separator: " ")) did not finish in time and was stopped; stderr: \(stderr.suffix(2000))"
+        }
     }
 }
 
 /// Reads a pipe to its end on a Dispatch thread.
-final class PipeReader: Sendable {
+package final class PipeReader: Sendable {
     private let done: Task<Data, Never>
 
-    init(_ pipe: Pipe) {
+    package init(_ pipe: Pipe) {
         let handle = pipe.fileHandleForReading
         let (stream, continuation) = AsyncStream<Data>.makeStream()
         DispatchQueue.global().async {
@@ -84,13 +97,13 @@ final class PipeReader: Sendable {
         }
     }
 
-    func text() async -> String { String(decoding: await done.value, as: UTF8.self) }
+    package func text() async -> String { String(decoding: await done.value, as: UTF8.self) }
 }
 
 extension Process {
     /// Stops the child: SIGTERM, up to `grace` for it to exit, then SIGKILL; waits for it to be gone.
     /// Bounded, so a child that ignores SIGTERM cannot stall the suite.
-    func stop(grace: TimeInterval = 10) {
+    package func stop(grace: TimeInterval = 10) {
         guard isRunning else { return }
         terminate()
         let deadline = Date().addingTimeInterval(grace)

@@ -1,23 +1,25 @@
 import Logging
 import Synchronization
 
-/// A swift-log backend that keeps every record, to check what the server logs.
-final class LogCapture: Sendable {
-    struct Record: Sendable {
-        let level: Logger.Level
-        let message: String
-        let metadata: Logger.Metadata
+/// A swift-log backend that keeps every record, to check what is logged (and what never is).
+package final class LogCapture: Sendable {
+    package struct Record: Sendable {
+        package let level: Logger.Level
+        package let message: String
+        package let metadata: Logger.Metadata
 
         /// The record as one line of text, metadata included.
-        var text: String { "\(level) \(message) \(metadata)" }
+        package var text: String { "\(level) \(message) \(metadata)" }
     }
+
+    package init() {}
 
     private let records = Mutex<[Record]>([])
 
-    var all: [Record] { records.withLock { $0 } }
+    package var all: [Record] { records.withLock { $0 } }
 
     /// A logger at `level` writing here.
-    func logger(level: Logger.Level = .debug) -> Logger {
+    package func logger(level: Logger.Level = .debug) -> Logger {
         var logger = Logger(label: "juice-test-capture") { _ in Handler(capture: self) }
         logger.logLevel = level
         return logger

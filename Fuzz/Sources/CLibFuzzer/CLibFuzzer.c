@@ -1,0 +1,2 @@
+// Only the declaration in include/CLibFuzzer.h: the driver itself comes from libFuzzer at link time.
+#include "CLibFuzzer.h"

@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+
+/// The JSON endpoints of the login page's popup sign-in (Sign in with Apple JS):
+/// - `POST /auth/apple/popup`: stores a single-use state and nonce, answers the configuration for
+///   `AppleID.auth.init` (the page asks when the pointer or focus reaches the button, so a plain GET of
+///   the login page writes nothing);
+/// - `POST /auth/apple/popup/complete`: takes `{code, id_token, state, user}` as `AppleID.auth.signIn()`
+///   resolved, signs in with the form_post callback's checks, sets the session cookie and answers
+///   `{"location": "/account"}`.
+///
+/// Both are same-origin only (`Origin` must be the public origin, signed in or not) and answer
+/// `{"error", "reason"}` on failure.
+struct ApplePopupController: Sendable {
+    let popup: ApplePopupSignIn
+    let cookies: SessionCookies
+    let csrf: CSRFProtection
+    let origin: OriginCheck
+
+    /// The answer of a completed sign-in: where the page goes next.
+    struct Completed: ResponseEncodable, Sendable {
+        let location: String
+    }
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.post("/auth/apple/popup") { request, context in
+            await answering(context) {
+                try origin.verifySameOrigin(request)
+                let session = context.signedIn?.viaCookie == true ? context.signedIn?.session : nil
+                return try await popup.begin(session: session).response(from: request, context: context)
+            }
+        }
+        routes.post("/auth/apple/popup/complete") { request, context in
+            await answering(context) {
+                try origin.verifySameOrigin(request)
+                let answer = try await request.decodeJSON(ApplePopupSignIn.Answer.self)
+                let (token, result) = try await popup.complete(answer)
+                var response = try Completed(location: result.linked ? "/account?notice=linked" : "/account").response(
+                    from: request, context: context)
+                response.setCookie(cookies.session(token))
+                response.setCookie(csrf.rotate())
+                return response
+            }
+        }
+        return routes
+    }
+
+    /// Runs `body`; any error becomes the JSON error answer (never a page: the caller is a script).
+    private func answering(_ context: AppRequestContext, _ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch {
+            return ErrorMiddleware.serverError(for: error, logger: context.logger).jsonResponse()
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where the browser tests' tools are, if installed (Chromium, chromedriver, python3 with selenium),
+/// and how a selenium script is run from a test: a real process, bounded in time.
+package enum BrowserTools {
+    package static func find(_ names: [String]) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            for name in names {
+                let candidate = "\(directory)/\(name)"
+                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            }
+        }
+        return nil
+    }
+
+    package static let chromium = find(["chromium", "chromium-browser", "google-chrome"])
+    package static let chromedriver = find(["chromedriver"])
+    package static let python = find(["python3"])
+
+    /// Whether `python3` can import selenium (checked once).
+    package static let selenium: Bool = {
+        guard let python else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", "import selenium"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    package static var available: Bool { chromium != nil && chromedriver != nil && selenium }
+
+    /// What is missing, for the skip notice or the failure.
+    package static var missing: String {
+        [chromium == nil ? "chromium" : nil, chromedriver == nil ? "chromedriver" : nil, selenium ? nil : "python3 with selenium"]
+            .compactMap { $0 }.joined(separator: ", ")
+    }
+
+    /// `JUICE_TEST_REQUIRE_ALL=1` (set by `scripts/test`): a browser test that would be skipped fails instead.
+    package static var requireAll: Bool { ProcessInfo.processInfo.environment["JUICE_TEST_REQUIRE_ALL"] == "1" }
+
+    /// Runs a browser test when the tools are there, and also when `JUICE_TEST_REQUIRE_ALL=1`
+    /// (then it fails naming what is missing); otherwise it is skipped with that reason.
+    package static var shouldRun: Bool { available || requireAll }
+
+    /// The repository root (this file is Tests/JuiceTestSupport/BrowserTools.swift).
+    package static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Runs `python3 script arguments…` with its output in `log`; past `limit` it is stopped (SIGTERM,
+    /// which makes a selenium script quit its browser), then killed, so a stuck browser fails the
+    /// test instead of stalling the run.
+    /// - Returns: The exit status (`nil` when it had to be stopped) and the output.
+    package static func runPython(script: URL, arguments: [String], log: URL, limit: Duration) async throws -> (status: Int32?, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python ?? "/usr/bin/python3")
+        process.arguments = [script.path] + arguments
+        try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        var stopped = false
+        if process.isRunning {
+            stopped = true
+            process.terminate()
+            let grace = ContinuousClock.now + .seconds(10)
+            while process.isRunning && ContinuousClock.now < grace { try await Task.sleep(for: .milliseconds(100)) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        while process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return (stopped ? nil : process.terminationStatus, output)
+    }
+}
