@@ -11,15 +11,13 @@ import SQLiteKit
 /// dedicated one-thread pool rather than NIO's shared blocking pool: a slow disk or bcrypt work
 /// elsewhere in the process cannot queue in front of its queries.
 ///
-/// Each call runs on that thread (``ThreadPoolTaskExecutor``), so a transaction's statements do not
-/// hop between threads. Calls run one at a time in arrival order (``AsyncLock``), so a transaction's statements never
+/// Calls run one at a time in arrival order (``AsyncLock``), so a transaction's statements never
 /// interleave with another call's; several processes on one file are serialized by SQLite's own
 /// locking (`BEGIN IMMEDIATE` plus the busy timeout). Queries are never logged: binds hold personal
 /// data and secrets. The file (and its `-wal`/`-shm`) is owner-only, its directory 0700.
 package final class SQLiteStore: Sendable {
     private let connection: SQLiteConnection
     private let threadPool: NIOThreadPool
-    private let executor: ThreadPoolTaskExecutor
     private let lock = AsyncLock()
     /// The database file.
     package let path: String
@@ -27,7 +25,6 @@ package final class SQLiteStore: Sendable {
     private init(connection: SQLiteConnection, threadPool: NIOThreadPool, path: String) {
         self.connection = connection
         self.threadPool = threadPool
-        self.executor = ThreadPoolTaskExecutor(pool: threadPool)
         self.path = path
     }
 
@@ -81,12 +78,6 @@ package final class SQLiteStore: Sendable {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     package func transaction<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await withTaskExecutorPreference(executor) {
-            try await locked(body)
-        }
-    }
-
-    private func locked<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await lock.withLock {
             let database = self.database
             try await database.raw("BEGIN IMMEDIATE").run()
@@ -104,9 +95,7 @@ package final class SQLiteStore: Sendable {
 
     /// Runs `body` outside a transaction (reads), still one call at a time.
     package func read<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await withTaskExecutorPreference(executor) {
-            try await lock.withLock { try await body(self.database) }
-        }
+        try await lock.withLock { try await body(self.database) }
     }
 
     /// Closes the connection; the store is unusable afterwards.
