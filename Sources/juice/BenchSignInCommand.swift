@@ -12,7 +12,9 @@ import NIOHTTP1
 ///
 /// Each sign-in is what the iOS app does: `POST /api/auth/nonce` at the server, the device sheet at
 /// the emulator (`POST /emulator/device/authorize` with the nonce's SHA-256), then
-/// `POST /api/auth/apple` with the identity token, the code and the raw nonce.
+/// `POST /api/auth/apple` with the identity token, the code and the raw nonce. With `--server-only`
+/// the first two steps are done for every sign-in before the clock starts, and only
+/// `POST /api/auth/apple` (the server's own work, code exchange included) is timed.
 struct BenchSignInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signin",
@@ -40,9 +42,19 @@ struct BenchSignInCommand: AsyncParsableCommand {
     @Option(help: "Its password.")
     var password: String = "juice"
 
+    @Flag(
+        name: .customLong("server-only"),
+        help: "Collect --count device credentials at the emulator first, then time only POST /api/auth/apple (the server's own cost)."
+    )
+    var serverOnly = false
+
     func validate() throws {
-        guard concurrency > 0 else { throw ValidationError("--concurrency must be positive") }
-        guard count > 0 else { throw ValidationError("--count must be positive") }
+        guard (1...BenchSignIn.maximumConcurrency).contains(concurrency) else {
+            throw ValidationError("--concurrency must be between 1 and \(BenchSignIn.maximumConcurrency)")
+        }
+        guard (1...BenchSignIn.maximumCount).contains(count) else {
+            throw ValidationError("--count must be between 1 and \(BenchSignIn.maximumCount)")
+        }
         guard BenchSignIn.baseURL(server) != nil else { throw ValidationError("--server must be an http(s) URL such as http://127.0.0.1:8080") }
         guard BenchSignIn.baseURL(emulator) != nil else { throw ValidationError("--emulator must be an http(s) URL such as http://127.0.0.1:8081") }
         guard !clientID.isEmpty, !appleID.isEmpty else { throw ValidationError("--client-id and --apple-id must not be empty") }
@@ -56,7 +68,11 @@ struct BenchSignInCommand: AsyncParsableCommand {
             eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(5), read: .seconds(30))))
         let result: Result<JSONValue, any Error>
         do {
-            result = .success(try await bench.run(count: count, concurrency: concurrency, httpClient: httpClient))
+            if serverOnly {
+                result = .success(try await bench.runServerOnly(count: count, concurrency: concurrency, httpClient: httpClient))
+            } else {
+                result = .success(try await bench.run(count: count, concurrency: concurrency, httpClient: httpClient))
+            }
         } catch {
             result = .failure(error)
         }
@@ -73,6 +89,12 @@ struct BenchSignIn: Sendable {
     let appleID: String
     let password: String
 
+    /// The most sign-ins in flight that `--concurrency` accepts.
+    static let maximumConcurrency = 1024
+    /// The most sign-ins that `--count` accepts (with `--server-only`, every code must still be
+    /// valid — five minutes — when its turn comes).
+    static let maximumCount = 1_000_000
+
     /// `text` without a trailing slash, if it is an http(s) URL with a host.
     static func baseURL(_ text: String) -> String? {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host?.isEmpty == false
@@ -84,60 +106,118 @@ struct BenchSignIn: Sendable {
     /// `count` sign-ins by `concurrency` workers.
     func run(count: Int, concurrency: Int, httpClient: HTTPClient) async throws -> JSONValue {
         _ = try await signIn(httpClient)
+        let timed = try await Self.drive(count: count, concurrency: concurrency, label: "sign-ins") { (_: Int) async throws(BenchSignInError) in
+            _ = try await signIn(httpClient)
+        }
+        return report(timed, mode: "complete", count: count, concurrency: concurrency)
+    }
+
+    /// One sign-in first as a check, then `count` device credentials collected at the emulator
+    /// (untimed, `concurrency` at a time), then only their `POST /api/auth/apple` timed.
+    func runServerOnly(count: Int, concurrency: Int, httpClient: HTTPClient) async throws -> JSONValue {
+        _ = try await signIn(httpClient)
+        let slots = CredentialSlots(count: count)
+        let collected = try await Self.drive(count: count, concurrency: concurrency, label: "credentials") {
+            (index: Int) async throws(BenchSignInError) in
+            slots.store(try await credential(httpClient), at: index)
+        }
+        guard collected.failures.isEmpty else {
+            let summary = collected.failures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+            throw BenchSignInError(kind: "device", "collecting the device credentials failed (\(summary))")
+        }
+        let credentials = slots.all()
+        let timed = try await Self.drive(count: credentials.count, concurrency: concurrency, label: "sign-ins") {
+            (index: Int) async throws(BenchSignInError) in
+            _ = try await exchange(credentials[index], httpClient)
+        }
+        return report(timed, mode: "server-only", count: count, concurrency: concurrency)
+    }
+
+    /// What ``drive(count:concurrency:label:_:)`` measured.
+    struct Timed: Sendable {
+        var latencies: [Duration] = []
+        var failures: [String: Int] = [:]
+        var elapsed: Duration = .zero
+    }
+
+    /// Runs `step` for the indices `0..<count` on `concurrency` workers (each one after the other,
+    /// together keeping `concurrency` in flight), timing each step and the whole.
+    static func drive(
+        count: Int, concurrency: Int, label: String, _ step: @escaping @Sendable (Int) async throws(BenchSignInError) -> Void
+    ) async throws -> Timed {
         let workers = min(concurrency, count)
-        let progress = BenchProgress(label: "sign-ins", total: count)
+        let progress = BenchProgress(label: label, total: count)
         defer { progress.finish() }
         let start = ContinuousClock.now
-        let outcomes = try await withThrowingTaskGroup(of: ([Duration], [String: Int]).self) { group in
+        var timed = try await withThrowingTaskGroup(of: Timed.self) { group in
             for worker in 0..<workers {
-                // Each worker signs in one after the other; together they keep `workers` in flight.
-                let share = count / workers + (worker < count % workers ? 1 : 0)
                 group.addTask {
-                    var latencies: [Duration] = []
-                    var failures: [String: Int] = [:]
-                    for _ in 0..<share {
+                    var own = Timed()
+                    // Worker w takes the indices w, w + workers, w + 2·workers, …
+                    for index in stride(from: worker, to: count, by: workers) {
                         let began = ContinuousClock.now
                         do throws(BenchSignInError) {
-                            _ = try await signIn(httpClient)
-                            latencies.append(ContinuousClock.now - began)
+                            try await step(index)
+                            own.latencies.append(ContinuousClock.now - began)
                         } catch {
-                            failures[error.kind, default: 0] += 1
+                            own.failures[error.kind, default: 0] += 1
                         }
                         progress.advance()
                     }
-                    return (latencies, failures)
+                    return own
                 }
             }
-            var latencies: [Duration] = []
-            var failures: [String: Int] = [:]
-            for try await (some, failed) in group {
-                latencies += some
-                failures.merge(failed, uniquingKeysWith: +)
+            var all = Timed()
+            for try await some in group {
+                all.latencies += some.latencies
+                all.failures.merge(some.failures, uniquingKeysWith: +)
             }
-            return (latencies, failures)
+            return all
         }
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        timed.elapsed = ContinuousClock.now - start
+        return timed
+    }
+
+    /// The JSON line of a run.
+    func report(_ timed: Timed, mode: String, count: Int, concurrency: Int) -> JSONValue {
+        let seconds = Double(timed.elapsed.components.seconds) + Double(timed.elapsed.components.attoseconds) / 1e18
         var json: [String: JSONValue] = [
+            "mode": .string(mode),
             "server": .string(server),
             "count": .integer(Int64(count)),
             "concurrency": .integer(Int64(concurrency)),
-            "succeeded": .integer(Int64(outcomes.0.count)),
-            "failed": .integer(Int64(outcomes.1.values.reduce(0, +))),
+            "succeeded": .integer(Int64(timed.latencies.count)),
+            "failed": .integer(Int64(timed.failures.values.reduce(0, +))),
             "seconds": .number((seconds * 1000).rounded() / 1000),
-            "sign_ins_per_s": .number((Double(outcomes.0.count) / seconds * 10).rounded() / 10),
+            "sign_ins_per_s": .number(seconds > 0 ? (Double(timed.latencies.count) / seconds * 10).rounded() / 10 : 0),
         ]
-        if let summary = LatencySummary(outcomes.0) {
+        if let summary = LatencySummary(timed.latencies) {
             json["p50_ms"] = .number(summary.p50.roundedMilliseconds)
             json["p99_ms"] = .number(summary.p99.roundedMilliseconds)
             json["max_ms"] = .number(summary.max.roundedMilliseconds)
         }
-        if !outcomes.1.isEmpty { json["failures"] = .object(outcomes.1.mapValues { JSONValue.integer(Int64($0)) }) }
+        if !timed.failures.isEmpty { json["failures"] = .object(timed.failures.mapValues { JSONValue.integer(Int64($0)) }) }
         return .object(json)
+    }
+
+    /// What the device hands the app: the identity token, the code and the raw nonce they were
+    /// issued for, and the once-only name and email.
+    struct DeviceCredential: Sendable {
+        var identityToken: String
+        var authorizationCode: String
+        var nonce: String
+        var givenName: String?
+        var familyName: String?
+        var email: String?
     }
 
     /// One complete native sign-in; returns the session token.
     func signIn(_ httpClient: HTTPClient) async throws(BenchSignInError) -> String {
+        try await exchange(try await credential(httpClient), httpClient)
+    }
+
+    /// The first two steps: a nonce from the server, then the device sheet at the emulator.
+    func credential(_ httpClient: HTTPClient) async throws(BenchSignInError) -> DeviceCredential {
         let nonceAnswer = try await post(httpClient, server + "/api/auth/nonce", json: [:], step: "nonce")
         guard let nonce = nonceAnswer["nonce"] as? String, !nonce.isEmpty else {
             throw BenchSignInError(kind: "nonce", "the server's POST /api/auth/nonce answer has no nonce")
@@ -153,9 +233,23 @@ struct BenchSignIn: Sendable {
         guard let identityToken = credential["identityToken"] as? String, let code = credential["authorizationCode"] as? String else {
             throw BenchSignInError(kind: "device", "the emulator's device answer has no identityToken or authorizationCode")
         }
-        var body: [String: Any] = ["identityToken": identityToken, "authorizationCode": code, "nonce": nonce]
-        if let fullName = credential["fullName"] as? [String: Any] { body["fullName"] = fullName }
-        if let email = credential["email"] as? String { body["email"] = email }
+        let fullName = credential["fullName"] as? [String: Any]
+        return DeviceCredential(
+            identityToken: identityToken, authorizationCode: code, nonce: nonce, givenName: fullName?["givenName"] as? String,
+            familyName: fullName?["familyName"] as? String, email: credential["email"] as? String
+        )
+    }
+
+    /// The last step: `POST /api/auth/apple` with the credential; returns the session token.
+    func exchange(_ credential: DeviceCredential, _ httpClient: HTTPClient) async throws(BenchSignInError) -> String {
+        var body: [String: Any] = [
+            "identityToken": credential.identityToken, "authorizationCode": credential.authorizationCode, "nonce": credential.nonce,
+        ]
+        var fullName: [String: Any] = [:]
+        if let givenName = credential.givenName { fullName["givenName"] = givenName }
+        if let familyName = credential.familyName { fullName["familyName"] = familyName }
+        if !fullName.isEmpty { body["fullName"] = fullName }
+        if let email = credential.email { body["email"] = email }
         let session = try await post(httpClient, server + "/api/auth/apple", json: body, step: "apple")
         guard let token = session["token"] as? String, !token.isEmpty else {
             throw BenchSignInError(kind: "apple", "the server's POST /api/auth/apple answer has no token")

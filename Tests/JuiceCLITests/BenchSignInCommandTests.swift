@@ -27,6 +27,8 @@ struct BenchSignInCommandTests {
         arguments: [
             (["--server", "http://127.0.0.1:8080", "--concurrency", "0"], "--concurrency"),
             (["--server", "http://127.0.0.1:8080", "--count", "-3"], "--count"),
+            (["--server", "http://127.0.0.1:8080", "--count", "1000001"], "--count"),
+            (["--server", "http://127.0.0.1:8080", "--concurrency", "1025"], "--concurrency"),
             (["--server", "ftp://example.com"], "--server"),
             (["--server", "http://127.0.0.1:8080", "--emulator", "not a url"], "--emulator"),
             ([], "--server"),
@@ -57,5 +59,38 @@ struct BenchSignInCommandTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("does not offer POST /api/auth/nonce"), "\(result.stderr)")
         #expect(result.stderr.contains("native sign-in API"))
+    }
+
+    @Test("--server-only collects the credentials first, then times only POST /api/auth/apple: every one succeeds", .timeLimit(.minutes(2)))
+    func serverOnly() async throws {
+        let serve = try ServeProcess()
+        defer { serve.stop() }
+        try await serve.start()
+        let result = try await JuiceProcess.run(
+            ["bench", "signin", "--server", serve.url, "--emulator", serve.emulatorURL, "--count", "6", "--concurrency", "3", "--server-only"],
+            timeout: .seconds(90)
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdout.split(separator: "\n").last)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(json["mode"] as? String == "server-only")
+        #expect(json["succeeded"] as? Int == 6)
+        #expect(json["failed"] as? Int == 0)
+        #expect((json["p99_ms"] as? Double).map { $0 > 0 } == true)
+    }
+
+    @Test("a complete run reports its mode, and every sign-in succeeds", .timeLimit(.minutes(2)))
+    func complete() async throws {
+        let serve = try ServeProcess()
+        defer { serve.stop() }
+        try await serve.start()
+        let result = try await JuiceProcess.run(
+            ["bench", "signin", "--server", serve.url, "--emulator", serve.emulatorURL, "--count", "4", "--concurrency", "2"], timeout: .seconds(90)
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdout.split(separator: "\n").last)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(json["mode"] as? String == "complete")
+        #expect(json["succeeded"] as? Int == 4)
     }
 }
