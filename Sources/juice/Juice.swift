@@ -19,11 +19,4 @@ struct Juice: AsyncParsableCommand {
             DeleteAccountCommand.self,
         ]
     )
-
-    /// Runs the command; `serve` and `emulator` first move Swift concurrency onto NIO's event loops
-    /// (``ConcurrencyExecutor``).
-    static func main() async {
-        ConcurrencyExecutor.installIfWanted()
-        await main(nil)
-    }
 }
