@@ -116,10 +116,7 @@ struct ServerDependencies: Sendable {
             sessionTokens: tokens,
             passwords: passwords,
             appleSignIn: appleSignIn,
-            popupSignIn: ApplePopupSignIn(
-                configuration: configuration, pipeline: pipeline(webVerifier), authorizations: authorizations, random: random, time: time,
-                metrics: metrics.signIns
-            ),
+            popupSignIn: ApplePopupSignIn(web: appleSignIn),
             appleClient: client,
             appleKeys: keys,
             cipher: cipher,

@@ -4,10 +4,10 @@ import Hummingbird
 
 /// Sign in with Apple JS in a popup (`AppleID.auth.signIn()` with `usePopup: true`), without HTTP:
 /// ``begin(session:)`` stores a single-use `state` and `nonce` and returns what the page passes to
-/// `AppleID.auth.init`; ``complete(_:)`` takes what `signIn()` resolved with and signs in through
-/// ``AppleSignInPipeline`` with the form_post callback's checks: the same parsing of Apple's answer,
-/// the state consumed atomically, the stored nonce required, `c_hash`, the code exchange with the
-/// callback URI, and the once-only name.
+/// `AppleID.auth.init`; ``complete(_:)`` takes what `signIn()` resolved with and hands it to the
+/// form_post callback's own code path (``AppleWebSignIn/complete(fields:)``): the same parsing of
+/// Apple's answer, the state consumed atomically, the stored nonce required, `c_hash`, the code
+/// exchange with the callback URI, and the once-only name. Only input and output are adapted here.
 ///
 /// ```swift
 /// let start = try await popup.begin(session: currentSession)   // JSON for AppleID.auth.init
@@ -55,42 +55,17 @@ struct ApplePopupSignIn: Sendable {
         }
     }
 
-    private let configuration: ServerConfiguration
-    private let pipeline: AppleSignInPipeline
-    private let authorizations: any AuthorizationStore
-    private let random: ServerRandom
-    private let time: TimeSource
-    private let metrics: SignInMetrics
-
-    /// Creates the flow. `pipeline` should accept only the web client id (the Services ID).
-    init(
-        configuration: ServerConfiguration, pipeline: AppleSignInPipeline, authorizations: any AuthorizationStore, random: ServerRandom,
-        time: TimeSource, metrics: SignInMetrics = SignInMetrics()
-    ) {
-        self.configuration = configuration
-        self.pipeline = pipeline
-        self.authorizations = authorizations
-        self.random = random
-        self.time = time
-        self.metrics = metrics
-    }
+    /// The web flow this one adapts: its pending authorizations, pipeline and metrics.
+    let web: AppleWebSignIn
 
     /// Stores a pending web authorization (fresh `state` and `nonce`, single use, the authorization
     /// lifetime) and returns the popup's configuration.
     /// - Parameter session: The current session, if any: its account gets the Apple ID linked.
     func begin(session: Session?) async throws -> Start {
-        let now = Date(timeIntervalSince1970: time.now.timeIntervalSince1970.rounded(.down))
-        let nonce = random.token()
-        let state = random.token()
-        try await authorizations.save(
-            PendingAuthorization(
-                state: state, purpose: .web(nonce: nonce, linkAccountID: session?.accountID, replacesSessionID: session?.id), createdAt: now,
-                expiresAt: now.addingTimeInterval(configuration.authorizationLifetime)
-            )
-        )
+        let request = try await web.beginWeb(session: session)
         return Start(
-            clientId: configuration.apple.clientID, scope: configuration.apple.scopes.map(\.rawValue).joined(separator: " "),
-            redirectURI: configuration.redirectURI.absoluteString, state: state, nonce: nonce
+            clientId: request.clientID, scope: request.scopes.map(\.rawValue).joined(separator: " "),
+            redirectURI: request.redirectURI.absoluteString, state: request.state, nonce: request.nonce ?? ""
         )
     }
 
@@ -98,18 +73,7 @@ struct ApplePopupSignIn: Sendable {
     /// - Throws: ``ServerError`` (`invalid_request` for a malformed answer, `invalid_state`,
     ///   `invalid_identity_token`, `invalid_code`, 503 when Apple is unreachable) or a storage error.
     func complete(_ answer: Answer) async throws -> (token: String, result: AppleSignInResult) {
-        do {
-            let outcome = try await run(answer)
-            metrics.record(.apple, outcome: "success")
-            return outcome
-        } catch let error as any ServerErrorConvertible {
-            metrics.record(.apple, outcome: error.serverError.code.rawValue)
-            throw error
-        }
-    }
-
-    private func run(_ answer: Answer) async throws -> (token: String, result: AppleSignInResult) {
-        // The form_post's fields, parsed by the same code as the callback's.
+        // The form_post's fields, checked by the same code as the callback's.
         var fields: [(String, String)] = []
         if let code = answer.code { fields.append(("code", code)) }
         if let idToken = answer.idToken { fields.append(("id_token", idToken)) }
@@ -119,28 +83,13 @@ struct ApplePopupSignIn: Sendable {
         case .object(let user): fields.append(("user", String(decoding: try JSONEncoder().encode(user), as: UTF8.self)))
         case nil: break
         }
-        let response: AuthorizationResponse
-        do {
-            response = try AuthorizationResponse(fields: fields)
-        } catch {
-            // A malformed answer spends its state, as on the callback.
-            if let state = error.state { _ = try await authorizations.consume(state: state, now: time.now) }
-            throw ServerError.invalidRequest("Apple's answer is malformed: \(error.reason)")
-        }
-        guard let pending = try await authorizations.consume(state: response.state, now: time.now),
-            case .web(let nonce, let linkAccountID, let replacesSessionID) = pending.purpose
-        else {
+        switch try await web.complete(fields: fields) {
+        case .signedIn(let token, let result):
+            return (token, result)
+        case .cancelled, .relayed:
+            // A popup answer never carries a cancellation (the script rejects instead) nor a native
+            // relay's state; the state is spent either way.
             throw ServerError(.invalidState, status: .badRequest, "this sign-in has expired or was already used; start again")
         }
-        guard let idToken = response.idToken else {
-            throw ServerError(.invalidIdentityToken, status: .badRequest, "Apple's answer has no identity token")
-        }
-        return try await pipeline.signIn(
-            .init(
-                identityToken: idToken, authorizationCode: response.code, nonce: nonce, requiresNonce: true,
-                givenName: response.user?.name?.firstName,
-                familyName: response.user?.name?.lastName, linkAccountID: linkAccountID, replacesSessionID: replacesSessionID
-            )
-        )
     }
 }

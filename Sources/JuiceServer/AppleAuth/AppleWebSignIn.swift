@@ -51,6 +51,14 @@ struct AppleWebSignIn: Sendable {
     /// (`response_type=code id_token`, `response_mode=form_post`, the configured scopes).
     /// - Parameter session: The current session, if any: its account gets the Apple ID linked.
     func begin(session: Session?) async throws -> URL {
+        try await beginWeb(session: session).url(appleBaseURL: configuration.apple.appleBaseURL)
+    }
+
+    /// Stores a fresh single-use `state` and `nonce` for a web sign-in and returns the authorize
+    /// request they belong to (the redirect flow turns it into a URL; the popup flow hands its fields
+    /// to Sign in with Apple JS).
+    /// - Parameter session: The current session, if any: its account gets the Apple ID linked.
+    func beginWeb(session: Session?) async throws -> AuthorizeRequest {
         let nonce = random.token()
         return try await authorize(nonce: nonce, for: .web(nonce: nonce, linkAccountID: session?.accountID, replacesSessionID: session?.id))
     }
@@ -65,11 +73,12 @@ struct AppleWebSignIn: Sendable {
         guard let state, !state.isEmpty, state.utf8.count <= 512 else { throw ServerError.invalidRequest("state is required (at most 512 bytes)") }
         guard let nonce, !nonce.isEmpty, nonce.utf8.count <= 512 else { throw ServerError.invalidRequest("nonce is required (at most 512 bytes)") }
         return try await authorize(nonce: nonce, for: .native(relayRedirectURI: target.url.absoluteString, relayState: state))
+            .url(appleBaseURL: configuration.apple.appleBaseURL)
     }
 
-    /// Saves a pending authorization under a fresh `state` and returns Apple's authorize URL for it
+    /// Saves a pending authorization under a fresh `state` and returns Apple's authorize request for it
     /// (`response_type=code id_token`, `response_mode=form_post` to the callback, the configured scopes).
-    private func authorize(nonce: String, for purpose: PendingAuthorization.Purpose) async throws -> URL {
+    private func authorize(nonce: String, for purpose: PendingAuthorization.Purpose) async throws -> AuthorizeRequest {
         let now = Date(timeIntervalSince1970: time.now.timeIntervalSince1970.rounded(.down))
         let request = AuthorizeRequest(
             clientID: configuration.apple.clientID,
@@ -80,14 +89,15 @@ struct AppleWebSignIn: Sendable {
             state: random.token(),
             nonce: nonce
         )
-        let url = try request.url(appleBaseURL: configuration.apple.appleBaseURL)
+        // The URL is built first: a request Apple would refuse stores nothing.
+        _ = try request.url(appleBaseURL: configuration.apple.appleBaseURL)
         try await authorizations.save(
             PendingAuthorization(
                 state: request.state, purpose: purpose, createdAt: now,
                 expiresAt: now.addingTimeInterval(configuration.authorizationLifetime)
             )
         )
-        return url
+        return request
     }
 
     /// Handles Apple's `form_post`: consumes the state, verifies the identity token (issuer, audience,
@@ -95,8 +105,18 @@ struct AppleWebSignIn: Sendable {
     /// or creates the account and starts a session.
     /// - Throws: ``ServerError`` (4xx for replays, forgeries and bad input; 503 when Apple is unreachable).
     func complete(formBody: String) async throws -> Outcome {
+        try await complete(Result { () throws(AuthorizationResponseError) in try AuthorizationResponse(formBody: formBody) })
+    }
+
+    /// Handles Apple's answer given as fields (what Sign in with Apple JS resolved with), with exactly
+    /// the checks of ``complete(formBody:)``.
+    func complete(fields: [(String, String)]) async throws -> Outcome {
+        try await complete(Result { () throws(AuthorizationResponseError) in try AuthorizationResponse(fields: fields) })
+    }
+
+    private func complete(_ parsed: Result<AuthorizationResponse, AuthorizationResponseError>) async throws -> Outcome {
         do {
-            let outcome = try await run(formBody: formBody)
+            let outcome = try await run(parsed)
             switch outcome {
             case .signedIn: metrics.record(.apple, outcome: "success")
             case .cancelled: metrics.record(.apple, outcome: "cancelled")
@@ -109,10 +129,10 @@ struct AppleWebSignIn: Sendable {
         }
     }
 
-    private func run(formBody: String) async throws -> Outcome {
+    private func run(_ parsed: Result<AuthorizationResponse, AuthorizationResponseError>) async throws -> Outcome {
         let response: AuthorizationResponse
         do {
-            response = try AuthorizationResponse(formBody: formBody)
+            response = try parsed.get()
         } catch {
             // Whatever Apple said, the state is spent.
             if let state = error.state, let pending = try await authorizations.consume(state: state, now: time.now),
