@@ -95,8 +95,6 @@ public struct ServerConfiguration: Sendable {
 
     /// The public URL's origin (`scheme://host[:port]`), compared with a form post's `Origin` header.
     public var publicOrigin: String {
-        guard let scheme = publicURL.scheme?.lowercased(), let host = publicURL.host?.lowercased() else { return publicBase }
-        let port = publicURL.port.map { ":\($0)" } ?? ""
-        return "\(scheme)://\(host)\(port)"
+        publicURL.webOrigin ?? publicBase
     }
 }

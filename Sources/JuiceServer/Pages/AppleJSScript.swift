@@ -21,11 +21,7 @@ struct AppleJSScript: Sendable {
         while base.hasSuffix("/") { base.removeLast() }
         if base.lowercased() == "https://appleid.apple.com" { base = Self.appleCDN }
         self.scriptBase = base
-        if let components = URLComponents(string: base), let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased() {
-            self.scriptOrigin = "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
-        } else {
-            self.scriptOrigin = base
-        }
+        self.scriptOrigin = URL(string: base)?.webOrigin ?? base
     }
 
     /// The script's URL in `language` (`en_US` or `zh_CN`).

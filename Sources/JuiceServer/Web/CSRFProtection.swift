@@ -73,13 +73,7 @@ struct CSRFProtection: Sendable {
             return requestOrigin.lowercased() == origin
         }
         guard let referer = request.headers[.referer], let url = URL(string: referer) else { return false }
-        return Self.origin(of: url) == origin
-    }
-
-    /// `scheme://host[:port]` of `url`, lowercase.
-    static func origin(of url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else { return nil }
-        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+        return url.webOrigin == origin
     }
 
     private func preSession(_ request: Request) -> String? {

@@ -9,8 +9,22 @@ struct OriginCheck: Sendable {
     /// - Throws: ``ServerError`` 403 `invalid_csrf_token` when a cookie-authenticated request has another or no `Origin`.
     func verify(_ request: Request, _ signedIn: SignedIn) throws {
         guard signedIn.viaCookie else { return }
-        guard let requestOrigin = request.headers[.origin], requestOrigin.lowercased() == origin else {
+        guard isSameOrigin(request) else {
             throw ServerError(.invalidCSRFToken, status: .forbidden, "a change made with the session cookie must come from this site")
         }
+    }
+
+    /// For a script's POST that must come from this site whether or not it carries a session (a
+    /// browser always sends `Origin` on a POST made with `fetch`).
+    /// - Throws: ``ServerError`` 403 `invalid_csrf_token` when `Origin` is missing or another site.
+    func verifySameOrigin(_ request: Request) throws {
+        guard isSameOrigin(request) else {
+            throw ServerError(.invalidCSRFToken, status: .forbidden, "this request must come from this site's own pages")
+        }
+    }
+
+    /// Whether the request's `Origin` is the public origin (`null` and a missing header are not).
+    private func isSameOrigin(_ request: Request) -> Bool {
+        request.headers[.origin]?.lowercased() == origin
     }
 }
