@@ -6,6 +6,8 @@ import Logging
 /// can reach the logs this way.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // Above debug (the default), a request costs nothing here: no clock reads, no metadata.
+        guard context.logger.logLevel <= .debug else { return try await next(request, context) }
         let started = ContinuousClock.now
         do {
             let response = try await next(request, context)
