@@ -76,12 +76,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let app: any ApplicationProtocol
         do {
-            app = try await buildApplication(configuration: configuration, logger: logger)
+            let banner = ReadinessBanner(
+                listeners: 1, text: "Juice is running at \(configuration.publicBase) (Apple: \(configuration.apple.appleBaseURL.absoluteString))\n")
+            app = try await buildApplication(configuration: configuration, logger: logger, onServerRunning: banner.listening)
         } catch let error as DatabaseLocationError {
             throw CLIError("database: \(error.reason)")
         }
-        FileHandle.standardOutput.write(
-            Data("Juice is running at \(configuration.publicBase) (Apple: \(configuration.apple.appleBaseURL.absoluteString))\n".utf8))
         let group = ServiceGroup(
             configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )

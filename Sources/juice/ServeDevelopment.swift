@@ -29,9 +29,6 @@ struct DevelopmentStack {
 
     let emulator: any ApplicationProtocol
     let server: any ApplicationProtocol
-    let publicURL: String
-    let emulatorURL: String
-    let smtpAddress: String
     let logger: Logger
 
     static func prepare(
@@ -75,6 +72,18 @@ struct DevelopmentStack {
             throw CLIError("--public-url: \(publicBase) is not a URL")
         }
         let emulatorBase = "http://127.0.0.1:\(emulatorPort)"
+        // The emulator's HTTP and SMTP listeners and the app's.
+        let banner = ReadinessBanner(
+            listeners: 3,
+            text: """
+                Juice (development mode)
+                  Open:           \(publicBase)
+                  Apple (local):  \(emulatorBase)
+                  Mail relay:     smtp://127.0.0.1:\(emulatorSMTPPort)  (Hide My Email; inbox at \(emulatorBase)/account)
+                  Demo Apple ID:  \(demoAppleID.email) / \(demoAppleID.password)  (\(demoAppleID.firstName) \(demoAppleID.lastName))
+                Press Ctrl-C to stop.
+
+                """)
         let emulatorConfiguration = EmulatorConfiguration(
             teams: [.init(teamID: record.teamID, keys: [.init(keyID: record.keyID, publicKeyPEM: record.publicKeyPEM)])],
             apps: [
@@ -90,7 +99,7 @@ struct DevelopmentStack {
         let emulator = try await buildEmulatorApplication(
             configuration: emulatorConfiguration, dataDirectory: dataDirectory.appendingPathComponent("emulator"), host: "127.0.0.1",
             port: emulatorPort, options: EmulatorOptions(smtp: SMTPOptions(port: emulatorSMTPPort)),
-            logger: emulatorLogger
+            logger: emulatorLogger, onServerRunning: banner.listening, onSMTPRunning: banner.listening
         )
 
         var location = DatabaseLocation.sqlite(path: dataDirectory.appendingPathComponent("juice.sqlite").path)
@@ -114,27 +123,15 @@ struct DevelopmentStack {
         configuration.mailDeliveryInterval = .seconds(2)
         let server: any ApplicationProtocol
         do {
-            server = try await buildApplication(configuration: configuration, logger: logger)
+            server = try await buildApplication(configuration: configuration, logger: logger, onServerRunning: banner.listening)
         } catch let error as DatabaseLocationError {
             throw CLIError("--database: \(error.reason)")
         }
-        return DevelopmentStack(
-            emulator: emulator, server: server, publicURL: publicBase, emulatorURL: emulatorBase, smtpAddress: "127.0.0.1:\(emulatorSMTPPort)",
-            logger: logger)
+        return DevelopmentStack(emulator: emulator, server: server, logger: logger)
     }
 
+    /// Runs both until SIGTERM or SIGINT; the banner appears once all three listeners are bound.
     func run() async throws {
-        FileHandle.standardOutput.write(
-            Data(
-                """
-                Juice (development mode)
-                  Open:           \(publicURL)
-                  Apple (local):  \(emulatorURL)
-                  Mail relay:     smtp://\(smtpAddress)  (Hide My Email; inbox at \(emulatorURL)/account)
-                  Demo Apple ID:  \(Self.demoAppleID.email) / \(Self.demoAppleID.password)  (\(Self.demoAppleID.firstName) \(Self.demoAppleID.lastName))
-                Press Ctrl-C to stop.
-
-                """.utf8))
         let group = ServiceGroup(
             configuration: .init(services: [emulator, server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )

@@ -8,7 +8,9 @@ import Testing
 
 @Suite("juice serve")
 struct ServeCommandTests {
-    @Test("with no configuration: development mode with the emulator, generated 0600 keys, URLs and demo login printed, pages served")
+    @Test(
+        "with no configuration: development mode with the emulator, generated 0600 keys, URLs and demo login printed only once the app, the emulator and the relay all accept connections"
+    )
     func developmentMode() async throws {
         let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-serve-\(UUID().uuidString)")
         let port = try FreePort.pick()
@@ -50,6 +52,9 @@ struct ServeCommandTests {
         #expect(String(decoding: body, as: UTF8.self).contains("Sign in with Apple"))
         let (keys, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(emulatorPort)/auth/keys")!)
         #expect(String(decoding: keys, as: UTF8.self).contains("\"kty\""))
+        let relay = LoopbackSocket.connected(toPort: smtpPort, receiveTimeout: 10)
+        #expect(relay != nil, "the relay accepts connections once the banner is out")
+        if let relay { close(relay) }
         process.stop()
         #expect(!((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("BEGIN PRIVATE KEY"))
     }
