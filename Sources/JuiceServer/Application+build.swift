@@ -44,7 +44,9 @@ public func buildApplication(
         throw error
     }
     let router = buildRouter(dependencies: dependencies)
-    let purge = ExpiryPurge(sessions: dependencies.sessions, authorizations: dependencies.authorizations, time: time, logger: logger)
+    let purge = ExpiryPurge(
+        sessions: dependencies.sessions, authorizations: dependencies.authorizations, nonces: SQLNonceStore(database: database), time: time,
+        logger: logger)
     let check = dependencies.refreshTokenCheck
     let revocations = dependencies.revocations
     var services: [any Service] = [

@@ -47,7 +47,7 @@ struct AppleIDDirectory: Sendable {
     }
 
     private func isActive(_ key: String) async throws -> Bool {
-        try await store.transaction { database in
+        try await store.read { database in
             try await database.raw("SELECT 1 AS ok FROM apple_ids WHERE email = \(bind: key) AND deleted_at IS NULL").first() != nil
         }
     }

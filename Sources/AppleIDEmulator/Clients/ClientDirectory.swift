@@ -45,7 +45,7 @@ struct ClientDirectory: Sendable {
     /// The client registered under `clientID` (exact, case-sensitive), or `nil`.
     func client(_ clientID: String) async throws -> RegisteredClient? {
         guard let (app, kind) = appsByClientID[clientID] else { return nil }
-        return try await store.transaction { database in
+        return try await store.read { database in
             try await Self.client(clientID: clientID, app: app, kind: kind, in: database)
         }
     }

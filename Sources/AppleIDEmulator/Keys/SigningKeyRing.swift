@@ -8,6 +8,9 @@ import SQLKit
 /// key that is published ahead of use. Rotation makes the standby key active, publishes a fresh
 /// standby, and keeps the previously active key published (**retiring**) for ``gracePeriod`` so
 /// tokens already in flight still verify; after that it leaves the key set.
+///
+/// The active key is kept in memory once read (every token is signed with it) until ``rotate()``
+/// replaces it: one emulator process owns its data directory.
 actor SigningKeyRing {
     /// A key that can sign.
     struct ActiveKey: Sendable {
@@ -21,6 +24,10 @@ actor SigningKeyRing {
     /// How long a replaced key stays published.
     let gracePeriod: TimeInterval
     private var parsed: [String: _RSA.Signing.PrivateKey] = [:]
+    /// The key that signs, once read.
+    private var active: ActiveKey?
+    /// Counts rotations, so a read that started before one never caches the key it replaced.
+    private var generation = 0
 
     init(store: EmulatorStore, time: EmulatorTime, random: EmulatorRandom, gracePeriod: TimeInterval) {
         self.store = store
@@ -56,12 +63,16 @@ actor SigningKeyRing {
 
     /// The key that signs now.
     func activeKey() async throws -> ActiveKey {
-        let row = try await store.transaction { database in
+        if let active { return active }
+        let started = generation
+        let row = try await store.read { database in
             try await database.raw("SELECT kid, private_pem FROM signing_keys WHERE role = 'active' ORDER BY created_at DESC LIMIT 1").first()
         }
         guard let row else { throw EmulatorInternalError("no active signing key") }
         let kid = try row.decode(column: "kid", as: String.self)
-        return ActiveKey(keyID: kid, privateKey: try privateKey(kid: kid, pem: row.decode(column: "private_pem", as: String.self)))
+        let key = ActiveKey(keyID: kid, privateKey: try privateKey(kid: kid, pem: row.decode(column: "private_pem", as: String.self)))
+        if generation == started { active = key }
+        return key
     }
 
     /// The published key set (`/auth/keys`): active, standby, and retiring keys still in their grace period.
@@ -89,6 +100,11 @@ actor SigningKeyRing {
         let freshID = newKeyID()
         let now = time.now.timeIntervalSince1970
         let retireAt = now + gracePeriod
+        defer {
+            // After the transaction, whatever its outcome: a read that overlapped it may hold either key.
+            generation += 1
+            active = nil
+        }
         return try await store.transaction { database in
             guard let standby = try await database.raw("SELECT kid FROM signing_keys WHERE role = 'standby' LIMIT 1").first() else {
                 throw EmulatorInternalError("no standby signing key")

@@ -5,8 +5,9 @@ import SQLKit
 
 /// The emulator's persistent state: `emulator.sqlite` (WAL mode) under the data directory.
 ///
-/// Every operation runs in a transaction on the store's single connection; transactions run one at
-/// a time, in arrival order, so each one sees and leaves a consistent state.
+/// Every operation that writes or reads more than one statement runs in a transaction on the store's
+/// single connection; calls run one at a time, in arrival order, so each one sees and leaves a
+/// consistent state. A lookup of one statement uses ``read(_:)`` (no `BEGIN`/`COMMIT` round trips).
 final class EmulatorStore: Sendable {
     private let store: SQLiteStore
     /// The database file.
@@ -37,6 +38,12 @@ final class EmulatorStore: Sendable {
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     func transaction<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await store.transaction(body)
+    }
+
+    /// Runs `body`, one reading statement, without `BEGIN`/`COMMIT` (a single statement is
+    /// consistent by itself), still one call at a time.
+    func read<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await store.read(body)
     }
 
     /// Closes the connection; the store is unusable afterwards.

@@ -26,14 +26,14 @@ struct SQLAuthorizationStore: AuthorizationStore {
             request.state, nonce, kind, linkAccountID, replacesSessionID, Int64(request.createdAt.timeIntervalSince1970),
             Int64(request.expiresAt.timeIntervalSince1970), relayRedirectURI, relayState,
         ]
-        try await database.transaction { sql in
+        try await database.autocommit { sql in
             try await sql.insert(into: "auth_requests").columns(Self.columns).values(row.map { SQLBind($0) }).run()
         }
     }
 
     func consume(state: String, now: Date) async throws -> PendingAuthorization? {
         let seconds = Int64(now.timeIntervalSince1970)
-        return try await database.transaction { sql in
+        return try await database.autocommit { sql in
             // One statement: the row is gone for everyone else once this returns it.
             let row = try await sql.delete(from: "auth_requests").where("state", .equal, state)
                 .returning(Self.columns.map { SQLColumn($0) })
@@ -65,7 +65,7 @@ struct SQLAuthorizationStore: AuthorizationStore {
 
     func claimCode(hash: String, now: Date) async throws -> Bool {
         let seconds = Int64(now.timeIntervalSince1970)
-        return try await database.transaction { sql in
+        return try await database.autocommit { sql in
             let inserted = try await sql.insert(into: "used_codes").columns("code_hash", "used_at")
                 .values(SQLBind(hash), SQLBind(seconds))
                 .ignoringConflicts(with: ["code_hash"])

@@ -6,6 +6,7 @@ import Logging
 struct ExpiryPurge: Sendable {
     let sessions: any SessionStore
     let authorizations: any AuthorizationStore
+    let nonces: any NonceStore
     let time: TimeSource
     let logger: Logger
 
@@ -15,8 +16,11 @@ struct ExpiryPurge: Sendable {
         do {
             let sessionCount = try await sessions.purgeExpired(now: now)
             let requestCount = try await authorizations.purgeExpired(now: now, codesBefore: now.addingTimeInterval(-86_400))
-            if sessionCount + requestCount > 0 {
-                logger.debug("purged expired rows", metadata: ["sessions": "\(sessionCount)", "requests_and_codes": "\(requestCount)"])
+            let nonceCount = try await nonces.purgeExpired(now: now)
+            if sessionCount + requestCount + nonceCount > 0 {
+                logger.debug(
+                    "purged expired rows",
+                    metadata: ["sessions": "\(sessionCount)", "requests_and_codes": "\(requestCount)", "native_nonces": "\(nonceCount)"])
             }
         } catch {
             logger.warning("purge failed", metadata: ["error.type": "\(type(of: error))"])

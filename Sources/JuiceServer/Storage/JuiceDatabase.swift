@@ -10,6 +10,11 @@ protocol JuiceDatabase: Sendable {
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
 
+    /// Runs `body`, which issues exactly one statement, without an explicit transaction: the
+    /// statement is atomic by itself and commits on its own (no `BEGIN`/`COMMIT` round trips on the
+    /// sign-in path). Unlike ``read(_:)`` it is never repeated, so it may write.
+    func autocommit<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
+
     /// Runs `body` with the database outside an explicit transaction (single statements, reads).
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
 

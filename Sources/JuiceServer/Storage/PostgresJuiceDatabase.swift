@@ -77,6 +77,12 @@ final class PostgresJuiceDatabase: JuiceDatabase {
         }
     }
 
+    /// In a transaction here: that keeps the retry on a pooled connection found dead at `BEGIN`,
+    /// which a bare statement could not tell from one that failed after it ran.
+    func autocommit<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await transaction(body)
+    }
+
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         do {
             return try await pool.withConnection { connection in try await body(connection.sql(queryLogLevel: nil)) }

@@ -26,6 +26,10 @@ final class SQLiteJuiceDatabase: JuiceDatabase {
         try await store.transaction(body)
     }
 
+    func autocommit<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await store.read(body)
+    }
+
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await store.read(body)
     }

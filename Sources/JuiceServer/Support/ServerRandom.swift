@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import JuiceEncodings
 import Synchronization
@@ -21,8 +22,9 @@ public struct ServerRandom: Sendable {
 
     /// The system's cryptographically secure generator.
     public static let system = ServerRandom { count in
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        // BoringSSL's generator (seeded by the kernel, then in user space): one call for all the bytes,
+        // where a byte at a time from SystemRandomNumberGenerator costs a getrandom(2) each.
+        SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
     }
 
     /// A deterministic source for tests (SplitMix64 from `seed`). Not secure.
