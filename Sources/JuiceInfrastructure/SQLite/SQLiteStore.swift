@@ -3,6 +3,7 @@ import Logging
 import NIOPosix
 import SQLKit
 import SQLiteKit
+import Synchronization
 
 /// A SQLite file in WAL mode with a busy timeout and foreign keys on, on one connection with its own
 /// I/O thread: the store under the emulator's state and under Juice's SQLite database.
@@ -11,6 +12,8 @@ import SQLiteKit
 /// dedicated one-thread pool rather than NIO's shared blocking pool: a slow disk or bcrypt work
 /// elsewhere in the process cannot queue in front of its queries.
 ///
+/// Each call runs on that thread (``ThreadPoolTaskExecutor``): sqlite-nio runs every statement there
+/// anyway, so a transaction's statements no longer cross to the cooperative pool and back one by one.
 /// Calls run one at a time in arrival order (``AsyncLock``), so a transaction's statements never
 /// interleave with another call's; several processes on one file are serialized by SQLite's own
 /// locking (`BEGIN IMMEDIATE` plus the busy timeout). Queries are never logged: binds hold personal
@@ -18,13 +21,17 @@ import SQLiteKit
 package final class SQLiteStore: Sendable {
     private let connection: SQLiteConnection
     private let threadPool: NIOThreadPool
+    private let executor: ThreadPoolTaskExecutor
     private let lock = AsyncLock()
+    /// Set by ``close()``; later calls fail with ``SQLiteStoreClosed`` without touching the connection.
+    private let closed = Mutex(false)
     /// The database file.
     package let path: String
 
     private init(connection: SQLiteConnection, threadPool: NIOThreadPool, path: String) {
         self.connection = connection
         self.threadPool = threadPool
+        self.executor = ThreadPoolTaskExecutor(pool: threadPool)
         self.path = path
     }
 
@@ -78,7 +85,7 @@ package final class SQLiteStore: Sendable {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     package func transaction<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await lock.withLock {
+        try await exclusively {
             let database = self.database
             try await database.raw("BEGIN IMMEDIATE").run()
             let result: Result
@@ -95,14 +102,32 @@ package final class SQLiteStore: Sendable {
 
     /// Runs `body` outside a transaction (reads), still one call at a time.
     package func read<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await lock.withLock { try await body(self.database) }
+        try await exclusively { try await body(self.database) }
+    }
+
+    /// Runs `body` on the connection's thread, holding the lock, unless the store is closed.
+    private func exclusively<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
+        try await withTaskExecutorPreference(executor) {
+            try await lock.withLock {
+                guard !closed.withLock({ $0 }) else { throw SQLiteStoreClosed(path: path) }
+                return try await body()
+            }
+        }
     }
 
     /// Closes the connection; the store is unusable afterwards.
     package func close() async {
         await lock.lock()
+        closed.withLock { $0 = true }
         try? await connection.close().get()  // the future form: runs even when this task is cancelled
         try? await threadPool.shutdownGracefully()
         await lock.unlock()
     }
+}
+
+/// A call on a ``SQLiteStore`` after ``SQLiteStore/close()``.
+package struct SQLiteStoreClosed: Error, CustomStringConvertible {
+    /// The database file.
+    package let path: String
+    package var description: String { "the SQLite database \(path) is closed" }
 }
