@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 /// `application/x-www-form-urlencoded` both ways.
 enum FormBody {
@@ -7,8 +8,7 @@ enum FormBody {
         var fields: [String: String] = [:]
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = parts[0].replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
-                let value = (parts.count > 1 ? String(parts[1]) : "").replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
+            guard let name = FormURLComponent.decode(parts[0]), let value = FormURLComponent.decode(parts.count > 1 ? parts[1] : ""),
                 fields[name] == nil
             else { continue }
             fields[name] = value

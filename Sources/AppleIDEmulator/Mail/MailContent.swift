@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 /// What the inbox shows of a message: its headers, the `From` address, the decoded subject, and a
 /// text body (the `text/plain` part, else the `text/html` part shown as text).
@@ -142,7 +143,7 @@ struct MailContent: Sendable {
                     index += 2
                     continue
                 }
-                if index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                if index + 2 < bytes.count, let high = bytes[index + 1].hexDigitValue, let low = bytes[index + 2].hexDigitValue {
                     output.append(high << 4 | low)
                     index += 3
                     continue
@@ -152,15 +153,6 @@ struct MailContent: Sendable {
             index += 1
         }
         return output
-    }
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 
     static func decodeCharset(_ bytes: [UInt8], charset: String) -> String {

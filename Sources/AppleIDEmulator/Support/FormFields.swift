@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 /// Decoded `application/x-www-form-urlencoded` fields (a request body or a query string).
 ///
@@ -64,9 +65,7 @@ struct FormFields: Sendable {
     }
 
     private static func decodeComponent(_ component: Substring) -> String? {
-        let spaced = component.replacingOccurrences(of: "+", with: " ")
-        // removingPercentEncoding returns nil for bad escapes and for bytes that are not UTF-8.
-        return spaced.removingPercentEncoding
+        FormURLComponent.decode(component)
     }
 
     /// Encodes `pairs` as a form (also for query strings and fragments).

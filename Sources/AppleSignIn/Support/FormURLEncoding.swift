@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 /// `application/x-www-form-urlencoded`, as browsers post it and as Apple's token endpoint expects it.
 public enum FormURLEncoding {
@@ -27,6 +28,6 @@ public enum FormURLEncoding {
     }
 
     private static func unescape(_ text: Substring) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        FormURLComponent.decode(text)
     }
 }

@@ -56,7 +56,7 @@ struct RequestLogMiddleware: RouterMiddleware {
             "http.route": .string(route),
             "http.path": .string(request.uri.path),
             "http.status": .stringConvertible(status),
-            "http.duration_ms": .string(String(format: "%.1f", duration.milliseconds)),
+            "http.duration_ms": .string(duration.millisecondsText),
         ]
         if let query = request.uri.query, !query.isEmpty { metadata["http.query"] = .string(Self.redactedQuery(query)) }
         if logger.logLevel <= .debug { metadata["http.headers"] = .dictionary(Self.redactedHeaders(request.headers)) }
@@ -106,8 +106,10 @@ extension UInt8 {
 }
 
 extension Duration {
-    fileprivate var milliseconds: Double {
+    /// Milliseconds with one decimal (`12.3`), without Foundation's `String(format:)` on every request.
+    fileprivate var millisecondsText: String {
         let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        let tenths = max(0, seconds * 10_000 + attoseconds / 100_000_000_000_000)
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }

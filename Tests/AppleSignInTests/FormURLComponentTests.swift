@@ -1,0 +1,28 @@
+import JuiceEncodings
+import Testing
+
+@testable import AppleSignIn
+
+@Suite("Form-urlencoded names and values: decoded in one pass, broken escapes and non-UTF-8 refused")
+struct FormURLComponentTests {
+    @Test(
+        "decodes + as a space, %XX in either case, multi-byte UTF-8, and leaves other bytes alone",
+        arguments: [
+            ("a+b", "a b"), ("%41%62c", "Abc"), ("%e2%9c%93+ok", "✓ ok"), ("Zo%C3%A9", "Zoé"), ("", ""), ("a%2Bb", "a+b"),
+            ("eyJ.a-b_c~", "eyJ.a-b_c~"), ("%25", "%"),
+        ])
+    func decodes(encoded: String, decoded: String) {
+        #expect(FormURLComponent.decode(encoded[...]) == decoded)
+    }
+
+    @Test("refuses a broken escape or bytes that are not UTF-8", arguments: ["%", "%4", "%zz", "%4g", "a%", "%C3", "%FF%FE", "%C3%28"])
+    func refuses(encoded: String) {
+        #expect(FormURLComponent.decode(encoded[...]) == nil)
+    }
+
+    @Test("a whole body decodes in order; one broken field refuses the body")
+    func body() {
+        #expect(FormURLEncoding.decode("code=c%2F1&state=s+t")?.map { "\($0.0)=\($0.1)" } == ["code=c/1", "state=s t"])
+        #expect(FormURLEncoding.decode("code=ok&state=%E0%A4") == nil)
+    }
+}
