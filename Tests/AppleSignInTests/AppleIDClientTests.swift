@@ -10,7 +10,7 @@ struct AppleIDClientTests {
 
     func client(
         _ baseURL: String, key: P256.Signing.PrivateKey = TestKeys.team, retry: RetryPolicy = RetryPolicy(initialBackoff: .milliseconds(5)),
-        timeout: Duration = .seconds(5)
+        timeout: Duration = .seconds(30)  // generous: the whole suite shares two cores; timeouts are tested below
     ) throws -> AppleIDClient {
         let signer = try ClientSecretSigner(teamID: FakeAppleTokenServer.teamID, keyID: FakeAppleTokenServer.keyID, privateKey: key)
         return AppleIDClient(baseURL: URL(string: baseURL)!, signer: signer, timeout: timeout, retryPolicy: retry)

@@ -54,6 +54,6 @@ struct EventsTests {
             return stream
         }
         // The stack has shut down gracefully with the stream open: the server ended it.
-        #expect(await stream.ended(timeout: .seconds(5)))
+        #expect(await stream.ended(timeout: .seconds(30)))
     }
 }
