@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SQLKit
 import Testing
 
 @testable import JuiceServer
@@ -31,6 +32,26 @@ struct NonceStoreTests {
             #expect(try await store.purgeExpired(now: now) == 1, "only stale-2 is left to purge (stale was consumed)")
             #expect(try await store.purgeExpired(now: now) == 0)
             #expect(try await store.consume(hash: "kept", now: now), "the purge keeps live nonces")
+            await database.close()
+        }
+    }
+
+    @Test("PostgreSQL: after the server killed every pooled connection, single-statement writes still work", TestDatabase.postgresOnly)
+    func killedConnections() async throws {
+        try await StackEnvironment.with(.postgres) { environment in
+            let database = try await openDatabase(environment.database, logger: Self.logger)
+            try await SchemaMigrator().migrate(database, now: Date(), logger: Self.logger)
+            let store = SQLNonceStore(database: database)
+            let now = Date(timeIntervalSince1970: 1_900_000_000)
+            for round in 0..<3 {
+                try await store.save(hash: "before-\(round)", createdAt: now, expiresAt: now.addingTimeInterval(600))
+                try? await database.read { sql in
+                    try await sql.raw("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()").run()
+                }
+                try await store.save(hash: "after-\(round)", createdAt: now, expiresAt: now.addingTimeInterval(600))
+                #expect(try await store.consume(hash: "before-\(round)", now: now))
+                #expect(try await store.consume(hash: "after-\(round)", now: now))
+            }
             await database.close()
         }
     }

@@ -12,7 +12,11 @@ protocol JuiceDatabase: Sendable {
 
     /// Runs `body`, which issues exactly one statement, without an explicit transaction: the
     /// statement is atomic by itself and commits on its own (no `BEGIN`/`COMMIT` round trips on the
-    /// sign-in path). Unlike ``read(_:)`` it is never repeated, so it may write.
+    /// sign-in path).
+    ///
+    /// On a connection found lost, the statement may run once more, so it must *fail closed* when
+    /// repeated after it took effect: an insert of a unique key (the repeat is refused), a delete that
+    /// returns the row (the repeat finds nothing). Never an update that adds or a plain insert.
     func autocommit<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
 
     /// Runs `body` with the database outside an explicit transaction (single statements, reads).

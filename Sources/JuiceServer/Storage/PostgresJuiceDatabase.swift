@@ -77,10 +77,15 @@ final class PostgresJuiceDatabase: JuiceDatabase {
         }
     }
 
-    /// In a transaction here: that keeps the retry on a pooled connection found dead at `BEGIN`,
-    /// which a bare statement could not tell from one that failed after it ran.
+    /// One round trip instead of three. A statement on a pooled connection the server had closed
+    /// (restart, idle timeout) runs once more on a fresh one: callers pass only statements that fail
+    /// closed when repeated (see ``JuiceDatabase/autocommit(_:)``).
     func autocommit<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await transaction(body)
+        do {
+            return try await pool.withConnection { connection in try await body(connection.sql(queryLogLevel: nil)) }
+        } catch  where Self.isConnectionLost(error) {
+            return try await pool.withConnection { connection in try await body(connection.sql(queryLogLevel: nil)) }
+        }
     }
 
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
