@@ -208,10 +208,14 @@ struct SQLAccountRepository: AccountRepository {
 
     /// Fills the name only where the account has none; takes the email from Apple when it sends one.
     static func applyProfile(_ signIn: AppleSignInRecord, accountID: String, on sql: any SQLDatabase) async throws {
-        guard let row = try await sql.select().columns("given_name", "family_name", "email").from("accounts").where("id", .equal, accountID).first()
+        guard
+            let row = try await sql.select().columns("given_name", "family_name", "email", "is_private_email").from("accounts")
+                .where("id", .equal, accountID).first()
         else { return }
         let currentGiven = try row.decode(column: "given_name", as: String?.self)
         let currentFamily = try row.decode(column: "family_name", as: String?.self)
+        let currentEmail = try row.decode(column: "email", as: String?.self)
+        let currentPrivate = try row.decode(column: "is_private_email", as: Int.self)
         var update = sql.update("accounts")
         var changed = false
         if currentGiven.isBlank, let given = signIn.givenName?.trimmed, !given.isEmpty {
@@ -222,8 +226,10 @@ struct SQLAccountRepository: AccountRepository {
             update = update.set("family_name", to: family)
             changed = true
         }
-        if let email = signIn.email?.trimmed, !email.isEmpty {
-            update = update.set("email", to: email).set("is_private_email", to: (signIn.isPrivateEmail ?? false) ? 1 : 0)
+        // A returning sign-in usually brings the email the account already has: then no write at all.
+        let isPrivate = (signIn.isPrivateEmail ?? false) ? 1 : 0
+        if let email = signIn.email?.trimmed, !email.isEmpty, email != currentEmail || isPrivate != currentPrivate {
+            update = update.set("email", to: email).set("is_private_email", to: isPrivate)
             changed = true
         }
         if changed { try await update.where("id", .equal, accountID).run() }
