@@ -69,9 +69,12 @@ struct SQLAccountRepository: AccountRepository {
         let mail = mail
         return try await database.transaction { sql in
             let now = Int64(signIn.at.timeIntervalSince1970)
-            var existing = try await sql.select().columns("account_id").from("apple_identities").where("subject", .equal, signIn.subject).first()
-            if existing == nil, let transferSubject = signIn.transferSubject {
-                existing = try await Self.rekeyTransferred(from: transferSubject, to: signIn.subject, at: now, on: sql)
+            // A known Apple ID is updated and found in one statement (a refusal below rolls it back).
+            var existing = try await Self.refreshIdentity(signIn, at: now, on: sql)
+            if existing == nil, let transferSubject = signIn.transferSubject,
+                try await Self.rekeyTransferred(from: transferSubject, to: signIn.subject, at: now, on: sql) != nil
+            {
+                existing = try await Self.refreshIdentity(signIn, at: now, on: sql)
             }
             let accountID: String
             var created = false
@@ -81,13 +84,6 @@ struct SQLAccountRepository: AccountRepository {
                 if let linkAccountID, linkAccountID != accountID {
                     throw AccountStoreError.appleIDBelongsToAnotherAccount
                 }
-                var update = sql.update("apple_identities")
-                    .set("client_id", to: signIn.clientID).set("state", to: "authorized").set("updated_at", to: now)
-                if let email = signIn.email { update = update.set("email", to: email) }
-                if let isPrivate = signIn.isPrivateEmail { update = update.set("is_private_email", to: isPrivate ? 1 : 0) }
-                if let status = signIn.realUserStatus { update = update.set("real_user_status", to: status.rawValue) }
-                if let sealed = signIn.sealedRefreshToken { update = update.set("refresh_token", to: sealed).set("last_checked_at", to: now) }
-                try await update.where("subject", .equal, signIn.subject).run()
             } else {
                 if let linkAccountID {
                     let target = try await sql.select().column("id").from("accounts").where("id", .equal, linkAccountID).first()
@@ -183,6 +179,17 @@ struct SQLAccountRepository: AccountRepository {
     /// Re-keys the Apple ID an app transfer renamed: the row whose stored `transfer_subject` (from the
     /// sending team's migration step) or `subject` equals `transferSubject` takes the new `sub`, and the
     /// old `sub` is recorded as transferred. Returns the row as it was (`subject`, `account_id`), or `nil`.
+    /// Records this sign-in on the Apple ID's row, if it has one: the row's `account_id`, or `nil`.
+    static func refreshIdentity(_ signIn: AppleSignInRecord, at now: Int64, on sql: any SQLDatabase) async throws -> (any SQLRow)? {
+        var update = sql.update("apple_identities")
+            .set("client_id", to: signIn.clientID).set("state", to: "authorized").set("updated_at", to: now)
+        if let email = signIn.email { update = update.set("email", to: email) }
+        if let isPrivate = signIn.isPrivateEmail { update = update.set("is_private_email", to: isPrivate ? 1 : 0) }
+        if let status = signIn.realUserStatus { update = update.set("real_user_status", to: status.rawValue) }
+        if let sealed = signIn.sealedRefreshToken { update = update.set("refresh_token", to: sealed).set("last_checked_at", to: now) }
+        return try await update.where("subject", .equal, signIn.subject).returning("account_id").first()
+    }
+
     static func rekeyTransferred(
         from transferSubject: String, to subject: String, at now: Int64, on sql: any SQLDatabase
     ) async throws
