@@ -169,6 +169,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/JuiceTestSupport",
+            // What the selenium scripts share; BrowserTools puts this directory on their PYTHONPATH.
+            exclude: ["juice_browser.py"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

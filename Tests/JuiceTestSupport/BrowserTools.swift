@@ -78,10 +78,16 @@ package enum BrowserTools {
 
     private static let browserTurn = Turn()
 
+    /// This directory, which holds `juice_browser.py` (what the scripts share).
+    private static let sharedPythonDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
+
     private static func runPythonNow(script: URL, arguments: [String], log: URL, limit: Duration) async throws -> (status: Int32?, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python ?? "/usr/bin/python3")
         process.arguments = [script.path] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["PYTHONPATH"] = ([sharedPythonDirectory] + [environment["PYTHONPATH"]].compactMap { $0 }).joined(separator: ":")
+        process.environment = environment
         try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)

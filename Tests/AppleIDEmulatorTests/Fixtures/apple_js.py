@@ -13,40 +13,24 @@ screenshots to OUT_DIR. Exit status 0 on success; a failure prints why and exits
 """
 import json
 import os
-import shutil
 import signal
 import sys
 import time
 from urllib.parse import parse_qs, quote, urlparse
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-
-def give_up(signum, _frame):
-    """SIGTERM (the test's deadline) or SIGALRM (our own): stop, letting `finally` quit the browser."""
-    raise TimeoutError(f"stopped by signal {signum}")
+from juice_browser import set_deadline, start_chromium
 
 
 def main():
     (site, other, emulator, services_id, bundle_id, callback,
      alice, alice_password, bob, bob_password, out) = sys.argv[1:12]
-    signal.signal(signal.SIGTERM, give_up)
-    signal.signal(signal.SIGALRM, give_up)
-    signal.alarm(180)
+    set_deadline(180)
     os.makedirs(out, exist_ok=True)
-    options = webdriver.ChromeOptions()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=720,640", "--lang=en-US"]:
-        options.add_argument(argument)
-    binary = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-    if binary:
-        options.binary_location = binary
-    driver_path = shutil.which("chromedriver")
-    driver = webdriver.Chrome(service=Service(driver_path) if driver_path else Service(), options=options)
-    driver.set_page_load_timeout(30)
+    driver = start_chromium("720,640")
     wait = WebDriverWait(driver, 20)
     main_window = driver.current_window_handle
     signed_in = []

@@ -10,43 +10,24 @@ redirect flow (form_post, its Continue button pressed by hand) and lands on /acc
 Exit status 0 on success; any failure prints why and exits 1.
 """
 import os
-import shutil
 import signal
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-
-def give_up(signum, _frame):
-    """SIGTERM (the test's deadline) or SIGALRM (our own): stop, letting `finally` quit the browser."""
-    raise TimeoutError(f"stopped by signal {signum}")
+from juice_browser import set_deadline, start_chromium
 
 
 def chrome(javascript=True):
-    options = webdriver.ChromeOptions()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=720,760", "--lang=en-US"]:
-        options.add_argument(argument)
-    if not javascript:
-        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    binary = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-    if binary:
-        options.binary_location = binary
-    driver_path = shutil.which("chromedriver")
-    driver = webdriver.Chrome(service=Service(driver_path) if driver_path else Service(), options=options)
-    driver.set_page_load_timeout(30)
-    return driver
+    return start_chromium("720,760", javascript=javascript)
 
 
 def main():
     base, apple_id, password, shots = sys.argv[1:5]
-    signal.signal(signal.SIGTERM, give_up)
-    signal.signal(signal.SIGALRM, give_up)
-    signal.alarm(130)
+    set_deadline(130)
     os.makedirs(shots, exist_ok=True)
     drivers = []
     driver = None

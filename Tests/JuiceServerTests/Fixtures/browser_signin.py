@@ -10,37 +10,21 @@ hint. Screenshots of every step go to SCREENSHOT_DIR.
 Exit status 0 on success; any failure prints why and exits 1.
 """
 import os
-import shutil
 import signal
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-
-def give_up(signum, _frame):
-    """SIGTERM (the test's deadline) or SIGALRM (our own): stop, letting `finally` quit the browser."""
-    raise TimeoutError(f"stopped by signal {signum}")
+from juice_browser import set_deadline, start_chromium
 
 
 def main():
     base, apple_id, password, shots = sys.argv[1:5]
-    signal.signal(signal.SIGTERM, give_up)
-    signal.signal(signal.SIGALRM, give_up)
-    signal.alarm(150)  # the whole walk, browser start included, has 150 s
+    set_deadline(150)  # the whole walk, browser start included, has 150 s
     os.makedirs(shots, exist_ok=True)
-    options = webdriver.ChromeOptions()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,1100", "--lang=en-US"]:
-        options.add_argument(argument)
-    binary = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-    if binary:
-        options.binary_location = binary
-    driver_path = shutil.which("chromedriver")
-    driver = webdriver.Chrome(service=Service(driver_path) if driver_path else Service(), options=options)
-    driver.set_page_load_timeout(30)
+    driver = start_chromium("1000,1100")
     wait = WebDriverWait(driver, 20)
     step = 0
 
