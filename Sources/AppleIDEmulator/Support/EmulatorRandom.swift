@@ -20,8 +20,8 @@ public struct EmulatorRandom: Sendable {
 
     /// The system's secure generator.
     public static let system = EmulatorRandom { count in
-        // BoringSSL's generator (seeded by the kernel, then in user space): one call for all the bytes,
-        // where a byte at a time from SystemRandomNumberGenerator costs a getrandom(2) each.
+        // swift-crypto fills the bytes eight at a time from the system generator: one getrandom(2)
+        // per 8 bytes, where a byte at a time cost one per byte.
         SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
     }
 

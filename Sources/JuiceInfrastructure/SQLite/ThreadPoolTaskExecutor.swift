@@ -8,8 +8,8 @@ import NIOPosix
 /// so a whole transaction — `BEGIN`, its statements, `COMMIT` — runs on one thread and crosses only on
 /// the way in and out.
 ///
-/// Once the pool has stopped, jobs go to the global concurrent executor (where the statements they
-/// run then fail with the pool's "inactive" error) rather than being dropped.
+/// Once the pool has stopped, jobs go to the global concurrent executor rather than being dropped
+/// (the store, closed by then, refuses the call with ``SQLiteStoreClosed``).
 final class ThreadPoolTaskExecutor: TaskExecutor {
     private let pool: NIOThreadPool
 

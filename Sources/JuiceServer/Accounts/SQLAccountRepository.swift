@@ -176,9 +176,6 @@ struct SQLAccountRepository: AccountRepository {
         }
     }
 
-    /// Re-keys the Apple ID an app transfer renamed: the row whose stored `transfer_subject` (from the
-    /// sending team's migration step) or `subject` equals `transferSubject` takes the new `sub`, and the
-    /// old `sub` is recorded as transferred. Returns the row as it was (`subject`, `account_id`), or `nil`.
     /// Records this sign-in on the Apple ID's row, if it has one: the row's `account_id`, or `nil`.
     static func refreshIdentity(_ signIn: AppleSignInRecord, at now: Int64, on sql: any SQLDatabase) async throws -> (any SQLRow)? {
         var update = sql.update("apple_identities")
@@ -190,6 +187,9 @@ struct SQLAccountRepository: AccountRepository {
         return try await update.where("subject", .equal, signIn.subject).returning("account_id").first()
     }
 
+    /// Re-keys the Apple ID an app transfer renamed: the row whose stored `transfer_subject` (from the
+    /// sending team's migration step) or `subject` equals `transferSubject` takes the new `sub`, and the
+    /// old `sub` is recorded as transferred. Returns the row as it was (`subject`, `account_id`), or `nil`.
     static func rekeyTransferred(
         from transferSubject: String, to subject: String, at now: Int64, on sql: any SQLDatabase
     ) async throws

@@ -77,22 +77,24 @@ final class PostgresJuiceDatabase: JuiceDatabase {
         }
     }
 
-    /// One round trip instead of three. A statement on a pooled connection the server had closed
-    /// (restart, idle timeout) runs once more on a fresh one: callers pass only statements that fail
-    /// closed when repeated (see ``JuiceDatabase/autocommit(_:)``).
+    /// One round trip instead of three: callers pass only statements that fail closed when repeated
+    /// (see ``JuiceDatabase/autocommit(_:)``), so it may run once more like a read.
     func autocommit<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        do {
-            return try await pool.withConnection { connection in try await body(connection.sql(queryLogLevel: nil)) }
-        } catch  where Self.isConnectionLost(error) {
-            return try await pool.withConnection { connection in try await body(connection.sql(queryLogLevel: nil)) }
-        }
+        try await outsideTransaction(body)
     }
 
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await outsideTransaction(body)
+    }
+
+    /// `body` on a pooled connection without `BEGIN`; once more on a fresh connection when the pooled
+    /// one had been closed by the server (restart, idle timeout). Only for work that is safe to repeat.
+    private func outsideTransaction<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
         do {
             return try await pool.withConnection { connection in try await body(connection.sql(queryLogLevel: nil)) }
         } catch  where Self.isConnectionLost(error) {
-            // A pooled connection the server had closed (restart, idle timeout): reads are safe to repeat.
             return try await pool.withConnection { connection in try await body(connection.sql(queryLogLevel: nil)) }
         }
     }
