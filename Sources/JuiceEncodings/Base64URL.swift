@@ -3,27 +3,47 @@
 /// Strict: decoding refuses `+`, `/`, whitespace and any length no encoder produces.
 package enum Base64URL {
     /// Encodes bytes as unpadded base64url.
+    ///
+    /// Inlinable so that each caller gets a specialized copy: unspecialized across modules, the
+    /// generic sequence handling looked up type metadata on every call of the token verifier's `c_hash` check.
+    @inlinable
     package static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let input = Array(bytes)
-        var output = [UInt8]()
-        output.reserveCapacity((input.count + 2) / 3 * 4)
-        var index = 0
-        while index + 3 <= input.count {
-            let word = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-            output.append(alphabet[Int(word >> 18 & 63)])
-            output.append(alphabet[Int(word >> 12 & 63)])
-            output.append(alphabet[Int(word >> 6 & 63)])
-            output.append(alphabet[Int(word & 63)])
-            index += 3
+        if let encoded = bytes.withContiguousStorageIfAvailable({ encode(UnsafeRawBufferPointer($0)) }) {
+            return encoded
         }
-        let remaining = input.count - index
-        if remaining > 0 {
-            let word = UInt32(input[index]) << 16 | (remaining == 2 ? UInt32(input[index + 1]) << 8 : 0)
-            output.append(alphabet[Int(word >> 18 & 63)])
-            output.append(alphabet[Int(word >> 12 & 63)])
-            if remaining == 2 { output.append(alphabet[Int(word >> 6 & 63)]) }
+        return Array(bytes).withUnsafeBytes { encode($0) }
+    }
+
+    /// Encodes the bytes in `input` as unpadded base64url, writing the string's storage directly.
+    package static func encode(_ input: UnsafeRawBufferPointer) -> String {
+        let count = input.count / 3 * 4 + [0, 2, 3][input.count % 3]
+        return alphabet.withUnsafeBufferPointer { alphabet in
+            String(unsafeUninitializedCapacity: count) { output in
+                var index = 0
+                var written = 0
+                while index + 3 <= input.count {
+                    let word = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                    output[written] = alphabet[Int(word >> 18 & 63)]
+                    output[written + 1] = alphabet[Int(word >> 12 & 63)]
+                    output[written + 2] = alphabet[Int(word >> 6 & 63)]
+                    output[written + 3] = alphabet[Int(word & 63)]
+                    index += 3
+                    written += 4
+                }
+                let remaining = input.count - index
+                if remaining > 0 {
+                    let word = UInt32(input[index]) << 16 | (remaining == 2 ? UInt32(input[index + 1]) << 8 : 0)
+                    output[written] = alphabet[Int(word >> 18 & 63)]
+                    output[written + 1] = alphabet[Int(word >> 12 & 63)]
+                    written += 2
+                    if remaining == 2 {
+                        output[written] = alphabet[Int(word >> 6 & 63)]
+                        written += 1
+                    }
+                }
+                return written
+            }
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
@@ -31,50 +51,54 @@ package enum Base64URL {
     /// Decodes unpadded (or correctly padded) base64url; `nil` for any character outside the alphabet
     /// or a length no encoder produces.
     package static func decode(_ input: ArraySlice<UInt8>) -> [UInt8]? {
-        var input = input
+        input.withUnsafeBufferPointer { decode($0) }
+    }
+
+    /// Decodes the base64url text in a byte buffer, by the same rules as the slice form.
+    package static func decode(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var input = text
         var padding = 0
         while padding < 2, input.last == UInt8(ascii: "=") {
-            input.removeLast()
+            input = UnsafeBufferPointer(rebasing: input.dropLast())
             padding += 1
         }
         if padding > 0 && (input.count + padding) % 4 != 0 { return nil }
         if input.count % 4 == 1 { return nil }
         let outputCount = input.count / 4 * 3 + max(0, input.count % 4 - 1)
         var valid = true
-        let output = input.withUnsafeBufferPointer { buffer in
-            [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
-                table.withUnsafeBufferPointer { table in
-                    var index = 0
-                    var written = 0
-                    let count = buffer.count
-                    var invalid: UInt8 = 0
-                    while index + 4 <= count {
-                        let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
-                        let c = table[Int(buffer[index + 2])], d = table[Int(buffer[index + 3])]
-                        invalid |= a | b | c | d
-                        let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                        output[written] = UInt8(truncatingIfNeeded: word >> 16)
-                        output[written + 1] = UInt8(truncatingIfNeeded: word >> 8)
-                        output[written + 2] = UInt8(truncatingIfNeeded: word)
-                        index += 4
-                        written += 3
-                    }
-                    let remaining = count - index
-                    if remaining >= 2 {
-                        let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
-                        let c = remaining == 3 ? table[Int(buffer[index + 2])] : 0
-                        invalid |= a | b | c
-                        let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
-                        output[written] = UInt8(truncatingIfNeeded: word >> 16)
-                        written += 1
-                        if remaining == 3 {
-                            output[written] = UInt8(truncatingIfNeeded: word >> 8)
-                            written += 1
-                        }
-                    }
-                    valid = invalid & 0x80 == 0
-                    initialized = written
+        let buffer = input
+        let output = [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
+            table.withUnsafeBufferPointer { table in
+                var index = 0
+                var written = 0
+                let count = buffer.count
+                var invalid: UInt8 = 0
+                while index + 4 <= count {
+                    let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
+                    let c = table[Int(buffer[index + 2])], d = table[Int(buffer[index + 3])]
+                    invalid |= a | b | c | d
+                    let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    output[written] = UInt8(truncatingIfNeeded: word >> 16)
+                    output[written + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                    output[written + 2] = UInt8(truncatingIfNeeded: word)
+                    index += 4
+                    written += 3
                 }
+                let remaining = count - index
+                if remaining >= 2 {
+                    let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
+                    let c = remaining == 3 ? table[Int(buffer[index + 2])] : 0
+                    invalid |= a | b | c
+                    let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                    output[written] = UInt8(truncatingIfNeeded: word >> 16)
+                    written += 1
+                    if remaining == 3 {
+                        output[written] = UInt8(truncatingIfNeeded: word >> 8)
+                        written += 1
+                    }
+                }
+                valid = invalid & 0x80 == 0
+                initialized = written
             }
         }
         return valid ? output : nil

@@ -14,6 +14,9 @@ struct Base64URLTests {
             let encoded = Base64URL.encode(bytes)
             #expect(!encoded.contains("=") && !encoded.contains("+") && !encoded.contains("/"))
             #expect(Base64URL.decode(encoded) == bytes)
+            // Sequences without contiguous storage and raw buffers encode the same.
+            #expect(Base64URL.encode(AnySequence(bytes)) == encoded)
+            #expect(bytes.withUnsafeBytes { Base64URL.encode($0) } == encoded)
             #expect(
                 Data(
                     base64Encoded: encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/").padding(

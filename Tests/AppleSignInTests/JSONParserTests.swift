@@ -28,6 +28,19 @@ struct JSONParserTests {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(text) }
     }
 
+    @Test("compares member names by code points, as JOSE does, and refuses duplicates among many members")
+    func memberNames() throws {
+        // 70 members: past the linear duplicate scan, into the set-based one.
+        let many = (0..<70).map { "\"m\($0)\":\($0)" }.joined(separator: ",")
+        #expect(try JSONParser.parseObjectMembers(Array("{\(many)}".utf8))["m69"] == .integer(69))
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parseObjectMembers(Array("{\(many),\"m3\":0}".utf8)) }
+        // "é" precomposed and decomposed are two names (Swift's == would call them equal), and neither is "e".
+        let claims = try JSONParser.parseObjectMembers(Array(#"{"\u00e9":1,"e\u0301":2}"#.utf8))
+        #expect(claims["\u{e9}"] == .integer(1))
+        #expect(claims["e\u{301}"] == .integer(2))
+        #expect(claims["e"] == nil)
+    }
+
     @Test("refuses invalid UTF-8 in strings")
     func invalidUTF8() {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0xFF, 0xFE, 0x22]) }

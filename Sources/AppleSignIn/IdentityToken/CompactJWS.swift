@@ -10,8 +10,8 @@ struct CompactJWS: Sendable {
     let header: ClaimSet
     /// The decoded payload (claims).
     let claims: ClaimSet
-    /// `base64url(header) + "." + base64url(payload)`, the bytes the signature covers.
-    let signingInput: ArraySlice<UInt8>
+    /// SHA-256 of `base64url(header) + "." + base64url(payload)`, the bytes the signature covers.
+    let signingInputDigest: SHA256Digest
     /// The raw signature bytes.
     let signature: [UInt8]
 
@@ -25,7 +25,20 @@ struct CompactJWS: Sendable {
 
     /// Splits and decodes `token`; throws `malformed` for anything that is not a three-part JWS with JSON objects.
     init(parsing token: String) throws(TokenVerificationError) {
-        let bytes = Array(token.utf8)
+        var token = token
+        let parsed: Result<CompactJWS, TokenVerificationError> = token.withUTF8 { bytes in
+            do throws(TokenVerificationError) {
+                return .success(try CompactJWS(bytes: bytes))
+            } catch {
+                return .failure(error)
+            }
+        }
+        self = try parsed.get()
+    }
+
+    /// Parses the token's UTF-8 in place: no copy of the token, and the signing input is hashed here,
+    /// while its bytes are at hand.
+    private init(bytes: UnsafeBufferPointer<UInt8>) throws(TokenVerificationError) {
         guard bytes.count <= Self.maximumLength else {
             throw .malformed("the token is longer than \(Self.maximumLength) bytes")
         }
@@ -40,9 +53,15 @@ struct CompactJWS: Sendable {
             throw .malformed("a JWS has three dot-separated parts; this has \(dotCount + 1)\(dotCount > 2 ? " or more" : "")")
         }
         let dots = (firstDot, secondDot)
-        guard let headerBytes = Base64URL.decode(bytes[..<dots.0]) else { throw .malformed("the header is not base64url") }
-        guard let payloadBytes = Base64URL.decode(bytes[(dots.0 + 1)..<dots.1]) else { throw .malformed("the payload is not base64url") }
-        guard let signature = Base64URL.decode(bytes[(dots.1 + 1)...]) else { throw .malformed("the signature is not base64url") }
+        guard let headerBytes = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[..<dots.0])) else {
+            throw .malformed("the header is not base64url")
+        }
+        guard let payloadBytes = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(dots.0 + 1)..<dots.1])) else {
+            throw .malformed("the payload is not base64url")
+        }
+        guard let signature = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(dots.1 + 1)...])) else {
+            throw .malformed("the signature is not base64url")
+        }
         guard let header = try? JSONParser.parseObjectMembers(headerBytes) else {
             throw .malformed("the header is not a JSON object")
         }
@@ -52,13 +71,8 @@ struct CompactJWS: Sendable {
         self.header = header
         self.claims = claims
         self.signature = signature
-        self.signingInput = bytes[..<dots.1]
-    }
-
-    /// SHA-256 of the signing input.
-    var signingInputDigest: SHA256Digest {
         var hasher = SHA256()
-        signingInput.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        return hasher.finalize()
+        hasher.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<dots.1])))
+        self.signingInputDigest = hasher.finalize()
     }
 }

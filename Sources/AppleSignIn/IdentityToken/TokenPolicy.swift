@@ -110,6 +110,6 @@ struct CodeHashPolicy: TokenPolicy {
         var hasher = SHA256()
         var value = value
         value.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-        return hasher.finalize().withUnsafeBytes { Base64URL.encode($0.prefix(16)) }
+        return hasher.finalize().withUnsafeBytes { Base64URL.encode(UnsafeRawBufferPointer(rebasing: $0.prefix(16))) }
     }
 }

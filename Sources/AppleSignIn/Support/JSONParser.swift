@@ -125,8 +125,8 @@ struct JSONParser {
             index += 1
             let value = try parseValue()
             if members.count < 64 {
-                for member in members where member.name == name { throw Failure() }
-            } else if Set(members.map(\.name)).contains(name) {
+                for member in members where ClaimSet.sameName(member.name, name) { throw Failure() }
+            } else if Set(members.map { Array($0.name.utf8) }).contains(Array(name.utf8)) {
                 throw Failure()
             }
             members.append(ClaimSet.Member(name: name, value: value))
