@@ -17,11 +17,6 @@ enum FormBody {
     }
 
     static func encode(_ fields: [(String, String)]) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return fields.map { name, value in
-            (name.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
-                + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
-        }.joined(separator: "&")
+        FormURLComponent.encode(fields: fields)
     }
 }

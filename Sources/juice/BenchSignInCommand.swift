@@ -269,9 +269,7 @@ struct BenchSignIn: Sendable {
 
     private func post(_ httpClient: HTTPClient, _ url: String, form: [(String, String)], step: String) async throws(BenchSignInError) -> [String: Any]
     {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let body = form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
+        let body = FormURLComponent.encode(fields: form)
         return try await post(httpClient, url, body: Data(body.utf8), contentType: "application/x-www-form-urlencoded", step: step)
     }
 

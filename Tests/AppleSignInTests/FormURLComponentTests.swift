@@ -3,7 +3,7 @@ import Testing
 
 @testable import AppleSignIn
 
-@Suite("Form-urlencoded names and values: decoded in one pass, broken escapes and non-UTF-8 refused")
+@Suite("Form-urlencoded names and values: encoded and decoded in one pass, broken escapes and non-UTF-8 refused")
 struct FormURLComponentTests {
     @Test(
         "decodes + as a space, %XX in either case, multi-byte UTF-8, and leaves other bytes alone",
@@ -24,5 +24,24 @@ struct FormURLComponentTests {
     func body() {
         #expect(FormURLEncoding.decode("code=c%2F1&state=s+t")?.map { "\($0.0)=\($0.1)" } == ["code=c/1", "state=s t"])
         #expect(FormURLEncoding.decode("code=ok&state=%E0%A4") == nil)
+    }
+
+    @Test(
+        "encodes every byte but RFC 3986 unreserved as upper-case %XX, non-ASCII letters included",
+        arguments: [
+            ("a b", "a%20b"), ("a+b&c=d", "a%2Bb%26c%3Dd"), ("Zoé", "Zo%C3%A9"), ("✓", "%E2%9C%93"), ("", ""),
+            ("eyJ.a-b_c~", "eyJ.a-b_c~"), ("%/?#", "%25%2F%3F%23"), ("\u{0}\n", "%00%0A"),
+        ])
+    func encodes(decoded: String, encoded: String) {
+        #expect(FormURLComponent.encode(decoded) == encoded)
+        #expect(FormURLComponent.decode(encoded[...]) == decoded)
+    }
+
+    @Test("fields encode in order as name=value pairs joined by &, and decode back")
+    func fields() {
+        let fields = [("client_id", "com.example.app"), ("redirect_uri", "https://example.com/cb?x=1"), ("name", "Zoé Ünal")]
+        let body = FormURLComponent.encode(fields: fields)
+        #expect(body == "client_id=com.example.app&redirect_uri=https%3A%2F%2Fexample.com%2Fcb%3Fx%3D1&name=Zo%C3%A9%20%C3%9Cnal")
+        #expect(FormURLEncoding.decode(body)?.map { "\($0.0)=\($0.1)" } == fields.map { "\($0.0)=\($0.1)" })
     }
 }

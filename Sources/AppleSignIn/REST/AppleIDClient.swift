@@ -33,6 +33,8 @@ public struct AppleIDClient: Sendable {
     private let signer: ClientSecretSigner
     private let httpClient: HTTPClient
     private let logger: Logger
+    /// `baseURL` as text without a trailing slash, computed once: every call appends its path to it.
+    private let base: String
 
     /// The largest response body read.
     static let maximumBodySize = 1024 * 1024
@@ -54,6 +56,7 @@ public struct AppleIDClient: Sendable {
         logger: Logger = AppleSignInLogging.disabled
     ) {
         self.baseURL = baseURL
+        self.base = baseURL.absoluteString.trimmingTrailingSlash
         self.signer = signer
         self.httpClient = httpClient
         self.timeout = timeout
@@ -172,7 +175,7 @@ public struct AppleIDClient: Sendable {
         } catch {
             throw AppleIDClientError(.clientSecret, error.reason)
         }
-        let url = baseURL.absoluteString.trimmingTrailingSlash + "/" + path
+        let url = base + "/" + path
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")

@@ -3,17 +3,14 @@ import JuiceEncodings
 
 /// `application/x-www-form-urlencoded`, as browsers post it and as Apple's token endpoint expects it.
 public enum FormURLEncoding {
-    /// The characters left unescaped: RFC 3986 unreserved.
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
     /// Encodes fields in order.
     public static func encode(_ fields: [(String, String)]) -> String {
-        fields.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
+        FormURLComponent.encode(fields: fields)
     }
 
-    /// Percent-escapes one name or value.
+    /// Percent-escapes one name or value: every byte but RFC 3986's unreserved characters as `%XX`.
     public static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        FormURLComponent.encode(text)
     }
 
     /// Decodes a body into fields in order; `nil` when a percent escape is broken or the bytes are not UTF-8.

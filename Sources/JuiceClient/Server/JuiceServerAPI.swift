@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import JuiceEncodings
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -95,7 +96,7 @@ public struct JuiceServerAPI: Sendable {
         var items = [URLQueryItem(name: "redirect_uri", value: redirectURI.absoluteString), URLQueryItem(name: "state", value: state)]
         if let nonce { items.append(URLQueryItem(name: "nonce", value: nonce)) }
         if !scopes.isEmpty { items.append(URLQueryItem(name: "scope", value: scopes.map(\.webName).joined(separator: " "))) }
-        components.percentEncodedQuery = items.map { "\(Self.escape($0.name))=\(Self.escape($0.value ?? ""))" }.joined(separator: "&")
+        components.percentEncodedQuery = FormURLComponent.encode(fields: items.map { ($0.name, $0.value ?? "") })
         return components.url!
     }
 
@@ -182,13 +183,8 @@ public struct JuiceServerAPI: Sendable {
     func endpoint(_ path: String, query: [(String, String)] = []) -> URL {
         let url = baseURL.appendingPathComponent(path)
         guard !query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        components.percentEncodedQuery = query.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
+        components.percentEncodedQuery = FormURLComponent.encode(fields: query)
         return components.url ?? url
-    }
-
-    private static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(
-            withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? ""
     }
 
     private func decode<Value: Decodable>(

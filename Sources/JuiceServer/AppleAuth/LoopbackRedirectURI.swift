@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import JuiceEncodings
 
 /// A native client's loopback redirect URI for the relay (RFC 8252 §7.3): `http`, the literal
 /// address `127.0.0.1` or `[::1]`, an explicit port, no user info, no fragment.
@@ -36,16 +37,10 @@ struct LoopbackRedirectURI: Sendable, Hashable, CustomStringConvertible {
 
     /// The URI with `fields` appended to its query (percent-encoded), for a `303` to the client.
     func appending(_ fields: [(String, String)]) -> URL {
-        let encoded = fields.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
+        let encoded = FormURLComponent.encode(fields: fields)
         var text = url.absoluteString
         if let query = url.query, !query.isEmpty { text += "&" + encoded } else { text += (text.hasSuffix("?") ? "" : "?") + encoded }
         return URL(string: text) ?? url
-    }
-
-    static func encode(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 
     static func refused(_ reason: String) -> ServerError {
