@@ -8,13 +8,13 @@ struct Account: Sendable, Hashable {
     /// When it was created.
     let createdAt: Date
     /// Given name: from Apple's once-only `user` data, never overwritten by a later empty value.
-    let givenName: String?
+    var givenName: String?
     /// Family name, likewise.
-    let familyName: String?
+    var familyName: String?
     /// The contact email: Apple's (possibly a relay address), updated from later tokens.
-    let email: String?
+    var email: String?
     /// Whether ``email`` is an Apple private relay address.
-    let isPrivateEmail: Bool
+    var isPrivateEmail: Bool
     /// The password sign-in name, when the account has a password.
     let username: String?
     /// The linked Apple ID, when there is one.

@@ -113,7 +113,8 @@ struct SQLAccountRepository: AccountRepository {
                     )
                     .run()
             }
-            try await Self.applyProfile(signIn, accountID: accountID, on: sql)
+            guard let stored = try await Self.load(where: "a.id", equals: accountID, on: sql) else { throw AccountStoreError.accountMissing }
+            let account = try await Self.applyProfile(signIn, to: stored, on: sql)
             // Only a new account is welcomed (never a returning sign-in or a link), to the email Apple gave.
             if created, let mail, let email = signIn.email?.trimmed, !email.isEmpty {
                 try await mail.enqueueWelcome(
@@ -124,7 +125,6 @@ struct SQLAccountRepository: AccountRepository {
                 try await sql.delete(from: "sessions").where("id", .equal, replacingSession).run()
             }
             try await SQLSessionStore.insert(session, accountID: accountID, on: sql)
-            guard let account = try await Self.load(where: "a.id", equals: accountID, on: sql) else { throw AccountStoreError.accountMissing }
             return AppleSignInResult(account: account, session: session.session(accountID: accountID), createdAccount: created, linked: linked)
         }
     }
@@ -214,32 +214,31 @@ struct SQLAccountRepository: AccountRepository {
     }
 
     /// Fills the name only where the account has none; takes the email from Apple when it sends one.
-    static func applyProfile(_ signIn: AppleSignInRecord, accountID: String, on sql: any SQLDatabase) async throws {
-        guard
-            let row = try await sql.select().columns("given_name", "family_name", "email", "is_private_email").from("accounts")
-                .where("id", .equal, accountID).first()
-        else { return }
-        let currentGiven = try row.decode(column: "given_name", as: String?.self)
-        let currentFamily = try row.decode(column: "family_name", as: String?.self)
-        let currentEmail = try row.decode(column: "email", as: String?.self)
-        let currentPrivate = try row.decode(column: "is_private_email", as: Int.self)
+    /// Starts from `account` as this transaction just read it and returns it as written, so the row is
+    /// not read a second time; a returning sign-in that changes nothing writes nothing.
+    static func applyProfile(_ signIn: AppleSignInRecord, to account: Account, on sql: any SQLDatabase) async throws -> Account {
+        var written = account
         var update = sql.update("accounts")
         var changed = false
-        if currentGiven.isBlank, let given = signIn.givenName?.trimmed, !given.isEmpty {
+        if account.givenName.isBlank, let given = signIn.givenName?.trimmed, !given.isEmpty {
             update = update.set("given_name", to: given)
+            written.givenName = given
             changed = true
         }
-        if currentFamily.isBlank, let family = signIn.familyName?.trimmed, !family.isEmpty {
+        if account.familyName.isBlank, let family = signIn.familyName?.trimmed, !family.isEmpty {
             update = update.set("family_name", to: family)
+            written.familyName = family
             changed = true
         }
-        // A returning sign-in usually brings the email the account already has: then no write at all.
-        let isPrivate = (signIn.isPrivateEmail ?? false) ? 1 : 0
-        if let email = signIn.email?.trimmed, !email.isEmpty, email != currentEmail || isPrivate != currentPrivate {
-            update = update.set("email", to: email).set("is_private_email", to: isPrivate)
+        let isPrivate = signIn.isPrivateEmail ?? false
+        if let email = signIn.email?.trimmed, !email.isEmpty, email != account.email || isPrivate != account.isPrivateEmail {
+            update = update.set("email", to: email).set("is_private_email", to: isPrivate ? 1 : 0)
+            written.email = email
+            written.isPrivateEmail = isPrivate
             changed = true
         }
-        if changed { try await update.where("id", .equal, accountID).run() }
+        if changed { try await update.where("id", .equal, account.id).run() }
+        return written
     }
 
     /// Reads one account with its Apple ID and username.

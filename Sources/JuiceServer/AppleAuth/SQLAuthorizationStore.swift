@@ -66,11 +66,13 @@ struct SQLAuthorizationStore: AuthorizationStore {
     func claimCode(hash: String, now: Date) async throws -> Bool {
         let seconds = Int64(now.timeIntervalSince1970)
         return try await database.autocommit { sql in
-            let inserted = try await sql.insert(into: "used_codes").columns("code_hash", "used_at")
-                .values(SQLBind(hash), SQLBind(seconds))
-                .ignoringConflicts(with: ["code_hash"])
-                .returning("code_hash")
-                .all()
+            // SQL text, not a builder: this runs on every sign-in (see SQLNonceStore).
+            let inserted = try await sql.raw(
+                """
+                INSERT INTO used_codes (code_hash, used_at) VALUES (\(bind: hash), \(bind: seconds))
+                ON CONFLICT (code_hash) DO NOTHING RETURNING code_hash
+                """
+            ).all()
             return !inserted.isEmpty
         }
     }

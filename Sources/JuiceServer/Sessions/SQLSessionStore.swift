@@ -48,13 +48,15 @@ struct SQLSessionStore: SessionStore {
 
     /// Inserts a started session (used inside account transactions).
     static func insert(_ draft: SessionDraft, accountID: String, on sql: any SQLDatabase) async throws {
-        try await sql.insert(into: "sessions")
-            .columns("id", "token_hash", "account_id", "method", "created_at", "expires_at")
-            .values(
-                SQLBind(draft.id), SQLBind(draft.tokenHash), SQLBind(accountID), SQLBind(draft.method.rawValue),
-                SQLBind(Int64(draft.createdAt.timeIntervalSince1970)), SQLBind(Int64(draft.expiresAt.timeIntervalSince1970))
-            )
-            .run()
+        // SQL text, not a builder: this runs on every sign-in (see SQLNonceStore).
+        let createdAt = Int64(draft.createdAt.timeIntervalSince1970)
+        let expiresAt = Int64(draft.expiresAt.timeIntervalSince1970)
+        try await sql.raw(
+            """
+            INSERT INTO sessions (id, token_hash, account_id, method, created_at, expires_at)
+            VALUES (\(bind: draft.id), \(bind: draft.tokenHash), \(bind: accountID), \(bind: draft.method.rawValue), \(bind: createdAt), \(bind: expiresAt))
+            """
+        ).run()
     }
 
     static func session(from row: any SQLRow) throws -> Session {
