@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import JuiceEncodings
 import JuiceInfrastructure
 import Logging
 
@@ -11,7 +12,7 @@ enum HTTPExchange {
 
     /// Reads a form body: `application/x-www-form-urlencoded`, at most ``maximumFormBody`` bytes, valid UTF-8.
     static func form(_ request: Request) async throws(OAuthError) -> FormFields {
-        let contentType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        let contentType = MediaType.essence(of: request.headers[.contentType])
         guard contentType == "application/x-www-form-urlencoded" else {
             throw .invalidRequest("the body must be application/x-www-form-urlencoded")
         }
@@ -30,7 +31,7 @@ enum HTTPExchange {
 
     /// Reads a JSON body (admin endpoints): `application/json`, at most 64 KiB.
     static func json<Body: Decodable>(_ request: Request, as type: Body.Type) async throws(OAuthError) -> Body {
-        let contentType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        let contentType = MediaType.essence(of: request.headers[.contentType])
         guard contentType == "application/json" else { throw .invalidRequest("the body must be application/json") }
         guard let body = try? await request.body.collect(upTo: maximumFormBody) else {
             throw .invalidRequest("the body is larger than \(maximumFormBody) bytes")

@@ -16,6 +16,14 @@ actor SigningKeyRing {
     struct ActiveKey: Sendable {
         let keyID: String
         let privateKey: _RSA.Signing.PrivateKey
+        /// The base64url JWS header that names this key, encoded once (every token carries it).
+        let encodedHeader: String
+
+        init(keyID: String, privateKey: _RSA.Signing.PrivateKey) throws {
+            self.keyID = keyID
+            self.privateKey = privateKey
+            self.encodedHeader = try JWSSigner.encodedHeader(keyID: keyID)
+        }
     }
 
     private let store: EmulatorStore
@@ -70,7 +78,7 @@ actor SigningKeyRing {
         }
         guard let row else { throw EmulatorInternalError("no active signing key") }
         let kid = try row.decode(column: "kid", as: String.self)
-        let key = ActiveKey(keyID: kid, privateKey: try privateKey(kid: kid, pem: row.decode(column: "private_pem", as: String.self)))
+        let key = try ActiveKey(keyID: kid, privateKey: try privateKey(kid: kid, pem: row.decode(column: "private_pem", as: String.self)))
         if generation == started { active = key }
         return key
     }

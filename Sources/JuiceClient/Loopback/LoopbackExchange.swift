@@ -1,5 +1,6 @@
 import AppleSignIn
 import Foundation
+import JuiceEncodings
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -97,7 +98,7 @@ final class LoopbackExchange: Sendable {
         }
         if head.method == .POST {
             let type = head.headers["content-type"].first?.lowercased() ?? ""
-            guard type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == "application/x-www-form-urlencoded" else {
+            guard MediaType.essence(of: type) == "application/x-www-form-urlencoded" else {
                 throw Refusal(status: .unsupportedMediaType, message: "Only application/x-www-form-urlencoded is accepted.")
             }
         }

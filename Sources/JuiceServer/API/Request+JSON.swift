@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import JuiceEncodings
 
 extension Request {
     /// The body decoded from JSON.
@@ -25,7 +26,7 @@ extension Request {
     /// Refuses a body that does not say it is JSON, before any of it is read.
     /// - Throws: ``ServerError`` 415 `unsupported_media_type`.
     func requireJSONMediaType() throws(ServerError) {
-        let mediaType = headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        let mediaType = MediaType.essence(of: headers[.contentType])
         guard mediaType == "application/json" else {
             throw ServerError(.unsupportedMediaType, status: .unsupportedMediaType, "send the body as application/json")
         }
