@@ -32,8 +32,11 @@ public struct EmulatorRandom: Sendable {
 
     /// `length` characters drawn uniformly from `alphabet`.
     func string(length: Int, alphabet: String) -> String {
-        let characters = Array(alphabet)
-        var result = ""
+        // The alphabets are ASCII, so a character is a byte: no grapheme breaking or counting per pick.
+        let characters = Array(alphabet.utf8)
+        assert(characters.allSatisfy { $0 < 0x80 }, "EmulatorRandom.string takes an ASCII alphabet")
+        var result: [UInt8] = []
+        result.reserveCapacity(length)
         // Rejection sampling keeps the distribution uniform.
         let limit = 256 - (256 % characters.count)
         while result.count < length {
@@ -41,7 +44,7 @@ public struct EmulatorRandom: Sendable {
                 result.append(characters[Int(byte) % characters.count])
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// `length` decimal digits.
