@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import JuiceEncodings
 
 /// A JWS in compact serialization, split and decoded but not yet verified.
@@ -42,14 +43,11 @@ struct CompactJWS: Sendable {
         guard bytes.count <= Self.maximumLength else {
             throw .malformed("the token is longer than \(Self.maximumLength) bytes")
         }
-        var firstDot = -1
-        var secondDot = -1
-        var dotCount = 0
-        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
-            dotCount += 1
-            if dotCount == 1 { firstDot = index } else if dotCount == 2 { secondDot = index } else { break }
-        }
-        guard dotCount == 2 else {
+        let firstDot = Self.index(of: UInt8(ascii: "."), in: bytes, from: 0)
+        let secondDot = firstDot.flatMap { Self.index(of: UInt8(ascii: "."), in: bytes, from: $0 + 1) }
+        let thirdDot = secondDot.flatMap { Self.index(of: UInt8(ascii: "."), in: bytes, from: $0 + 1) }
+        guard let firstDot, let secondDot, thirdDot == nil else {
+            let dotCount = [firstDot, secondDot, thirdDot].compactMap { $0 }.count
             throw .malformed("a JWS has three dot-separated parts; this has \(dotCount + 1)\(dotCount > 2 ? " or more" : "")")
         }
         let dots = (firstDot, secondDot)
@@ -74,5 +72,13 @@ struct CompactJWS: Sendable {
         var hasher = SHA256()
         hasher.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<dots.1])))
         self.signingInputDigest = hasher.finalize()
+    }
+
+    /// The index of the first `byte` in `bytes` at or after `start` (`memchr`: the token is scanned for
+    /// its dots on every verification).
+    private static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress else { return nil }
+        guard let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 }

@@ -54,7 +54,11 @@ extension IdentityToken {
         guard let exp = claims["exp"]?.doubleValue else { throw .malformed("the token has no numeric \"exp\" claim") }
         self.subject = subject
         self.issuer = issuer
-        self.audience = Self.audiences(in: claims["aud"])?.first ?? ""
+        if case .string(let audience)? = claims["aud"] {
+            self.audience = audience
+        } else {
+            self.audience = Self.audiences(in: claims["aud"])?.first ?? ""
+        }
         self.issuedAt = Date(timeIntervalSince1970: iat)
         self.expiresAt = Date(timeIntervalSince1970: exp)
         self.email = claims["email"]?.stringValue

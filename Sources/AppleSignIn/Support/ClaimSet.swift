@@ -27,6 +27,7 @@ struct ClaimSet: Sendable, Hashable {
     /// normalization, as JOSE's string comparison rules require (RFC 7515 §5.3, RFC 7519 §7.3). `==` on
     /// `String` would also find canonically equivalent spellings equal, and it takes the standard
     /// library's general comparison for every pair that differs, which is most of them on this hot path.
+    @inline(__always)
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
         // Both names in place (a small string is copied to the stack); only a bridged string has no

@@ -47,6 +47,8 @@ package enum JSONValue: Sendable, Hashable {
     package var lenientBool: Bool? {
         switch self {
         case .bool(let value): return value
+        case .string("true"): return true  // Apple's spelling, checked before any case folding
+        case .string("false"): return false
         case .string(let text):
             switch text.lowercased() {
             case "true": return true
