@@ -14,14 +14,13 @@ import Foundation
 /// ```
 public struct IdentityTokenVerifier: Sendable {
     /// The required issuer.
-    public let issuer: String
+    public var issuer: String { rules.issuer }
     /// The accepted audiences.
-    public let audiences: Set<String>
+    public var audiences: Set<String> { rules.audiences }
     /// The allowed clock skew, at most 60 seconds.
-    public let clockSkew: TimeInterval
+    public var clockSkew: TimeInterval { rules.clockSkew }
 
-    private let signature: RS256SignatureCheck
-    private let time: TimeSource
+    private let rules: AppleJWTRules
     private let policies: [any TokenPolicy] = [
         IssuerPolicy(), AudiencePolicy(), NumericClaimsPolicy(), LifetimePolicy(), NoncePolicy(), CodeHashPolicy(),
     ]
@@ -40,12 +39,8 @@ public struct IdentityTokenVerifier: Sendable {
         clockSkew: TimeInterval = 60,
         time: TimeSource = .system
     ) {
-        self.signature = RS256SignatureCheck(keys: keys)
-        self.issuer = issuer
-        self.audiences = Set(audiences)
-        self.clockSkew = min(max(clockSkew, 0), 60)
-        self.time = time
-        precondition(!self.audiences.isEmpty, "IdentityTokenVerifier needs at least one accepted audience")
+        self.rules = AppleJWTRules(keys: keys, issuer: issuer, audiences: audiences, clockSkew: clockSkew, time: time)
+        precondition(!rules.audiences.isEmpty, "IdentityTokenVerifier needs at least one accepted audience")
     }
 
     /// Verifies `token` and returns its claims.
@@ -60,9 +55,9 @@ public struct IdentityTokenVerifier: Sendable {
     public func verify(
         _ token: String, nonce: String? = nil, authorizationCode: String? = nil, requiresNonce: Bool = false
     ) async throws(TokenVerificationError) -> IdentityToken {
-        let jws = try await signature.verify(token)
+        let jws = try await rules.signature.verify(token)
         return try checkClaims(
-            of: jws, now: time.now, nonce: nonce, authorizationCode: authorizationCode, requiresNonce: requiresNonce
+            of: jws, now: rules.time.now, nonce: nonce, authorizationCode: authorizationCode, requiresNonce: requiresNonce
         )
     }
 
@@ -70,18 +65,8 @@ public struct IdentityTokenVerifier: Sendable {
     func checkClaims(
         of jws: CompactJWS, now: Date, nonce: String?, authorizationCode: String?, requiresNonce: Bool
     ) throws(TokenVerificationError) -> IdentityToken {
-        let expectations = TokenExpectations(
-            issuer: issuer,
-            audiences: audiences,
-            now: now,
-            clockSkew: clockSkew,
-            nonce: nonce,
-            authorizationCode: authorizationCode,
-            requiresNonce: requiresNonce
-        )
-        for policy in policies {
-            try policy.check(jws.claims, against: expectations)
-        }
+        let expectations = rules.expectations(now: now, nonce: nonce, authorizationCode: authorizationCode, requiresNonce: requiresNonce)
+        try AppleJWTRules.check(jws.claims, by: policies, against: expectations)
         return try IdentityToken(verifiedClaims: jws.claims)
     }
 }

@@ -12,11 +12,7 @@ import Foundation
 /// if try await seen.insert(notification.id) { apply(notification) }
 /// ```
 public struct ServerNotificationVerifier: Sendable {
-    private let signature: RS256SignatureCheck
-    private let issuer: String
-    private let audiences: Set<String>
-    private let clockSkew: TimeInterval
-    private let time: TimeSource
+    private let rules: AppleJWTRules
     private let policies: [any TokenPolicy] = [IssuerPolicy(), AudiencePolicy(), NumericClaimsPolicy(), LifetimePolicy()]
 
     /// The largest request body accepted.
@@ -30,11 +26,7 @@ public struct ServerNotificationVerifier: Sendable {
         clockSkew: TimeInterval = 60,
         time: TimeSource = .system
     ) {
-        self.signature = RS256SignatureCheck(keys: keys)
-        self.issuer = issuer
-        self.audiences = Set(audiences)
-        self.clockSkew = min(max(clockSkew, 0), 60)
-        self.time = time
+        self.rules = AppleJWTRules(keys: keys, issuer: issuer, audiences: audiences, clockSkew: clockSkew, time: time)
     }
 
     /// Verifies a request body `{"payload": "<JWT>"}`.
@@ -48,16 +40,13 @@ public struct ServerNotificationVerifier: Sendable {
 
     /// Verifies the notification JWT itself.
     public func verify(payload token: String) async throws(TokenVerificationError) -> ServerNotification {
-        let jws = try await signature.verify(token)
-        return try checkClaims(of: jws, now: time.now)
+        let jws = try await rules.signature.verify(token)
+        return try checkClaims(of: jws, now: rules.time.now)
     }
 
     /// Every rule after the signature (issuer, audience, lifetime), then the event.
     func checkClaims(of jws: CompactJWS, now: Date) throws(TokenVerificationError) -> ServerNotification {
-        let expectations = TokenExpectations(issuer: issuer, audiences: audiences, now: now, clockSkew: clockSkew)
-        for policy in policies {
-            try policy.check(jws.claims, against: expectations)
-        }
+        try AppleJWTRules.check(jws.claims, by: policies, against: rules.expectations(now: now))
         return try Self.notification(from: jws.claims)
     }
 
