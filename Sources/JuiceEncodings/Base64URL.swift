@@ -56,26 +56,22 @@ package enum Base64URL {
 
     /// Decodes the base64url text in a byte buffer, by the same rules as the slice form.
     package static func decode(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var input = text
         var padding = 0
-        while padding < 2, input.last == UInt8(ascii: "=") {
-            input = UnsafeBufferPointer(rebasing: input.dropLast())
-            padding += 1
-        }
+        while padding < 2, padding < text.count, text[text.count - 1 - padding] == UInt8(ascii: "=") { padding += 1 }
+        let input = UnsafeBufferPointer(rebasing: text[..<(text.count - padding)])
         if padding > 0 && (input.count + padding) % 4 != 0 { return nil }
         if input.count % 4 == 1 { return nil }
         let outputCount = input.count / 4 * 3 + max(0, input.count % 4 - 1)
         var valid = true
-        let buffer = input
         let output = [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
             table.withUnsafeBufferPointer { table in
                 var index = 0
                 var written = 0
-                let count = buffer.count
+                let count = input.count
                 var invalid: UInt8 = 0
                 while index + 4 <= count {
-                    let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
-                    let c = table[Int(buffer[index + 2])], d = table[Int(buffer[index + 3])]
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                    let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
                     invalid |= a | b | c | d
                     let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
                     output[written] = UInt8(truncatingIfNeeded: word >> 16)
@@ -86,8 +82,8 @@ package enum Base64URL {
                 }
                 let remaining = count - index
                 if remaining >= 2 {
-                    let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
-                    let c = remaining == 3 ? table[Int(buffer[index + 2])] : 0
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                    let c = remaining == 3 ? table[Int(input[index + 2])] : 0
                     invalid |= a | b | c
                     let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
                     output[written] = UInt8(truncatingIfNeeded: word >> 16)

@@ -54,11 +54,7 @@ extension IdentityToken {
         guard let exp = claims["exp"]?.doubleValue else { throw .malformed("the token has no numeric \"exp\" claim") }
         self.subject = subject
         self.issuer = issuer
-        if case .string(let audience)? = claims["aud"] {
-            self.audience = audience
-        } else {
-            self.audience = Self.audiences(in: claims["aud"])?.first ?? ""
-        }
+        self.audience = Self.firstAudience(in: claims["aud"])
         self.issuedAt = Date(timeIntervalSince1970: iat)
         self.expiresAt = Date(timeIntervalSince1970: exp)
         self.email = claims["email"]?.stringValue
@@ -70,6 +66,13 @@ extension IdentityToken {
         self.nonceSupported = claims["nonce_supported"]?.lenientBool
         self.nonce = claims["nonce"]?.stringValue
         self.claimSet = claims
+    }
+
+    /// The audience a token is for: `aud` itself when it is a string (as Apple sends it, read without
+    /// building a list), else the first of its array; empty when it is neither.
+    static func firstAudience(in value: JSONValue?) -> String {
+        if case .string(let audience)? = value { return audience }
+        return audiences(in: value)?.first ?? ""
     }
 
     /// `aud` as a list: a string is one audience, an array of strings several; anything else is `nil`.

@@ -79,7 +79,7 @@ public struct ServerNotificationVerifier: Sendable {
         }
         return ServerNotification(
             id: id,
-            audience: IdentityToken.audiences(in: claims["aud"])?.first ?? "",
+            audience: IdentityToken.firstAudience(in: claims["aud"]),
             issuedAt: Date(timeIntervalSince1970: claims["iat"]?.doubleValue ?? 0),
             type: ServerNotification.EventType(rawValue: type),
             subject: subject,

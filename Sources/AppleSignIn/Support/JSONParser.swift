@@ -111,6 +111,8 @@ struct JSONParser {
         index += 1
         var members: [ClaimSet.Member] = []
         members.reserveCapacity(16)
+        // Past 64 members, names seen so far as UTF-8, kept up to date member by member.
+        var manyNames: Set<[UInt8]> = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -126,8 +128,9 @@ struct JSONParser {
             let value = try parseValue()
             if members.count < 64 {
                 for member in members where ClaimSet.sameName(member.name, name) { throw Failure() }
-            } else if Set(members.map { Array($0.name.utf8) }).contains(Array(name.utf8)) {
-                throw Failure()
+            } else {
+                if manyNames.isEmpty { manyNames = Set(members.map { Array($0.name.utf8) }) }
+                guard manyNames.insert(Array(name.utf8)).inserted else { throw Failure() }
             }
             members.append(ClaimSet.Member(name: name, value: value))
             skipWhitespace()

@@ -97,8 +97,7 @@ final class LoopbackExchange: Sendable {
             throw Refusal(status: .payloadTooLarge, message: "The request is too large.")
         }
         if head.method == .POST {
-            let type = head.headers["content-type"].first?.lowercased() ?? ""
-            guard MediaType.essence(of: type) == "application/x-www-form-urlencoded" else {
+            guard MediaType.essence(of: head.headers["content-type"].first) == "application/x-www-form-urlencoded" else {
                 throw Refusal(status: .unsupportedMediaType, message: "Only application/x-www-form-urlencoded is accepted.")
             }
         }

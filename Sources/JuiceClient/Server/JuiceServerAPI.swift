@@ -92,12 +92,10 @@ public struct JuiceServerAPI: Sendable {
     /// The address of the native relay that runs the web flow and hands Apple's answer to `redirectURI`:
     /// `GET /auth/apple/native?redirect_uri=…&state=…&nonce=…` (and `scope=` when scopes are asked).
     public func nativeRelayURL(redirectURI: URL, state: String, nonce: String?, scopes: [AuthorizationScope]) -> URL {
-        var components = URLComponents(url: endpoint("auth/apple/native"), resolvingAgainstBaseURL: false)!
-        var items = [URLQueryItem(name: "redirect_uri", value: redirectURI.absoluteString), URLQueryItem(name: "state", value: state)]
-        if let nonce { items.append(URLQueryItem(name: "nonce", value: nonce)) }
-        if !scopes.isEmpty { items.append(URLQueryItem(name: "scope", value: scopes.map(\.webName).joined(separator: " "))) }
-        components.percentEncodedQuery = FormURLComponent.encode(fields: items.map { ($0.name, $0.value ?? "") })
-        return components.url!
+        var query = [("redirect_uri", redirectURI.absoluteString), ("state", state)]
+        if let nonce { query.append(("nonce", nonce)) }
+        if !scopes.isEmpty { query.append(("scope", scopes.map(\.webName).joined(separator: " "))) }
+        return endpoint("auth/apple/native", query: query)
     }
 
     /// `POST /api/auth/apple`: signs in with an Apple ID credential, exactly as an iOS app sends it.
