@@ -45,8 +45,8 @@ public func buildApplication(
     }
     let router = buildRouter(dependencies: dependencies)
     let purge = ExpiryPurge(
-        sessions: dependencies.sessions, authorizations: dependencies.authorizations, nonces: SQLNonceStore(database: database), time: time,
-        logger: logger)
+        sessions: dependencies.sessions, authorizations: dependencies.authorizations, nonceLifetime: configuration.authorizationLifetime,
+        time: time, logger: logger)
     let check = dependencies.refreshTokenCheck
     let revocations = dependencies.revocations
     var services: [any Service] = [

@@ -14,7 +14,7 @@ struct ServerDependencies: Sendable {
     let accounts: any AccountRepository
     /// Sessions.
     let sessions: any SessionStore
-    /// Pending sign-ins and used codes.
+    /// Pending sign-ins and spent codes and nonces.
     let authorizations: any AuthorizationStore
     /// Session token minting.
     let sessionTokens: SessionTokens
@@ -129,7 +129,9 @@ struct ServerDependencies: Sendable {
             time: time,
             random: random,
             nativeSignIn: AppleNativeSignIn(
-                configuration: configuration, pipeline: pipeline(nativeVerifier), nonces: SQLNonceStore(database: database), random: random,
+                configuration: configuration, pipeline: pipeline(nativeVerifier),
+                nonces: NativeNonces(
+                    secret: configuration.refreshTokenKey, lifetime: configuration.authorizationLifetime, random: random, time: time),
                 time: time, metrics: metrics.signIns
             ),
             lifecycle: lifecycle,

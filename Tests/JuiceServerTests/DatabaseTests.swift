@@ -69,11 +69,12 @@ struct DatabaseTests {
             struct Abort: Error {}
             await #expect(throws: Abort.self) {
                 try await database.transaction { sql in
-                    try await sql.insert(into: "used_codes").columns("code_hash", "used_at").values(SQLBind("rolled-back"), SQLBind(Int64(1))).run()
+                    try await sql.insert(into: "spent_values").columns("value_key", "spent_at").values(SQLBind("rolled-back"), SQLBind(Int64(1)))
+                        .run()
                     throw Abort()
                 }
             }
-            let count = try await database.read { sql in try await sql.select().column("code_hash").from("used_codes").all().count }
+            let count = try await database.read { sql in try await sql.select().column("value_key").from("spent_values").all().count }
             #expect(count == 0, "the insert was rolled back")
             if kind == .postgres {
                 // Another connection does not see an uncommitted row.
@@ -82,7 +83,7 @@ struct DatabaseTests {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         try await database.transaction { sql in
-                            try await sql.insert(into: "used_codes").columns("code_hash", "used_at").values(SQLBind("pending"), SQLBind(Int64(2)))
+                            try await sql.insert(into: "spent_values").columns("value_key", "spent_at").values(SQLBind("pending"), SQLBind(Int64(2)))
                                 .run()
                             enteredSink.yield()
                             var iterator = proceed.makeAsyncIterator()
@@ -91,12 +92,12 @@ struct DatabaseTests {
                     }
                     var iterator = entered.makeAsyncIterator()
                     _ = await iterator.next()
-                    let seen = try await database.read { sql in try await sql.select().column("code_hash").from("used_codes").all().count }
+                    let seen = try await database.read { sql in try await sql.select().column("value_key").from("spent_values").all().count }
                     #expect(seen == 0, "uncommitted work is invisible")
                     proceedSink.yield()
                     try await group.waitForAll()
                 }
-                let after = try await database.read { sql in try await sql.select().column("code_hash").from("used_codes").all().count }
+                let after = try await database.read { sql in try await sql.select().column("value_key").from("spent_values").all().count }
                 #expect(after == 1)
             }
             await database.close()
@@ -144,14 +145,14 @@ struct DatabaseTests {
                     for index in 0..<40 {
                         group.addTask {
                             try await database.transaction { sql in
-                                try await sql.insert(into: "used_codes").columns("code_hash", "used_at")
+                                try await sql.insert(into: "spent_values").columns("value_key", "spent_at")
                                     .values(SQLBind("code-\(index)"), SQLBind(Int64(index))).run()
                             }
                         }
                     }
                     try await group.waitForAll()
                 }
-                outcome = .success(try await database.read { sql in try await sql.select().column("code_hash").from("used_codes").all().count })
+                outcome = .success(try await database.read { sql in try await sql.select().column("value_key").from("spent_values").all().count })
             } catch {
                 outcome = .failure(error)
             }

@@ -107,12 +107,15 @@ struct NativeSignInTests {
 
             // A forged signature.
             let forgedNonce = try await NativeFlow.nonce(stack)
-            var forged = try await NativeFlow.deviceCredential(stack, nonce: forgedNonce)
+            let genuine = try await NativeFlow.deviceCredential(stack, nonce: forgedNonce)
+            var forged = genuine
             forged.identityToken = String(forged.identityToken.dropLast(4)) + (forged.identityToken.hasSuffix("AAAA") ? "BBBB" : "AAAA")
             let badSignature = try await NativeFlow.post(stack, NativeFlow.body(forged, nonce: forgedNonce))
             #expect(badSignature.error == "invalid_identity_token")
             let badSignatureReason = badSignature.json?["reason"] as? String ?? ""
             #expect(badSignatureReason.contains("bad_signature"))
+            let afterRefusal = try await NativeFlow.post(stack, NativeFlow.body(genuine, nonce: forgedNonce))
+            #expect(afterRefusal.error == "invalid_nonce", "a nonce is spent even when the token it came with was refused")
 
             let accounts = try await stack.withDatabase { database in
                 try await database.read { sql in try await sql.select().column("id").from("accounts").all().count }

@@ -131,7 +131,7 @@ struct APIController: Sendable {
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.post("/api/auth/nonce") { _, _ in
-            NonceResponse(nonce: try await native.issueNonce())
+            NonceResponse(nonce: native.issueNonce())
         }
         routes.post("/api/auth/apple") { request, context in
             let body = try await request.decodeJSON(AppleSignInBody.self)

@@ -4,27 +4,23 @@ import Foundation
 import Hummingbird
 
 /// Redeems an authorization code for the user a verified identity token names, for the web callback
-/// and the native API alike: claims the code once (across instances, `used_codes`), exchanges it at
-/// Apple (timed in `/metrics`), checks that Apple's token response is for the same user, and seals
-/// the refresh token for storage.
+/// and the native API alike: exchanges it at Apple (timed in `/metrics`), checks that Apple's token
+/// response is for the same user, and seals the refresh token for storage. The code has been spent
+/// first (``AppleSignInPipeline``), so it is exchanged once across instances.
 struct AppleCodeRedemption: Sendable {
     let verifier: IdentityTokenVerifier
     let client: AppleIDClient
     let cipher: RefreshTokenCipher
-    let authorizations: any AuthorizationStore
     let time: TimeSource
     let metrics: ServerMetrics?
 
     /// The sealed refresh token (`nil` when Apple sent none).
     ///
     /// - Parameters:
-    ///   - code: The authorization code that came with `token`.
+    ///   - code: The authorization code that came with `token`, spent already.
     ///   - token: The verified identity token; the code is exchanged with its audience as client id.
     ///   - redirectURI: The redirect URI the code was issued for (`nil` for a device's code).
     func redeem(_ code: String, for token: IdentityToken, redirectURI: URL?) async throws -> String? {
-        guard try await authorizations.claimCode(hash: SHA256.hex(code), now: time.now) else {
-            throw ServerError(.invalidCode, status: .badRequest, "this authorization code was already used")
-        }
         let client = client
         let exchange = { () async throws(AppleIDClientError) -> TokenResponse in
             try await client.exchangeCode(code, clientID: token.audience, redirectURI: redirectURI)

@@ -5,16 +5,17 @@ import Hummingbird
 
 /// Native Sign in with Apple (what the Juice iOS app does), without HTTP.
 ///
-/// 1. ``issueNonce()`` stores a fresh single-use nonce (10 minutes) and returns it; the client sends
-///    its SHA-256 hex to Apple as the request's nonce.
-/// 2. ``signIn(_:linkTo:replacingSession:)`` consumes that nonce atomically, verifies the identity
+/// 1. ``issueNonce()`` returns a fresh single-use nonce (10 minutes), tagged by the server and stored
+///    nowhere (``NativeNonces``); the client sends its SHA-256 hex to Apple as the request's nonce.
+/// 2. ``signIn(_:linkTo:replacingSession:)`` checks the nonce's tag and expiry, verifies the identity
 ///    token (issuer, audience = any configured client id, expiry, nonce = SHA-256 hex of the raw
-///    nonce, `c_hash` when a code is given), exchanges the code (with the bundle id and no
+///    nonce, `c_hash` when a code is given), spends the nonce and the code in one statement (each
+///    works once), exchanges the code (with the bundle id and no
 ///    `redirect_uri`; for a token minted for the Services ID through the relay, with the callback
 ///    URI), and finds or creates the account, keeping the name from `fullName` once.
 ///
 /// ```swift
-/// let nonce = try await native.issueNonce()
+/// let nonce = native.issueNonce()
 /// // … the app signs in with SHA256(nonce) as the request nonce, then:
 /// let (token, result) = try await native.signIn(.init(identityToken: idToken, authorizationCode: code, nonce: nonce))
 /// ```
@@ -43,30 +44,25 @@ struct AppleNativeSignIn: Sendable {
 
     private let configuration: ServerConfiguration
     private let pipeline: AppleSignInPipeline
-    private let nonces: any NonceStore
-    private let random: ServerRandom
+    private let nonces: NativeNonces
     private let time: TimeSource
     private let metrics: SignInMetrics
 
     /// Creates the flow. `pipeline` should accept every configured client id.
     init(
-        configuration: ServerConfiguration, pipeline: AppleSignInPipeline, nonces: any NonceStore, random: ServerRandom, time: TimeSource,
+        configuration: ServerConfiguration, pipeline: AppleSignInPipeline, nonces: NativeNonces, time: TimeSource,
         metrics: SignInMetrics = SignInMetrics()
     ) {
         self.configuration = configuration
         self.pipeline = pipeline
         self.nonces = nonces
-        self.random = random
         self.time = time
         self.metrics = metrics
     }
 
-    /// A new single-use nonce (32 random bytes, base64url), valid for the authorization lifetime.
-    func issueNonce() async throws -> String {
-        let nonce = random.token()
-        let now = Date(timeIntervalSince1970: time.now.timeIntervalSince1970.rounded(.down))
-        try await nonces.save(hash: SHA256.hex(nonce), createdAt: now, expiresAt: now.addingTimeInterval(configuration.authorizationLifetime))
-        return nonce
+    /// A new single-use nonce, valid for the authorization lifetime (see ``NativeNonces``).
+    func issueNonce() -> String {
+        nonces.issue()
     }
 
     /// Verifies a native credential and signs in.
@@ -98,15 +94,15 @@ struct AppleNativeSignIn: Sendable {
         if let code = credential.authorizationCode, code.isEmpty || code.utf8.count > 1024 {
             throw ServerError.invalidRequest("authorizationCode is empty or too long")
         }
-        // Consumed first: a nonce is spent whether or not the token it came with passes.
-        let nonceHash = SHA256.hex(credential.nonce)
-        guard try await nonces.consume(hash: nonceHash, now: time.now) else {
-            throw ServerError(.invalidNonce, status: .badRequest, "this nonce is unknown, expired or already used; request a new one")
+        // Checked first, without the database: only a nonce this server issued and that has not
+        // expired goes on. The pipeline spends it, with the code, once the token is verified.
+        guard nonces.isValid(credential.nonce) else {
+            throw ServerError(.invalidNonce, status: .badRequest, "this nonce was not issued by this server or has expired; request a new one")
         }
         return try await pipeline.signIn(
             .init(
-                identityToken: credential.identityToken, authorizationCode: credential.authorizationCode, nonce: nonceHash,
-                requiresNonce: configuration.requireNonce,
+                identityToken: credential.identityToken, authorizationCode: credential.authorizationCode, nonce: SHA256.hex(credential.nonce),
+                nonceKey: NativeNonces.spentKey(credential.nonce), requiresNonce: configuration.requireNonce,
                 givenName: credential.givenName, familyName: credential.familyName, linkAccountID: linkTo, replacesSessionID: replacingSession
             )
         )

@@ -1,9 +1,11 @@
 import AppleSignIn
+import Crypto
 import Foundation
+import Hummingbird
 
 /// One Apple sign-in, whatever brought it (the web callback, the native API, the JS popup):
-/// verify the identity token → redeem the authorization code → record the Apple identity → start
-/// the session. Each entry point only adapts its input (where the nonce comes from, which account
+/// verify the identity token → spend the code (and a native nonce) → redeem the code → record the
+/// Apple identity → start the session. Each entry point only adapts its input (where the nonce comes from, which account
 /// to link) and its response.
 ///
 /// An entry point gets a pipeline with the verifier of its audiences: the web flow accepts only the
@@ -18,6 +20,10 @@ struct AppleSignInPipeline: Sendable {
         /// The nonce the token must carry: the web flow's stored nonce, or the SHA-256 hex of a
         /// native client's raw nonce.
         var nonce: String
+        /// The ``NativeNonces/spentKey(_:)`` of a native nonce, spent in the same statement as the code
+        /// (or alone when there is no code, or when the token is refused); `nil` on the web, whose
+        /// nonce was spent with its `state`.
+        var nonceKey: String?
         /// Whether a token that says `nonce_supported: false` is refused all the same (the web always
         /// supports nonces; only a native client may claim it cannot carry one).
         var requiresNonce: Bool
@@ -32,6 +38,7 @@ struct AppleSignInPipeline: Sendable {
     }
 
     private let verifier: IdentityTokenVerifier
+    private let authorizations: any AuthorizationStore
     private let redemption: AppleCodeRedemption
     private let accounts: any AccountRepository
     private let tokens: SessionTokens
@@ -48,8 +55,8 @@ struct AppleSignInPipeline: Sendable {
         accounts: any AccountRepository, tokens: SessionTokens, configuration: ServerConfiguration, time: TimeSource, metrics: ServerMetrics?
     ) {
         self.verifier = verifier
-        self.redemption = AppleCodeRedemption(
-            verifier: verifier, client: client, cipher: cipher, authorizations: authorizations, time: time, metrics: metrics)
+        self.authorizations = authorizations
+        self.redemption = AppleCodeRedemption(verifier: verifier, client: client, cipher: cipher, time: time, metrics: metrics)
         self.accounts = accounts
         self.tokens = tokens
         self.configuration = configuration
@@ -58,8 +65,8 @@ struct AppleSignInPipeline: Sendable {
     }
 
     /// Signs in: the new session's token and the account.
-    /// - Throws: ``ServerError`` (`invalid_identity_token`, `invalid_code`, `apple_id_in_use`, 503
-    ///   when Apple is unreachable) or a storage error.
+    /// - Throws: ``ServerError`` (`invalid_nonce`, `invalid_identity_token`, `invalid_code`,
+    ///   `apple_id_in_use`, 503 when Apple is unreachable) or a storage error.
     func signIn(_ attempt: Attempt) async throws -> (token: String, result: AppleSignInResult) {
         let token: IdentityToken
         do {
@@ -67,8 +74,12 @@ struct AppleSignInPipeline: Sendable {
                 attempt.identityToken, nonce: attempt.nonce, authorizationCode: attempt.authorizationCode, requiresNonce: attempt.requiresNonce)
         } catch {
             metrics?.identityTokenRefused(code: error.code.rawValue)
+            // A nonce is spent whether or not the token it came with passes; a nonce spent before
+            // is what the caller hears about first.
+            try await spendNonceAlone(attempt.nonceKey)
             throw ServerError(error)
         }
+        try await spend(attempt)
         var sealed: String?
         if let code = attempt.authorizationCode {
             // A code minted for the Services ID (web, relay, popup) was issued for the callback URI;
@@ -93,6 +104,25 @@ struct AppleSignInPipeline: Sendable {
             record, linkTo: attempt.linkAccountID, replacingSession: attempt.replacesSessionID, session: draft)
         return (sessionToken, result)
     }
+
+    /// Spends the attempt's code and nonce in one statement; the code only once the token vouched for
+    /// it, so nobody can spend someone else's code with a token of their own.
+    private func spend(_ attempt: Attempt) async throws {
+        let codeKey = attempt.authorizationCode.map(SHA256.hex)
+        let keys = [attempt.nonceKey, codeKey].compactMap { $0 }
+        let fresh = try await authorizations.spend(keys, at: time.now)
+        if let nonceKey = attempt.nonceKey, !fresh.contains(nonceKey) { throw Self.nonceSpent }
+        if let codeKey, !fresh.contains(codeKey) {
+            throw ServerError(.invalidCode, status: .badRequest, "this authorization code was already used")
+        }
+    }
+
+    private func spendNonceAlone(_ nonceKey: String?) async throws {
+        guard let nonceKey else { return }
+        if try await authorizations.spend([nonceKey], at: time.now).isEmpty { throw Self.nonceSpent }
+    }
+
+    private static let nonceSpent = ServerError(.invalidNonce, status: .badRequest, "this nonce was already used; request a new one")
 
     /// A name part as stored: trimmed, at most 64 characters, `nil` when empty.
     static func clean(_ value: String?) -> String? {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Single-use values of Sign in with Apple, enforced by the database: pending requests (`state` +
-/// `nonce`) are consumed by an atomic delete, and authorization codes are claimed by a unique key.
+/// `nonce`) are consumed by an atomic delete; authorization codes and native nonces are spent by
+/// inserting their keys under a unique constraint (`spent_values`).
 protocol AuthorizationStore: Sendable {
     /// Saves a pending request.
     func save(_ request: PendingAuthorization) async throws
@@ -10,10 +11,12 @@ protocol AuthorizationStore: Sendable {
     /// consumed. Of two concurrent calls for one state, at most one gets it.
     func consume(state: String, now: Date) async throws -> PendingAuthorization?
 
-    /// Claims an authorization code (by its hash); `false` when it was claimed before.
-    func claimCode(hash: String, now: Date) async throws -> Bool
+    /// Spends single-use values by their keys (a code's SHA-256 hex, ``NativeNonces/spentKey(_:)``),
+    /// all in one statement; returns the keys that had not been spent before. Of two concurrent calls
+    /// for one key, at most one gets it back.
+    func spend(_ keys: [String], at now: Date) async throws -> Set<String>
 
-    /// Deletes expired requests and code claims older than `codesBefore`; returns how many rows.
+    /// Deletes expired requests and values spent before `spentBefore`; returns how many rows.
     @discardableResult
-    func purgeExpired(now: Date, codesBefore: Date) async throws -> Int
+    func purgeExpired(now: Date, spentBefore: Date) async throws -> Int
 }

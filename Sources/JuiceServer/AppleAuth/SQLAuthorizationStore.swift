@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// ``AuthorizationStore`` on the `auth_requests` and `used_codes` tables.
+/// ``AuthorizationStore`` on the `auth_requests` and `spent_values` tables.
 struct SQLAuthorizationStore: AuthorizationStore {
     private let database: any JuiceDatabase
     private static let columns = [
@@ -63,28 +63,28 @@ struct SQLAuthorizationStore: AuthorizationStore {
         }
     }
 
-    func claimCode(hash: String, now: Date) async throws -> Bool {
+    func spend(_ keys: [String], at now: Date) async throws -> Set<String> {
+        guard !keys.isEmpty else { return [] }
         let seconds = Int64(now.timeIntervalSince1970)
+        let rows = keys.map { key -> SQLQueryString in "(\(bind: key), \(bind: seconds))" }.joined(separator: ", ")
         return try await database.autocommit { sql in
-            // SQL text, not a builder: this runs on every sign-in (see SQLNonceStore).
+            // SQL text, not a builder: this runs on every sign-in (see docs/performance.md). One
+            // statement for the code and the nonce: each row is refused alone if its key is taken.
             let inserted = try await sql.raw(
-                """
-                INSERT INTO used_codes (code_hash, used_at) VALUES (\(bind: hash), \(bind: seconds))
-                ON CONFLICT (code_hash) DO NOTHING RETURNING code_hash
-                """
+                "INSERT INTO spent_values (value_key, spent_at) VALUES " + rows + " ON CONFLICT (value_key) DO NOTHING RETURNING value_key"
             ).all()
-            return !inserted.isEmpty
+            return Set(try inserted.map { try $0.decode(column: "value_key", as: String.self) })
         }
     }
 
     @discardableResult
-    func purgeExpired(now: Date, codesBefore: Date) async throws -> Int {
+    func purgeExpired(now: Date, spentBefore: Date) async throws -> Int {
         let seconds = Int64(now.timeIntervalSince1970)
-        let codeSeconds = Int64(codesBefore.timeIntervalSince1970)
+        let spentSeconds = Int64(spentBefore.timeIntervalSince1970)
         return try await database.transaction { sql in
             let requests = try await sql.delete(from: "auth_requests").where("expires_at", .lessThanOrEqual, seconds).returning("state").all().count
-            let codes = try await sql.delete(from: "used_codes").where("used_at", .lessThan, codeSeconds).returning("code_hash").all().count
-            return requests + codes
+            let spent = try await sql.delete(from: "spent_values").where("spent_at", .lessThan, spentSeconds).returning("value_key").all().count
+            return requests + spent
         }
     }
 }

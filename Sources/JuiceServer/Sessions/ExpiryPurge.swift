@@ -2,25 +2,25 @@ import AppleSignIn
 import Foundation
 import Logging
 
-/// Removes expired sessions, sign-in requests and old code claims (run by a ``PeriodicService``).
+/// Removes expired sessions, sign-in requests and old spent values (run by a ``PeriodicService``).
 struct ExpiryPurge: Sendable {
     let sessions: any SessionStore
     let authorizations: any AuthorizationStore
-    let nonces: any NonceStore
+    /// How long a native nonce is accepted: its spent key is kept at least that long (and a minute).
+    let nonceLifetime: TimeInterval
     let time: TimeSource
     let logger: Logger
 
-    /// One purge pass (codes are kept a day: Apple's codes live five minutes).
+    /// One purge pass. Spent values are kept a day (Apple's codes live five minutes), or longer if a
+    /// nonce could still be accepted: a nonce whose key was purged could be spent again.
     func purgeOnce() async {
         let now = time.now
         do {
             let sessionCount = try await sessions.purgeExpired(now: now)
-            let requestCount = try await authorizations.purgeExpired(now: now, codesBefore: now.addingTimeInterval(-86_400))
-            let nonceCount = try await nonces.purgeExpired(now: now)
-            if sessionCount + requestCount + nonceCount > 0 {
-                logger.debug(
-                    "purged expired rows",
-                    metadata: ["sessions": "\(sessionCount)", "requests_and_codes": "\(requestCount)", "native_nonces": "\(nonceCount)"])
+            let retention = max(86_400, nonceLifetime + 120)
+            let requestCount = try await authorizations.purgeExpired(now: now, spentBefore: now.addingTimeInterval(-retention))
+            if sessionCount + requestCount > 0 {
+                logger.debug("purged expired rows", metadata: ["sessions": "\(sessionCount)", "requests_and_spent_values": "\(requestCount)"])
             }
         } catch {
             logger.warning("purge failed", metadata: ["error.type": "\(type(of: error))"])

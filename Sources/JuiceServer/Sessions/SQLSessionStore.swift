@@ -48,7 +48,7 @@ struct SQLSessionStore: SessionStore {
 
     /// Inserts a started session (used inside account transactions).
     static func insert(_ draft: SessionDraft, accountID: String, on sql: any SQLDatabase) async throws {
-        // SQL text, not a builder: this runs on every sign-in (see SQLNonceStore).
+        // SQL text, not a builder: this runs on every sign-in (see docs/performance.md).
         let createdAt = Int64(draft.createdAt.timeIntervalSince1970)
         let expiresAt = Int64(draft.expiresAt.timeIntervalSince1970)
         try await sql.raw(

@@ -119,5 +119,15 @@ enum JuiceSchema {
         SchemaMigration(version: 4, name: "sessions: last seen") { sql in
             try await sql.raw("ALTER TABLE sessions ADD COLUMN last_seen_at BIGINT").run()
         },
+        SchemaMigration(version: 5, name: "spent values: codes and native nonces in one table; nonces no longer stored when issued") { sql in
+            // Native nonces carry their own expiry and tag (NativeNonces): they are written only when
+            // spent, next to the codes, so the code table is renamed for what it now holds.
+            try await sql.raw("ALTER TABLE used_codes RENAME TO spent_values").run()
+            try await sql.raw("ALTER TABLE spent_values RENAME COLUMN code_hash TO value_key").run()
+            try await sql.raw("ALTER TABLE spent_values RENAME COLUMN used_at TO spent_at").run()
+            try await sql.raw("DROP INDEX used_codes_used_at").run()
+            try await sql.create(index: "spent_values_spent_at").on("spent_values").column("spent_at").run()
+            try await sql.raw("DROP TABLE api_nonces").run()
+        },
     ]
 }
