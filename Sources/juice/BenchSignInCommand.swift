@@ -1,3 +1,4 @@
+import AppleIDEmulator
 import AppleSignIn
 import ArgumentParser
 import AsyncHTTPClient
@@ -42,6 +43,12 @@ struct BenchSignInCommand: AsyncParsableCommand {
     @Option(help: "Its password.")
     var password: String = "juice"
 
+    @Option(
+        name: .customLong("apple-id-count"),
+        help: "Sign in as this many Apple IDs in turn: --apple-id, then appleseed+2@… up to +N (juice serve --demo-apple-ids N has them)."
+    )
+    var appleIDCount: Int = 1
+
     @Flag(
         name: .customLong("server-only"),
         help: "Collect --count device credentials at the emulator first, then time only POST /api/auth/apple (the server's own cost)."
@@ -58,11 +65,15 @@ struct BenchSignInCommand: AsyncParsableCommand {
         guard BenchSignIn.baseURL(server) != nil else { throw ValidationError("--server must be an http(s) URL such as http://127.0.0.1:8080") }
         guard BenchSignIn.baseURL(emulator) != nil else { throw ValidationError("--emulator must be an http(s) URL such as http://127.0.0.1:8081") }
         guard !clientID.isEmpty, !appleID.isEmpty else { throw ValidationError("--client-id and --apple-id must not be empty") }
+        guard (1...EmulatorConfiguration.maximumDemoAppleIDs).contains(appleIDCount) else {
+            throw ValidationError("--apple-id-count must be between 1 and \(EmulatorConfiguration.maximumDemoAppleIDs)")
+        }
     }
 
     func run() async throws {
         let bench = BenchSignIn(
-            server: BenchSignIn.baseURL(server)!, emulator: BenchSignIn.baseURL(emulator)!, clientID: clientID, appleID: appleID, password: password
+            server: BenchSignIn.baseURL(server)!, emulator: BenchSignIn.baseURL(emulator)!, clientID: clientID,
+            appleIDs: (1...appleIDCount).map { EmulatorConfiguration.numberedEmail(appleID, $0) }, password: password
         )
         let httpClient = HTTPClient(
             eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(5), read: .seconds(30))))
@@ -86,7 +97,8 @@ struct BenchSignIn: Sendable {
     let server: String
     let emulator: String
     let clientID: String
-    let appleID: String
+    /// The Apple IDs signed in as, in turn (sign-in `i` is `appleIDs[i % count]`).
+    let appleIDs: [String]
     let password: String
 
     /// The most sign-ins in flight that `--concurrency` accepts.
@@ -102,24 +114,25 @@ struct BenchSignIn: Sendable {
         return text.hasSuffix("/") ? String(text.dropLast()) : text
     }
 
-    /// One sign-in first (a clear error if the server or emulator is not what is expected), then
-    /// `count` sign-ins by `concurrency` workers.
+    /// One sign-in per Apple ID first (a clear error if the server or emulator is not what is
+    /// expected; every timed sign-in is then a returning one), then `count` sign-ins by `concurrency`
+    /// workers.
     func run(count: Int, concurrency: Int, httpClient: HTTPClient) async throws -> JSONValue {
-        _ = try await signIn(httpClient)
-        let timed = try await Self.drive(count: count, concurrency: concurrency, label: "sign-ins") { (_: Int) async throws(BenchSignInError) in
-            _ = try await signIn(httpClient)
+        try await signInEveryAppleID(httpClient)
+        let timed = try await Self.drive(count: count, concurrency: concurrency, label: "sign-ins") { (index: Int) async throws(BenchSignInError) in
+            _ = try await signIn(httpClient, as: index)
         }
         return report(timed, mode: "complete", count: count, concurrency: concurrency)
     }
 
-    /// One sign-in first as a check, then `count` device credentials collected at the emulator
-    /// (untimed, `concurrency` at a time), then only their `POST /api/auth/apple` timed.
+    /// One sign-in per Apple ID first as a check, then `count` device credentials collected at the
+    /// emulator (untimed, `concurrency` at a time), then only their `POST /api/auth/apple` timed.
     func runServerOnly(count: Int, concurrency: Int, httpClient: HTTPClient) async throws -> JSONValue {
-        _ = try await signIn(httpClient)
+        try await signInEveryAppleID(httpClient)
         let slots = CredentialSlots(count: count)
         let collected = try await Self.drive(count: count, concurrency: concurrency, label: "credentials") {
             (index: Int) async throws(BenchSignInError) in
-            slots.store(try await credential(httpClient), at: index)
+            slots.store(try await credential(httpClient, as: index), at: index)
         }
         guard collected.failures.isEmpty else {
             let summary = collected.failures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
@@ -186,6 +199,7 @@ struct BenchSignIn: Sendable {
             "server": .string(server),
             "count": .integer(Int64(count)),
             "concurrency": .integer(Int64(concurrency)),
+            "apple_ids": .integer(Int64(appleIDs.count)),
             "succeeded": .integer(Int64(timed.latencies.count)),
             "failed": .integer(Int64(timed.failures.values.reduce(0, +))),
             "seconds": .number((seconds * 1000).rounded() / 1000),
@@ -211,13 +225,19 @@ struct BenchSignIn: Sendable {
         var email: String?
     }
 
-    /// One complete native sign-in; returns the session token.
-    func signIn(_ httpClient: HTTPClient) async throws(BenchSignInError) -> String {
-        try await exchange(try await credential(httpClient), httpClient)
+    /// One complete native sign-in as the `index`th Apple ID (modulo their count); returns the session token.
+    func signIn(_ httpClient: HTTPClient, as index: Int = 0) async throws(BenchSignInError) -> String {
+        try await exchange(try await credential(httpClient, as: index), httpClient)
     }
 
-    /// The first two steps: a nonce from the server, then the device sheet at the emulator.
-    func credential(_ httpClient: HTTPClient) async throws(BenchSignInError) -> DeviceCredential {
+    /// One sign-in as each Apple ID, one after the other.
+    func signInEveryAppleID(_ httpClient: HTTPClient) async throws(BenchSignInError) {
+        for index in appleIDs.indices { _ = try await signIn(httpClient, as: index) }
+    }
+
+    /// The first two steps: a nonce from the server, then the device sheet at the emulator, as the
+    /// `index`th Apple ID (modulo their count).
+    func credential(_ httpClient: HTTPClient, as index: Int = 0) async throws(BenchSignInError) -> DeviceCredential {
         let nonceAnswer = try await post(httpClient, server + "/api/auth/nonce", json: [:], step: "nonce")
         guard let nonce = nonceAnswer["nonce"] as? String, !nonce.isEmpty else {
             throw BenchSignInError(kind: "nonce", "the server's POST /api/auth/nonce answer has no nonce")
@@ -226,7 +246,8 @@ struct BenchSignIn: Sendable {
         let credential = try await post(
             httpClient, emulator + "/emulator/device/authorize",
             form: [
-                ("client_id", clientID), ("account_name", appleID), ("password", password), ("scope", "name email"), ("nonce", hashed),
+                ("client_id", clientID), ("account_name", appleIDs[index % appleIDs.count]), ("password", password), ("scope", "name email"),
+                ("nonce", hashed),
                 ("email_choice", "share"), ("action", "continue"),
             ], step: "device"
         )

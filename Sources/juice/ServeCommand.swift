@@ -1,3 +1,4 @@
+import AppleIDEmulator
 import AppleSignIn
 import ArgumentParser
 import Foundation
@@ -41,6 +42,12 @@ struct ServeCommand: AsyncParsableCommand {
         help: "The port of the development-mode emulator's private email relay (SMTP), which Juice mails its users through.")
     var emulatorSMTPPort: Int = 2525
 
+    @Option(
+        name: .customLong("demo-apple-ids"),
+        help: "Development mode: how many demo Apple IDs the emulator has (appleseed@juice.test, then appleseed+2@juice.test …), for load tests."
+    )
+    var demoAppleIDs: Int = 1
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -48,6 +55,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535") }
         guard (0...65535).contains(emulatorPort) else { throw ValidationError("--emulator-port must be between 0 and 65535") }
         guard (1...65535).contains(emulatorSMTPPort) else { throw ValidationError("--emulator-smtp-port must be between 1 and 65535") }
+        guard (1...EmulatorConfiguration.maximumDemoAppleIDs).contains(demoAppleIDs) else {
+            throw ValidationError("--demo-apple-ids must be between 1 and \(EmulatorConfiguration.maximumDemoAppleIDs)")
+        }
     }
 
     func run() async throws {
@@ -60,7 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
         if config == nil && !ServerConfiguration.environmentConfigures(environment) {
             let development = try await DevelopmentStack.prepare(
                 dataDirectory: dataDirectory, host: host ?? "127.0.0.1", port: port ?? 8080, publicURL: publicURL, database: database,
-                emulatorPort: emulatorPort, emulatorSMTPPort: emulatorSMTPPort, logger: logger
+                emulatorPort: emulatorPort, emulatorSMTPPort: emulatorSMTPPort, demoAppleIDCount: demoAppleIDs, logger: logger
             )
             try await development.run()
             return

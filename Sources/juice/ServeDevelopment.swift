@@ -17,8 +17,6 @@ struct DevelopmentStack {
     static let servicesID = "com.example.apple-samplecode.juice.web"
     /// The sender of Juice's mail in development mode, registered with the emulator's relay.
     static let mailFrom = "Juice <hello@juice.test>"
-    static let demoAppleID = EmulatorConfiguration.AppleID(
-        email: "appleseed@juice.test", password: "juice", firstName: "Johnny", lastName: "Appleseed")
 
     /// The team key's id and public half, kept next to the .p8.
     struct TeamKeyRecord: Codable {
@@ -33,7 +31,7 @@ struct DevelopmentStack {
 
     static func prepare(
         dataDirectory: URL, host: String, port: Int, publicURL: String?, database: String?, emulatorPort: Int, emulatorSMTPPort: Int,
-        logger: Logger
+        demoAppleIDCount: Int = 1, logger: Logger
     ) async throws -> DevelopmentStack {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let keyFile = dataDirectory.appendingPathComponent("team-key.p8")
@@ -72,6 +70,12 @@ struct DevelopmentStack {
             throw CLIError("--public-url: \(publicBase) is not a URL")
         }
         let emulatorBase = "http://127.0.0.1:\(emulatorPort)"
+        let demoAppleIDs = EmulatorConfiguration.demoAppleIDs(count: demoAppleIDCount)
+        let demo = EmulatorConfiguration.demoAppleID
+        let moreDemoAppleIDs =
+            demoAppleIDs.count > 1
+            ? "\n                  and \(demoAppleIDs.count - 1) more: \(EmulatorConfiguration.numberedEmail(demo.email, 2)) … "
+                + "\(EmulatorConfiguration.numberedEmail(demo.email, demoAppleIDs.count)), same password" : ""
         // The emulator's HTTP and SMTP listeners and the app's.
         let banner = ReadinessBanner(
             listeners: 3,
@@ -80,7 +84,7 @@ struct DevelopmentStack {
                   Open:           \(publicBase)
                   Apple (local):  \(emulatorBase)
                   Mail relay:     smtp://127.0.0.1:\(emulatorSMTPPort)  (Hide My Email; inbox at \(emulatorBase)/account)
-                  Demo Apple ID:  \(demoAppleID.email) / \(demoAppleID.password)  (\(demoAppleID.firstName) \(demoAppleID.lastName))
+                  Demo Apple ID:  \(demo.email) / \(demo.password)  (\(demo.firstName) \(demo.lastName))\(moreDemoAppleIDs)
                 Press Ctrl-C to stop.
 
                 """)
@@ -92,7 +96,7 @@ struct DevelopmentStack {
                     notificationURL: publicBase + "/apple/notifications", emailSources: ["hello@juice.test"], allowLocalRedirects: true
                 )
             ],
-            appleIDs: [demoAppleID]
+            appleIDs: demoAppleIDs
         )
         var emulatorLogger = logger
         emulatorLogger[metadataKey: "component"] = "emulator"

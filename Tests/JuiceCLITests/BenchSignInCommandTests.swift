@@ -1,3 +1,4 @@
+import AppleIDEmulator
 import Foundation
 import JuiceTestSupport
 import Testing
@@ -31,6 +32,8 @@ struct BenchSignInCommandTests {
             (["--server", "http://127.0.0.1:8080", "--concurrency", "1025"], "--concurrency"),
             (["--server", "ftp://example.com"], "--server"),
             (["--server", "http://127.0.0.1:8080", "--emulator", "not a url"], "--emulator"),
+            (["--server", "http://127.0.0.1:8080", "--apple-id-count", "0"], "--apple-id-count"),
+            (["--server", "http://127.0.0.1:8080", "--apple-id-count", "10001"], "--apple-id-count"),
             ([], "--server"),
         ]
     )
@@ -92,5 +95,38 @@ struct BenchSignInCommandTests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(json["mode"] as? String == "complete")
         #expect(json["succeeded"] as? Int == 4)
+    }
+
+    @Test(
+        "--apple-id-count signs in as several Apple IDs in turn: all of serve --demo-apple-ids 3 work, a fourth does not exist",
+        .timeLimit(.minutes(2))
+    )
+    func severalAppleIDs() async throws {
+        let serve = try ServeProcess()
+        serve.extraArguments = ["--demo-apple-ids", "3"]
+        defer { serve.stop() }
+        try await serve.start()
+        #expect(serve.output.contains("and 2 more: appleseed+2@juice.test … appleseed+3@juice.test"), "\(serve.output)")
+        let base = ["bench", "signin", "--server", serve.url, "--emulator", serve.emulatorURL, "--count", "6", "--concurrency", "3"]
+        let result = try await JuiceProcess.run(base + ["--apple-id-count", "3"], timeout: .seconds(90))
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdout.split(separator: "\n").last)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(json["apple_ids"] as? Int == 3)
+        #expect(json["succeeded"] as? Int == 6)
+        let tooMany = try await JuiceProcess.run(base + ["--apple-id-count", "4"], timeout: .seconds(90))
+        #expect(tooMany.status == 1, "appleseed+4@juice.test is not one of the emulator's Apple IDs")
+        #expect(tooMany.stdout.isEmpty)
+    }
+
+    @Test("numbered demo emails: the first is the email itself, then local+N@domain")
+    func numberedEmails() {
+        #expect(EmulatorConfiguration.numberedEmail("appleseed@juice.test", 1) == "appleseed@juice.test")
+        #expect(EmulatorConfiguration.numberedEmail("appleseed@juice.test", 12) == "appleseed+12@juice.test")
+        #expect(EmulatorConfiguration.numberedEmail("no-at-sign", 3) == "no-at-sign")
+        let ids = EmulatorConfiguration.demoAppleIDs(count: 3)
+        #expect(ids.map(\.email) == ["appleseed@juice.test", "appleseed+2@juice.test", "appleseed+3@juice.test"])
+        #expect(Set(ids.map(\.password)) == ["juice"])
+        #expect(EmulatorConfiguration.demoAppleIDs(count: 0).count == 1)
     }
 }

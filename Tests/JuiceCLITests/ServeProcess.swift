@@ -15,6 +15,8 @@ final class ServeProcess {
     let smtpPort: Int
     let dataDirectory: URL
     let log: URL
+    /// More `juice serve` arguments (for example `--demo-apple-ids 3`).
+    var extraArguments: [String] = []
 
     var url: String { "http://127.0.0.1:\(port)" }
     var emulatorURL: String { "http://127.0.0.1:\(emulatorPort)" }
@@ -42,10 +44,11 @@ final class ServeProcess {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         process.executableURL = JuiceProcess.executable
-        process.arguments = [
-            "serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--emulator-port", "\(emulatorPort)", "--public-url", url,
-            "--emulator-smtp-port", "\(smtpPort)", "--log-level", "warning",
-        ]
+        process.arguments =
+            [
+                "serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--emulator-port", "\(emulatorPort)", "--public-url", url,
+                "--emulator-smtp-port", "\(smtpPort)", "--log-level", "warning",
+            ] + extraArguments
         process.standardOutput = handle
         process.standardError = handle
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") }
