@@ -65,6 +65,12 @@ struct SQLAccountRepository: AccountRepository {
     func completeAppleSignIn(
         _ signIn: AppleSignInRecord, linkTo linkAccountID: String?, replacingSession: String?, session: SessionDraft
     ) async throws -> AppleSignInResult {
+        if linkAccountID == nil, replacingSession == nil, database.supportsWritingCTEs,
+            let account = try await database.autocommit({ sql in try await Self.returningSignIn(signIn, session: session, on: sql) })
+        {
+            let written = try await database.autocommit { sql in try await Self.applyProfile(signIn, to: account, on: sql) }
+            return AppleSignInResult(account: written, session: session.session(accountID: account.id), createdAccount: false, linked: false)
+        }
         let newAccountID = random.identifier()
         let mail = mail
         return try await database.transaction { sql in
@@ -178,13 +184,20 @@ struct SQLAccountRepository: AccountRepository {
 
     /// Records this sign-in on the Apple ID's row, if it has one: the row's `account_id`, or `nil`.
     static func refreshIdentity(_ signIn: AppleSignInRecord, at now: Int64, on sql: any SQLDatabase) async throws -> (any SQLRow)? {
-        var update = sql.update("apple_identities")
-            .set("client_id", to: signIn.clientID).set("state", to: "authorized").set("updated_at", to: now)
-        if let email = signIn.email { update = update.set("email", to: email) }
-        if let isPrivate = signIn.isPrivateEmail { update = update.set("is_private_email", to: isPrivate ? 1 : 0) }
-        if let status = signIn.realUserStatus { update = update.set("real_user_status", to: status.rawValue) }
-        if let sealed = signIn.sealedRefreshToken { update = update.set("refresh_token", to: sealed).set("last_checked_at", to: now) }
-        return try await update.where("subject", .equal, signIn.subject).returning("account_id").first()
+        let query: SQLQueryString =
+            "UPDATE apple_identities SET " + identityAssignments(signIn, at: now) + " WHERE subject = \(bind: signIn.subject) RETURNING account_id"
+        return try await sql.raw(query).first()
+    }
+
+    /// What a sign-in writes to its Apple ID's row: the client id, `authorized`, and whatever Apple
+    /// sent this time (an absent value keeps the stored one).
+    static func identityAssignments(_ signIn: AppleSignInRecord, at now: Int64) -> SQLQueryString {
+        var assignments: [SQLQueryString] = ["client_id = \(bind: signIn.clientID)", "state = 'authorized'", "updated_at = \(bind: now)"]
+        if let email = signIn.email { assignments.append("email = \(bind: email)") }
+        if let isPrivate = signIn.isPrivateEmail { assignments.append("is_private_email = \(bind: isPrivate ? 1 : 0)") }
+        if let status = signIn.realUserStatus { assignments.append("real_user_status = \(bind: status.rawValue)") }
+        if let sealed = signIn.sealedRefreshToken { assignments.append("refresh_token = \(bind: sealed), last_checked_at = \(bind: now)") }
+        return assignments.joined(separator: ", ")
     }
 
     /// Re-keys the Apple ID an app transfer renamed: the row whose stored `transfer_subject` (from the
@@ -245,15 +258,25 @@ struct SQLAccountRepository: AccountRepository {
     static func load(where column: String, equals value: String, on sql: any SQLDatabase) async throws -> Account? {
         let filter: SQLQueryString = column == "a.id" ? "a.id = \(bind: value)" : "i.subject = \(bind: value)"
         let query: SQLQueryString = """
-            SELECT a.id, a.created_at, a.given_name, a.family_name, a.email, a.is_private_email, p.username,
-                   i.subject, i.client_id, i.email AS apple_email, i.is_private_email AS apple_private_email, i.real_user_status,
-                   i.state, i.created_at AS apple_created_at, CASE WHEN i.refresh_token IS NULL THEN 0 ELSE 1 END AS has_refresh_token
+            SELECT \(unsafeRaw: accountColumns)
             FROM accounts a
             LEFT JOIN apple_identities i ON i.account_id = a.id
             LEFT JOIN password_credentials p ON p.account_id = a.id
             WHERE \(filter)
             """
-        guard let row = try await sql.raw(query).first() else { return nil }
+        return try await sql.raw(query).first().map(account(from:))
+    }
+
+    /// The columns of an account as ``account(from:)`` reads them, from `accounts a`,
+    /// `apple_identities i` and `password_credentials p`.
+    static let accountColumns = """
+        a.id, a.created_at, a.given_name, a.family_name, a.email, a.is_private_email, p.username,
+        i.subject, i.client_id, i.email AS apple_email, i.is_private_email AS apple_private_email, i.real_user_status,
+        i.state, i.created_at AS apple_created_at, CASE WHEN i.refresh_token IS NULL THEN 0 ELSE 1 END AS has_refresh_token
+        """
+
+    /// An account from a row with ``accountColumns``.
+    static func account(from row: any SQLRow) throws -> Account {
         var apple: AppleIdentity?
         if let subject = try row.decode(column: "subject", as: String?.self) {
             apple = AppleIdentity(

@@ -19,6 +19,10 @@ protocol JuiceDatabase: Sendable {
     /// returns the row (the repeat finds nothing). Never an update that adds or a plain insert.
     func autocommit<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
 
+    /// Whether one statement may change tables in its `WITH` clauses and read what they returned
+    /// (PostgreSQL). SQLite may not, so its callers issue those statements one by one.
+    var supportsWritingCTEs: Bool { get }
+
     /// Runs `body` with the database outside an explicit transaction (single statements, reads).
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
 

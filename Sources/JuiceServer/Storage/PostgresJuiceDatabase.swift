@@ -62,6 +62,8 @@ final class PostgresJuiceDatabase: JuiceDatabase {
         return database
     }
 
+    var supportsWritingCTEs: Bool { true }
+
     func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         var attempt = 1
         while true {

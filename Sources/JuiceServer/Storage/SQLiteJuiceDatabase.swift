@@ -22,6 +22,8 @@ final class SQLiteJuiceDatabase: JuiceDatabase {
         SQLiteJuiceDatabase(store: try await SQLiteStore.open(path: path, busyTimeout: busyTimeout, logger: logger))
     }
 
+    var supportsWritingCTEs: Bool { false }
+
     func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await store.transaction(body)
     }
