@@ -57,19 +57,7 @@ public struct BrowserOpener: Sendable {
     /// Starts `executable` with `arguments` (the URL passed as an argument, never through a shell's
     /// parser), its output discarded; `false` when it cannot be started.
     private func launch(_ executable: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-            return true
-        } catch {
-            return false
-        }
+        DetachedLaunch.start(executable, arguments, environment: environment)
     }
 
     /// The first executable `name` on `$PATH`.
