@@ -50,7 +50,7 @@ struct ConformanceCommandTests {
             process.standardOutput = handle
             process.standardError = handle
             process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") }
-            try process.run()
+            try launch(process)
             for _ in 0..<300 {
                 guard process.isRunning else { break }
                 var request = HTTPClientRequest(url: url + "/health")

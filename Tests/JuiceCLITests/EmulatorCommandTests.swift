@@ -79,7 +79,7 @@ struct EmulatorCommandTests {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try launch(process)
         defer { process.stop() }
 
         let base = "http://127.0.0.1:\(port)"
@@ -121,7 +121,7 @@ struct EmulatorCommandTests {
         ]
         let output = Pipe()
         greeting.standardOutput = output
-        try greeting.run()
+        try launch(greeting)
         greeting.waitUntilExit()  // bounded: the script's socket timeouts are 5 s
         #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).hasPrefix("220 "))
 

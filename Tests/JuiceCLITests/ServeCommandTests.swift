@@ -28,7 +28,7 @@ struct ServeCommandTests {
         process.standardOutput = handle
         process.standardError = handle
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") }
-        try process.run()
+        try launch(process)
         defer {
             process.stop()
             try? handle.close()

@@ -52,7 +52,7 @@ final class ServeProcess {
         process.standardOutput = handle
         process.standardError = handle
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") }
-        try process.run()
+        try launch(process)
         for _ in 0..<300 where !output.contains("Demo Apple ID") {
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(100))

@@ -20,9 +20,7 @@ struct ReturningSignInTests {
         "the statement refreshes the Apple ID, starts the session and reads the account back; an unknown sub writes nothing",
         TestDatabase.postgresOnly)
     func oneStatement() async throws {
-        try await StackEnvironment.with(.postgres) { environment in
-            let database = try await openDatabase(environment.database, logger: Self.logger)
-            try await SchemaMigrator().migrate(database, now: Date(), logger: Self.logger)
+        try await StackEnvironment.withMigratedDatabase(.postgres) { (database: any JuiceDatabase) async throws in
             let repository = SQLAccountRepository(database: database, random: .seeded(3))
             let tokens = SessionTokens(lifetime: 3600, random: .seeded(4), time: .system)
             let start = Date(timeIntervalSince1970: 1_900_000_000)
@@ -52,16 +50,13 @@ struct ReturningSignInTests {
             #expect(none == nil)
             let stray = try await database.read { sql in try await sql.raw("SELECT id FROM sessions WHERE id = \(bind: unknown.id)").all().count }
             #expect(stray == 0, "no session without an Apple ID")
-            await database.close()
         }
     }
 
     @Test(
         "a returning sign-in gives the same account and session on both databases, the email updated on the account too", arguments: TestDatabase.all)
     func sameOutcome(database kind: TestDatabase) async throws {
-        try await StackEnvironment.with(kind) { environment in
-            let database = try await openDatabase(environment.database, logger: Self.logger)
-            try await SchemaMigrator().migrate(database, now: Date(), logger: Self.logger)
+        try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
             let repository = SQLAccountRepository(database: database, random: .seeded(5))
             let tokens = SessionTokens(lifetime: 3600, random: .seeded(6), time: .system)
             let start = Date(timeIntervalSince1970: 1_900_000_000)
@@ -81,7 +76,6 @@ struct ReturningSignInTests {
                 try await sql.raw("SELECT id FROM sessions WHERE account_id = \(bind: first.account.id)").all().count
             }
             #expect(sessions == 2)
-            await database.close()
         }
     }
 }

@@ -11,9 +11,7 @@ struct SpentValuesTests {
 
     @Test("a key is spent once; keys spent together are refused one by one; the purge removes only old ones", arguments: TestDatabase.all)
     func spending(database kind: TestDatabase) async throws {
-        try await StackEnvironment.with(kind) { environment in
-            let database = try await openDatabase(environment.database, logger: Self.logger)
-            try await SchemaMigrator().migrate(database, now: Date(), logger: Self.logger)
+        try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
             let store = SQLAuthorizationStore(database: database)
             let now = Date(timeIntervalSince1970: 1_900_000_000)
 
@@ -26,15 +24,12 @@ struct SpentValuesTests {
             #expect(try await store.purgeExpired(now: now, spentBefore: now.addingTimeInterval(-86_400)) == 1, "only the old key goes")
             #expect(try await store.spend(["old"], at: now) == ["old"], "a purged key can be spent again: the purge waits out every lifetime")
             #expect(try await store.spend(["nonce:a", "code-a", "code-b"], at: now).isEmpty, "the purge kept the recent ones")
-            await database.close()
         }
     }
 
     @Test("concurrent spends of one key: exactly one gets it", arguments: TestDatabase.all)
     func concurrentSpends(database kind: TestDatabase) async throws {
-        try await StackEnvironment.with(kind) { environment in
-            let database = try await openDatabase(environment.database, logger: Self.logger)
-            try await SchemaMigrator().migrate(database, now: Date(), logger: Self.logger)
+        try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
             let store = SQLAuthorizationStore(database: database)
             let winners = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<8 {
@@ -43,15 +38,12 @@ struct SpentValuesTests {
                 return try await group.reduce(0, +)
             }
             #expect(winners == 1)
-            await database.close()
         }
     }
 
     @Test("PostgreSQL: after the server killed every pooled connection, single-statement writes still work", TestDatabase.postgresOnly)
     func killedConnections() async throws {
-        try await StackEnvironment.with(.postgres) { environment in
-            let database = try await openDatabase(environment.database, logger: Self.logger)
-            try await SchemaMigrator().migrate(database, now: Date(), logger: Self.logger)
+        try await StackEnvironment.withMigratedDatabase(.postgres) { (database: any JuiceDatabase) async throws in
             let store = SQLAuthorizationStore(database: database)
             let now = Date(timeIntervalSince1970: 1_900_000_000)
             for round in 0..<3 {
@@ -61,7 +53,6 @@ struct SpentValuesTests {
                 }
                 #expect(try await store.spend(["after-\(round)", "before-\(round)"], at: now) == ["after-\(round)"])
             }
-            await database.close()
         }
     }
 

@@ -32,7 +32,7 @@ package enum BrowserTools {
         process.arguments = ["-c", "import selenium"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
+        guard (try? launch(process)) != nil else { return false }
         process.waitUntilExit()
         return process.terminationStatus == 0
     }()
@@ -94,7 +94,7 @@ package enum BrowserTools {
         defer { try? handle.close() }
         process.standardOutput = handle
         process.standardError = handle
-        try process.run()
+        try launch(process)
         let deadline = ContinuousClock.now + limit
         while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
         var stopped = false

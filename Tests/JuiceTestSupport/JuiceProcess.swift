@@ -51,7 +51,7 @@ package enum JuiceProcess {
         process.standardInput = input
         let ended = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in ended.continuation.finish() }
-        try process.run()
+        try launch(process)
         let out = PipeReader(output)
         let err = PipeReader(error)
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceTestSupport
 
 /// SMTP conversations driven by Python (stdlib only), run as a child process with a bounded wait:
 /// raw command lines to see every reply, or `smtplib` to prove an ordinary client works.
@@ -134,7 +135,7 @@ enum SMTPTalk {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try launch(process)
         input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: request))
         try input.fileHandleForWriting.close()
         let deadline = ContinuousClock.now + .seconds(90)

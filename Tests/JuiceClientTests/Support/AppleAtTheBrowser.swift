@@ -98,7 +98,9 @@ extension ScriptedPerson {
         _ index: Int = 0, choice: AppleAtTheBrowser.Choice = .signIn(email: LiveJuice.johnny.email, password: LiveJuice.johnny.password),
         tamperState: String? = nil
     ) async throws -> HTTPAnswer {
-        guard let url = try await eventually(timeout: .seconds(60), { openedURLs.count > index ? openedURLs[index] : nil }) else {
+        // As long as a command may take to open the browser (JuiceCommand's bound, less the time the
+        // person needs at Apple): a full parallel test run on two cores has taken over a minute to start one.
+        guard let url = try await eventually(timeout: .seconds(90), { openedURLs.count > index ? openedURLs[index] : nil }) else {
             throw AppleAtTheBrowser.Unexpected("the browser was never opened")
         }
         return try await AppleAtTheBrowser.complete(relayURL: url, choice: choice, tamperState: tamperState)

@@ -92,6 +92,25 @@ struct StackEnvironment: Sendable {
         }
     }
 
+    /// Makes an environment, opens its database migrated to the current schema, runs `body`, then
+    /// closes the database and removes the environment (also when `body` throws).
+    static func withMigratedDatabase<T: Sendable>(_ kind: TestDatabase, _ body: @Sendable (any JuiceDatabase) async throws -> T) async throws -> T {
+        try await with(kind) { environment in
+            var logger = Logger(label: "juice-test-database")
+            logger.logLevel = .warning
+            let database = try await openDatabase(environment.database, logger: logger)
+            do {
+                try await SchemaMigrator().migrate(database, now: Date(), logger: logger)
+                let result = try await body(database)
+                await database.close()
+                return result
+            } catch {
+                await database.close()
+                throw error
+            }
+        }
+    }
+
     /// Drops the PostgreSQL database and deletes the directory.
     func remove() async {
         if let postgresName { try? await TestPostgres.dropDatabase(postgresName) }
