@@ -5,6 +5,12 @@ import Testing
 
 @Suite("Apple key set: caching, rotation, flood control, outages")
 struct AppleKeySetTests {
+    /// The key endpoint of a test server. Its deadline is a minute rather than the default ten seconds:
+    /// at the start of a full parallel run, on two cores, a first fetch has taken longer than ten.
+    static func source(_ baseURL: String) -> HTTPAppleKeySource {
+        HTTPAppleKeySource(url: baseURL + "/auth/keys", timeout: .seconds(60))
+    }
+
     let claims = TokenForge.appleClaims()
 
     func verifier(_ keys: AppleKeySet, time: ManualTime) -> IdentityTokenVerifier {
@@ -16,7 +22,7 @@ struct AppleKeySetTests {
         let server = JWKSServer(document: TestKeys.jwks([("A", TestKeys.appleA)]))
         try await withLiveServer(server.router) { baseURL in
             let time = ManualTime()
-            let keys = AppleKeySet(source: HTTPAppleKeySource(url: baseURL + "/auth/keys"), minimumRefetchInterval: .seconds(10), time: time.source)
+            let keys = AppleKeySet(source: Self.source(baseURL), minimumRefetchInterval: .seconds(10), time: time.source)
             let verifier = verifier(keys, time: time)
             _ = try await verifier.verify(TokenForge.rs256(claims, key: TestKeys.appleA, kid: "A"))
             #expect(server.fetches == 1)
@@ -36,7 +42,7 @@ struct AppleKeySetTests {
         let server = JWKSServer(document: TestKeys.jwks([("A", TestKeys.appleA)]))
         try await withLiveServer(server.router) { baseURL in
             let time = ManualTime()
-            let keys = AppleKeySet(source: HTTPAppleKeySource(url: baseURL + "/auth/keys"), time: time.source)
+            let keys = AppleKeySet(source: Self.source(baseURL), time: time.source)
             let verifier = verifier(keys, time: time)
             _ = try await verifier.verify(TokenForge.rs256(claims))
             let forged = (0..<1000).map { TokenForge.rs256(claims, key: TestKeys.attacker, kid: "kid-\($0)") }
@@ -66,7 +72,7 @@ struct AppleKeySetTests {
         let server = JWKSServer(document: TestKeys.jwks([("A", TestKeys.appleA)]))
         try await withLiveServer(server.router) { baseURL in
             let time = ManualTime()
-            let keys = AppleKeySet(source: HTTPAppleKeySource(url: baseURL + "/auth/keys"), minimumRefetchInterval: .seconds(10), time: time.source)
+            let keys = AppleKeySet(source: Self.source(baseURL), minimumRefetchInterval: .seconds(10), time: time.source)
             let verifier = verifier(keys, time: time)
             _ = try await verifier.verify(TokenForge.rs256(claims))
             for second in 0..<30 {
@@ -85,7 +91,7 @@ struct AppleKeySetTests {
         let server = JWKSServer(document: TestKeys.jwks([("A", TestKeys.appleA)]), cacheControl: "public, max-age=300")
         try await withLiveServer(server.router) { baseURL in
             let time = ManualTime()
-            let keys = AppleKeySet(source: HTTPAppleKeySource(url: baseURL + "/auth/keys"), time: time.source)
+            let keys = AppleKeySet(source: Self.source(baseURL), time: time.source)
             let verifier = verifier(keys, time: time)
             _ = try await verifier.verify(TokenForge.rs256(claims))
             server.setFailing(true)
@@ -101,7 +107,7 @@ struct AppleKeySetTests {
         let server = JWKSServer(document: TestKeys.jwks([("A", TestKeys.appleA)]), cacheControl: "max-age=120, must-revalidate")
         try await withLiveServer(server.router) { baseURL in
             let time = ManualTime()
-            let keys = AppleKeySet(source: HTTPAppleKeySource(url: baseURL + "/auth/keys"), time: time.source)
+            let keys = AppleKeySet(source: Self.source(baseURL), time: time.source)
             let verifier = verifier(keys, time: time)
             _ = try await verifier.verify(TokenForge.rs256(claims))
             time.advance(by: 100)
@@ -119,7 +125,7 @@ struct AppleKeySetTests {
         server.setFailing(true)
         try await withLiveServer(server.router) { baseURL in
             let time = ManualTime()
-            let keys = AppleKeySet(source: HTTPAppleKeySource(url: baseURL + "/auth/keys"), time: time.source)
+            let keys = AppleKeySet(source: Self.source(baseURL), time: time.source)
             await #expect(throws: TokenVerificationError(.keysUnavailable, "")) {
                 try await verifier(keys, time: time).verify(TokenForge.rs256(claims))
             }

@@ -99,7 +99,7 @@ struct EmulatorCommandTests {
         #expect(document["issuer"] as? String == "https://appleid.apple.com")
         #expect(document["jwks_uri"] as? String == base + "/auth/keys")
 
-        let keys = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/auth/keys"), timeout: .seconds(5))
+        let keys = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/auth/keys"), timeout: .seconds(60))
         let jwks = try JSONSerialization.jsonObject(with: Data(try await keys.body.collect(upTo: 1 << 20).readableBytesView)) as? [String: Any]
         #expect(((jwks?["keys"] as? [Any])?.count ?? 0) >= 2)
 
@@ -107,7 +107,7 @@ struct EmulatorCommandTests {
         token.method = .POST
         token.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         token.body = .bytes(.init(string: "client_id=com.example.cli&client_secret=forged&grant_type=client_credentials&scope=user.migration"))
-        let refused = try await HTTPClient.shared.execute(token, timeout: .seconds(5))
+        let refused = try await HTTPClient.shared.execute(token, timeout: .seconds(60))
         #expect(refused.status == .badRequest)
         let error = try JSONSerialization.jsonObject(with: Data(try await refused.body.collect(upTo: 1 << 16).readableBytesView)) as? [String: Any]
         #expect(error?["error"] as? String == "invalid_client")
