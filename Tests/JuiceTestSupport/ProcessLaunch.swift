@@ -8,7 +8,7 @@ import Synchronization
 /// in one day: a `try!` on an interrupted `close(2)`, and a bad pointer in its `memcpy`. Every test that
 /// starts a program goes through here. A launch takes milliseconds, so running them one after the other
 /// costs nothing measurable.
-public func launch(_ process: Process) throws {
+package func launch(_ process: Process) throws {
     try launches.withLock { _ in try process.run() }
 }
 
