@@ -124,6 +124,21 @@ struct NativeSignInTests {
         }
     }
 
+    @Test("a refused attempt spends its nonce but not the code: the genuine credential still signs in afterwards")
+    func refusalKeepsTheCode() async throws {
+        try await JuiceStack.with { stack in
+            let wrongNonce = try await NativeFlow.nonce(stack)
+            let nonce = try await NativeFlow.nonce(stack)
+            let credential = try await NativeFlow.deviceCredential(stack, nonce: nonce)
+            // Someone holding the device's code and token sends them with a nonce of their own.
+            let hostile = try await NativeFlow.post(stack, NativeFlow.body(credential, nonce: wrongNonce))
+            #expect(hostile.error == "invalid_identity_token")
+            #expect(try await NativeFlow.post(stack, NativeFlow.body(credential, nonce: wrongNonce)).error == "invalid_nonce")
+            let genuine = try await NativeFlow.post(stack, NativeFlow.body(credential, nonce: nonce))
+            #expect(genuine.status == 200, "the code was not spent by the refused attempt")
+        }
+    }
+
     @Test("the name from fullName is kept once: a later sign-in sending another name changes nothing")
     func nameKeptOnce() async throws {
         try await JuiceStack.with { stack in
