@@ -10,6 +10,22 @@ import Testing
 struct ReturningSignInTests {
     static let logger = Logger(label: "returning-sign-in-tests")
 
+    static let start = Date(timeIntervalSince1970: 1_900_000_000)
+
+    /// A repository over `database`, its session tokens, and the first sign-in of `subject` (a new account).
+    static func firstSignIn(
+        _ subject: String, on database: any JuiceDatabase
+    ) async throws -> (
+        SQLAccountRepository, SessionTokens, AppleSignInResult
+    ) {
+        let repository = SQLAccountRepository(database: database, random: .seeded(3))
+        let tokens = SessionTokens(lifetime: 3600, random: .seeded(4), time: .system)
+        let first = try await repository.completeAppleSignIn(
+            record(subject, email: "old@example.com", sealed: "sealed-1", at: start), linkTo: nil, replacingSession: nil,
+            session: tokens.issue(.apple).1)
+        return (repository, tokens, first)
+    }
+
     static func record(_ subject: String, email: String?, sealed: String?, at: Date) -> AppleSignInRecord {
         AppleSignInRecord(
             subject: subject, clientID: "com.example.app", email: email, isPrivateEmail: email == nil ? nil : false, realUserStatus: .likelyReal,
@@ -21,13 +37,9 @@ struct ReturningSignInTests {
         TestDatabase.postgresOnly)
     func oneStatement() async throws {
         try await StackEnvironment.withMigratedDatabase(.postgres) { (database: any JuiceDatabase) async throws in
-            let repository = SQLAccountRepository(database: database, random: .seeded(3))
-            let tokens = SessionTokens(lifetime: 3600, random: .seeded(4), time: .system)
-            let start = Date(timeIntervalSince1970: 1_900_000_000)
-            let first = try await repository.completeAppleSignIn(
-                Self.record("sub-1", email: "old@example.com", sealed: "sealed-1", at: start), linkTo: nil, replacingSession: nil,
-                session: tokens.issue(.apple).1)
+            let (_, tokens, first) = try await Self.firstSignIn("sub-1", on: database)
             #expect(first.createdAccount)
+            let start = Self.start
 
             let later = Self.record("sub-1", email: "new@example.com", sealed: nil, at: start.addingTimeInterval(60))
             let draft = tokens.issue(.apple).1
@@ -57,12 +69,8 @@ struct ReturningSignInTests {
         "a returning sign-in gives the same account and session on both databases, the email updated on the account too", arguments: TestDatabase.all)
     func sameOutcome(database kind: TestDatabase) async throws {
         try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
-            let repository = SQLAccountRepository(database: database, random: .seeded(5))
-            let tokens = SessionTokens(lifetime: 3600, random: .seeded(6), time: .system)
-            let start = Date(timeIntervalSince1970: 1_900_000_000)
-            let first = try await repository.completeAppleSignIn(
-                Self.record("sub-2", email: "old@example.com", sealed: "sealed-1", at: start), linkTo: nil, replacingSession: nil,
-                session: tokens.issue(.apple).1)
+            let (repository, tokens, first) = try await Self.firstSignIn("sub-2", on: database)
+            let start = Self.start
             let second = try await repository.completeAppleSignIn(
                 Self.record("sub-2", email: "new@example.com", sealed: "sealed-2", at: start.addingTimeInterval(60)), linkTo: nil,
                 replacingSession: nil, session: tokens.issue(.apple).1)

@@ -82,14 +82,7 @@ struct StackEnvironment: Sendable {
     /// Makes an environment, runs `body`, removes the environment (also when `body` throws).
     static func with<T: Sendable>(_ kind: TestDatabase, _ body: @Sendable (StackEnvironment) async throws -> T) async throws -> T {
         let environment = try await make(kind)
-        do {
-            let result = try await body(environment)
-            await environment.remove()
-            return result
-        } catch {
-            await environment.remove()
-            throw error
-        }
+        return try await withCleanup({ try await body(environment) }, cleanup: { await environment.remove() })
     }
 
     /// Makes an environment, opens its database migrated to the current schema, runs `body`, then
@@ -99,15 +92,11 @@ struct StackEnvironment: Sendable {
             var logger = Logger(label: "juice-test-database")
             logger.logLevel = .warning
             let database = try await openDatabase(environment.database, logger: logger)
-            do {
-                try await SchemaMigrator().migrate(database, now: Date(), logger: logger)
-                let result = try await body(database)
-                await database.close()
-                return result
-            } catch {
-                await database.close()
-                throw error
-            }
+            return try await withCleanup(
+                {
+                    try await SchemaMigrator().migrate(database, now: Date(), logger: logger)
+                    return try await body(database)
+                }, cleanup: { await database.close() })
         }
     }
 
