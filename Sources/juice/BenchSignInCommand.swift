@@ -71,8 +71,11 @@ struct BenchSignInCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        guard let serverBase = BenchSignIn.baseURL(server), let emulatorBase = BenchSignIn.baseURL(emulator) else {
+            throw ValidationError("--server and --emulator must be http(s) URLs")
+        }
         let bench = BenchSignIn(
-            server: BenchSignIn.baseURL(server)!, emulator: BenchSignIn.baseURL(emulator)!, clientID: clientID,
+            server: serverBase, emulator: emulatorBase, clientID: clientID,
             appleIDs: (1...appleIDCount).map { EmulatorConfiguration.numberedEmail(appleID, $0) }, password: password
         )
         let httpClient = HTTPClient(

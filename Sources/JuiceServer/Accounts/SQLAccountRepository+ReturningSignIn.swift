@@ -9,8 +9,8 @@ extension SQLAccountRepository {
     ///
     /// `nil` when the Apple ID is unknown (a new account, or an app transfer to re-key): nothing was
     /// written, and the caller runs the general transaction. The account's profile (the once-only
-    /// name, a changed email) is for the caller to apply, with ``applyProfile(_:to:on:)``, as the
-    /// general path does.
+    /// name, a changed email) is for the caller to apply (``profile(_:appliedTo:)``,
+    /// ``writeProfile(_:accountID:on:)``), as the general path does.
     ///
     /// Run on its own (``JuiceDatabase/autocommit(_:)``): run twice after a lost connection, the
     /// repeated session insert is refused by its primary key, so it fails closed.

@@ -68,7 +68,11 @@ struct SQLAccountRepository: AccountRepository {
         if linkAccountID == nil, replacingSession == nil, database.supportsWritingCTEs,
             let account = try await database.autocommit({ sql in try await Self.returningSignIn(signIn, session: session, on: sql) })
         {
-            let written = try await database.autocommit { sql in try await Self.applyProfile(signIn, to: account, on: sql) }
+            // The profile rarely changes on a returning sign-in; a write only when it does.
+            let (written, changes) = Self.profile(signIn, appliedTo: account)
+            if !changes.isEmpty {
+                try await database.autocommit { sql in try await Self.writeProfile(changes, accountID: account.id, on: sql) }
+            }
             return AppleSignInResult(account: written, session: session.session(accountID: account.id), createdAccount: false, linked: false)
         }
         let newAccountID = random.identifier()
@@ -230,28 +234,42 @@ struct SQLAccountRepository: AccountRepository {
     /// Starts from `account` as this transaction just read it and returns it as written, so the row is
     /// not read a second time; a returning sign-in that changes nothing writes nothing.
     static func applyProfile(_ signIn: AppleSignInRecord, to account: Account, on sql: any SQLDatabase) async throws -> Account {
+        let (written, changes) = profile(signIn, appliedTo: account)
+        try await writeProfile(changes, accountID: account.id, on: sql)
+        return written
+    }
+
+    /// The account as `signIn` leaves it, and the columns that change (none: nothing to write).
+    static func profile(_ signIn: AppleSignInRecord, appliedTo account: Account) -> (account: Account, changes: [ProfileChange]) {
         var written = account
-        var update = sql.update("accounts")
-        var changed = false
+        var changes: [ProfileChange] = []
         if account.givenName.isBlank, let given = signIn.givenName?.trimmed, !given.isEmpty {
-            update = update.set("given_name", to: given)
+            changes.append(("given_name", given))
             written.givenName = given
-            changed = true
         }
         if account.familyName.isBlank, let family = signIn.familyName?.trimmed, !family.isEmpty {
-            update = update.set("family_name", to: family)
+            changes.append(("family_name", family))
             written.familyName = family
-            changed = true
         }
         let isPrivate = signIn.isPrivateEmail ?? false
         if let email = signIn.email?.trimmed, !email.isEmpty, email != account.email || isPrivate != account.isPrivateEmail {
-            update = update.set("email", to: email).set("is_private_email", to: isPrivate ? 1 : 0)
+            changes.append(("email", email))
+            changes.append(("is_private_email", isPrivate ? 1 : 0))
             written.email = email
             written.isPrivateEmail = isPrivate
-            changed = true
         }
-        if changed { try await update.where("id", .equal, account.id).run() }
-        return written
+        return (written, changes)
+    }
+
+    /// One column of `accounts` a sign-in changes, and its new value.
+    typealias ProfileChange = (column: String, value: any Encodable & Sendable)
+
+    /// Writes `changes` to the account's row; nothing when there are none.
+    static func writeProfile(_ changes: [ProfileChange], accountID: String, on sql: any SQLDatabase) async throws {
+        guard !changes.isEmpty else { return }
+        var update = sql.update("accounts")
+        for change in changes { update = update.set(change.column, to: change.value) }
+        try await update.where("id", .equal, accountID).run()
     }
 
     /// Reads one account with its Apple ID and username.

@@ -1,5 +1,4 @@
 import AppleSignIn
-import Crypto
 import Foundation
 import Hummingbird
 

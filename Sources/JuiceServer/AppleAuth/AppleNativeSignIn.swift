@@ -99,10 +99,11 @@ struct AppleNativeSignIn: Sendable {
         guard nonces.isValid(credential.nonce) else {
             throw ServerError(.invalidNonce, status: .badRequest, "this nonce was not issued by this server or has expired; request a new one")
         }
+        let nonceHash = SHA256.hex(credential.nonce)
         return try await pipeline.signIn(
             .init(
-                identityToken: credential.identityToken, authorizationCode: credential.authorizationCode, nonce: SHA256.hex(credential.nonce),
-                nonceKey: NativeNonces.spentKey(credential.nonce), requiresNonce: configuration.requireNonce,
+                identityToken: credential.identityToken, authorizationCode: credential.authorizationCode, nonce: nonceHash,
+                nonceKey: NativeNonces.spentKey(nonceHash: nonceHash), requiresNonce: configuration.requireNonce,
                 givenName: credential.givenName, familyName: credential.familyName, linkAccountID: linkTo, replacesSessionID: replacingSession
             )
         )

@@ -20,7 +20,7 @@ struct AppleSignInPipeline: Sendable {
         /// The nonce the token must carry: the web flow's stored nonce, or the SHA-256 hex of a
         /// native client's raw nonce.
         var nonce: String
-        /// The ``NativeNonces/spentKey(_:)`` of a native nonce, spent in the same statement as the code
+        /// The ``NativeNonces/spentKey(nonceHash:)`` of a native nonce, spent in the same statement as the code
         /// (or alone when there is no code, or when the token is refused); `nil` on the web, whose
         /// nonce was spent with its `state`.
         var nonceKey: String?
@@ -76,10 +76,10 @@ struct AppleSignInPipeline: Sendable {
             metrics?.identityTokenRefused(code: error.code.rawValue)
             // A nonce is spent whether or not the token it came with passes; a nonce spent before
             // is what the caller hears about first.
-            try await spendNonceAlone(attempt.nonceKey)
+            try await spend(nonceKey: attempt.nonceKey, code: nil)
             throw ServerError(error)
         }
-        try await spend(attempt)
+        try await spend(nonceKey: attempt.nonceKey, code: attempt.authorizationCode)
         var sealed: String?
         if let code = attempt.authorizationCode {
             // A code minted for the Services ID (web, relay, popup) was issued for the callback URI;
@@ -105,21 +105,15 @@ struct AppleSignInPipeline: Sendable {
         return (sessionToken, result)
     }
 
-    /// Spends the attempt's code and nonce in one statement; the code only once the token vouched for
-    /// it, so nobody can spend someone else's code with a token of their own.
-    private func spend(_ attempt: Attempt) async throws {
-        let codeKey = attempt.authorizationCode.map(SHA256.hex)
-        let keys = [attempt.nonceKey, codeKey].compactMap { $0 }
-        let fresh = try await authorizations.spend(keys, at: time.now)
-        if let nonceKey = attempt.nonceKey, !fresh.contains(nonceKey) { throw Self.nonceSpent }
+    /// Spends a native nonce and a code in one statement (either may be absent); the code only once the
+    /// token vouched for it, so nobody can spend someone else's code with a token of their own.
+    private func spend(nonceKey: String?, code: String?) async throws {
+        let codeKey = code.map(SHA256.hex)
+        let fresh = try await authorizations.spend([nonceKey, codeKey].compactMap { $0 }, at: time.now)
+        if let nonceKey, !fresh.contains(nonceKey) { throw Self.nonceSpent }
         if let codeKey, !fresh.contains(codeKey) {
             throw ServerError(.invalidCode, status: .badRequest, "this authorization code was already used")
         }
-    }
-
-    private func spendNonceAlone(_ nonceKey: String?) async throws {
-        guard let nonceKey else { return }
-        if try await authorizations.spend([nonceKey], at: time.now).isEmpty { throw Self.nonceSpent }
     }
 
     private static let nonceSpent = ServerError(.invalidNonce, status: .badRequest, "this nonce was already used; request a new one")

@@ -8,7 +8,7 @@ import JuiceEncodings
 /// A nonce is 16 random bytes, its expiry (seconds since 1970, 8 bytes big-endian) and an
 /// HMAC-SHA256 tag over both under a key derived from the server's secret, base64url (75
 /// characters). Only a server holding the secret can mint one, and its expiry cannot be moved. It is
-/// single use because signing in spends it: its ``spentKey(_:)`` goes into `spent_values` in the same
+/// single use because signing in spends it: its ``spentKey(nonceHash:)`` goes into `spent_values` in the same
 /// statement as the authorization code (``AuthorizationStore/spend(_:at:)``), kept until well after
 /// the nonce would have expired anyway.
 ///
@@ -59,9 +59,9 @@ struct NativeNonces: Sendable {
         return TimeInterval(expiry) > now && TimeInterval(expiry) <= now + lifetime + 60
     }
 
-    /// What `spent_values` keeps of a spent nonce: its SHA-256, marked so that it can never equal a
-    /// code's key.
-    static func spentKey(_ nonce: String) -> String {
-        "nonce:" + SHA256.hex(nonce)
+    /// What `spent_values` keeps of a spent nonce, from its SHA-256 hex (which the token's check needs
+    /// anyway): the hash, marked so that it can never equal a code's key.
+    static func spentKey(nonceHash: String) -> String {
+        "nonce:" + nonceHash
     }
 }
