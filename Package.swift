@@ -176,6 +176,7 @@ let package = Package(
         .testTarget(
             name: "AppleSignInTests",
             dependencies: [
+                "JuiceTestSupport",
                 "JuiceEncodings",
                 "AppleSignIn",
                 .product(name: "Crypto", package: "swift-crypto"),

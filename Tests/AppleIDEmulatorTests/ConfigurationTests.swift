@@ -66,7 +66,9 @@ struct ConfigurationTests {
 
     @Test("new-key writes a 0600 PKCS#8 P-256 key, refuses to overwrite, and its public PEM is accepted")
     func newKey() throws {
-        let url = Fixture.dataDirectory().appendingPathComponent("AuthKey.p8")
+        let temporary = try TemporaryDirectory("emulator-tests")
+        defer { temporary.remove() }
+        let url = temporary.file("AuthKey.p8")
         let key = try TeamKeyGenerator.generate(teamID: "ABCDE12345", writingTo: url)
         #expect(key.keyID.range(of: "^[A-Z0-9]{10}$", options: .regularExpression) != nil)
         let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
@@ -98,10 +100,12 @@ struct ConfigurationTests {
     }
 
     @Test("buildEmulatorApplication refuses an invalid configuration")
-    func buildRefuses() async {
+    func buildRefuses() async throws {
         let configuration = EmulatorConfiguration(teams: [], apps: [.init(teamID: "NOPE", bundleID: "x")], appleIDs: [])
+        let temporary = try TemporaryDirectory("emulator-tests")
+        defer { temporary.remove() }
         await #expect(throws: EmulatorConfigurationError.self) {
-            _ = try await buildEmulatorApplication(configuration: configuration, dataDirectory: Fixture.dataDirectory())
+            _ = try await buildEmulatorApplication(configuration: configuration, dataDirectory: temporary.url)
         }
     }
 }

@@ -23,7 +23,7 @@ struct MailRelayTests {
 
     /// Runs `body` with a relay and Alice's relay address for team A.
     static func withRelay(
-        dataDirectory: URL = Fixture.dataDirectory(), smtp: SMTPOptions = smtp, _ body: @Sendable (RunningEmulator, Int, String) async throws -> Void
+        dataDirectory: URL? = nil, smtp: SMTPOptions = smtp, _ body: @Sendable (RunningEmulator, Int, String) async throws -> Void
     ) async throws {
         try await RunningEmulator.with(configuration: configuration(), dataDirectory: dataDirectory, smtp: smtp) { emulator in
             let page = try await WebFlow.signIn(emulator, emailChoice: "hide")
@@ -278,7 +278,9 @@ struct MailRelayTests {
 
     @Test("The inbox survives a restart; the portal lists the mail and shows a message (HTML as escaped text), in English and Chinese")
     func restartAndPortal() async throws {
-        let directory = Fixture.dataDirectory()
+        let temporary = try TemporaryDirectory("emulator-tests")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let relay = SendableBox<String>()
         try await Self.withRelay(dataDirectory: directory) { _, port, address in
             relay.value = address

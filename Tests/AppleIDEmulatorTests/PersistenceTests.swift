@@ -10,7 +10,9 @@ struct PersistenceTests {
     @Test("A restart loses nothing: keys, subjects, grants, refresh tokens, pending notifications")
     func restart() async throws {
         try await NotificationReceiver.with(failFirst: 1000) { receiver, url in
-            let directory = Fixture.dataDirectory()
+            let temporary = try TemporaryDirectory("emulator-tests")
+            defer { temporary.remove() }
+            let directory = temporary.url
             let clock = TestClock()
             let configuration = Fixture.configuration(notificationURL: url)
             let (subject, keyIDs, refreshToken) = try await RunningEmulator.with(configuration: configuration, dataDirectory: directory, clock: clock)

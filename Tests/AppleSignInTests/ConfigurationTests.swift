@@ -1,19 +1,22 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import JuiceTestSupport
 import Testing
 
 @testable import AppleSignIn
 
 @Suite("Configuration: Apple's config.json shape, every problem reported precisely")
-struct ConfigurationTests {
-    let directory: URL
+final class ConfigurationTests {
+    let temporary: TemporaryDirectory
+    var directory: URL { temporary.url }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-config-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try TestKeys.team.pemRepresentation.write(to: directory.appendingPathComponent("AuthKey_KEY1234567.p8"), atomically: true, encoding: .utf8)
+        temporary = try TemporaryDirectory("config")
+        try temporary.writePrivate("AuthKey_KEY1234567.p8", TestKeys.team.pemRepresentation)
     }
+
+    deinit { temporary.remove() }
 
     func load(_ json: String) throws(ConfigurationError) -> AppleSignInConfiguration {
         try AppleSignInConfiguration(json: Data(json.utf8), baseDirectory: directory)

@@ -4,14 +4,17 @@ import JuiceTestSupport
 import Testing
 
 @Suite("juice client-secret")
-struct ClientSecretCommandTests {
+final class ClientSecretCommandTests {
     let key = P256.Signing.PrivateKey()
+    let temporary: TemporaryDirectory
     let keyFile: URL
 
     init() throws {
-        keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKey_\(UUID().uuidString).p8")
-        try key.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
+        temporary = try TemporaryDirectory("client-secret")
+        keyFile = try temporary.writePrivate("AuthKey_KEY1234567.p8", key.pemRepresentation)
     }
+
+    deinit { temporary.remove() }
 
     func decode(_ segment: Substring) throws -> [String: Any] {
         var base64 = segment.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")

@@ -6,13 +6,15 @@ import NIOHTTP1
 import Testing
 
 @Suite("juice emulator: new-key and a real emulator process")
-struct EmulatorCommandTests {
-    let directory: URL
+final class EmulatorCommandTests {
+    let temporary: TemporaryDirectory
+    var directory: URL { temporary.url }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-emulator-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        temporary = try TemporaryDirectory("emulator-cli")
     }
+
+    deinit { temporary.remove() }
 
     /// Runs `new-key` and returns the key id and public PEM it printed.
     func newKey(_ file: URL) async throws -> (keyID: String, publicPEM: String) {

@@ -2,21 +2,23 @@ import AppleSignIn
 import Crypto
 import Foundation
 import Hummingbird
+import JuiceTestSupport
 import Testing
 
 @testable import JuiceServer
 
 @Suite("Server configuration: juice.json, environment overrides, precise refusals")
-struct ServerConfigurationTests {
-    let directory: URL
+final class ServerConfigurationTests {
+    let temporary: TemporaryDirectory
+    var directory: URL { temporary.url }
     let keyPath: String
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-config-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        keyPath = directory.appendingPathComponent("AuthKey_KEY1234567.p8").path
-        try P256.Signing.PrivateKey().pemRepresentation.write(toFile: keyPath, atomically: true, encoding: .utf8)
+        temporary = try TemporaryDirectory("config")
+        keyPath = try temporary.writePrivate("AuthKey_KEY1234567.p8", P256.Signing.PrivateKey().pemRepresentation).path
     }
+
+    deinit { temporary.remove() }
 
     func write(_ json: String) throws -> URL {
         let url = directory.appendingPathComponent("juice.json")

@@ -1,42 +1,44 @@
 import Foundation
 
-/// A fresh directory under the system's temporary directory, removed by `remove()`.
-struct TemporaryDirectory: Sendable {
-    let url: URL
+/// A fresh directory of the test's own under the system's temporary directory (mode 0700: tests put
+/// private keys and databases in it), removed by ``remove()``; ``with(_:_:)`` removes it however the
+/// body ends.
+package struct TemporaryDirectory: Sendable {
+    package let url: URL
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("juice-client-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    /// Creates `juice-<label>-<uuid>`.
+    package init(_ label: String = "tests") throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("juice-\(label)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
-    var path: String { url.path }
+    package var path: String { url.path }
 
-    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+    package func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    /// Writes `contents` to `name` with mode 0600 (a private key, a secret) and returns its URL.
+    @discardableResult
+    package func writePrivate(_ name: String, _ contents: String) throws -> URL {
+        let url = file(name)
+        guard FileManager.default.createFile(atPath: url.path, contents: Data(contents.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        return url
+    }
 
     /// Writes an executable shell script `name` with `body` and returns its path.
-    func script(_ name: String, _ body: String) throws -> String {
+    package func script(_ name: String, _ body: String) throws -> String {
         let path = file(name).path
         try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
         return path
     }
 
-    func remove() { try? FileManager.default.removeItem(at: url) }
+    package func remove() { try? FileManager.default.removeItem(at: url) }
 
     /// Runs `body` with a fresh directory and removes it afterwards.
-    static func with<T>(_ body: (TemporaryDirectory) async throws -> T) async throws -> T {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        return try await body(directory)
+    package static func with<T>(_ label: String = "tests", _ body: (TemporaryDirectory) async throws -> T) async throws -> T {
+        let directory = try TemporaryDirectory(label)
+        return try await withCleanup({ try await body(directory) }, cleanup: { directory.remove() })
     }
-}
-
-/// Polls `condition` until it holds or `timeout` passes.
-func eventually<T>(timeout: Duration = .seconds(10), _ condition: () async throws -> T?) async throws -> T? {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if let value = try await condition() { return value }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return nil
 }

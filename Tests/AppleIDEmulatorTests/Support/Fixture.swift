@@ -29,11 +29,4 @@ enum Fixture {
             appleIDs: [alice, bob]
         )
     }
-
-    /// A fresh temporary data directory.
-    static func dataDirectory() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-tests-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 }

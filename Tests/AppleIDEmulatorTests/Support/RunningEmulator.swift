@@ -22,10 +22,11 @@ struct RunningEmulator: Sendable {
         configuration: HTTPClient.Configuration(redirectConfiguration: .disallow)
     )
 
-    /// Starts an emulator, runs `body`, and shuts the emulator down (also when `body` throws).
+    /// Starts an emulator, runs `body`, and shuts the emulator down (also when `body` throws). Its
+    /// data lives in `dataDirectory`, or else in a temporary directory removed afterwards.
     static func with<T: Sendable>(
         configuration: EmulatorConfiguration = Fixture.configuration(),
-        dataDirectory: URL = Fixture.dataDirectory(),
+        dataDirectory: URL? = nil,
         clock: TestClock = TestClock(),
         issuer: String? = nil,
         options: EmulatorOptions = EmulatorOptions(outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60),
@@ -33,6 +34,14 @@ struct RunningEmulator: Sendable {
         smtp: SMTPOptions? = nil,
         _ body: @Sendable (RunningEmulator) async throws -> T
     ) async throws -> T {
+        guard let dataDirectory else {
+            return try await TemporaryDirectory.with("emulator-tests") { temporary in
+                try await with(
+                    configuration: configuration, dataDirectory: temporary.url, clock: clock, issuer: issuer, options: options, logger: logger,
+                    smtp: smtp,
+                    body)
+            }
+        }
         var logger = logger ?? Logger(label: "emulator-test")
         if logger.label == "emulator-test" { logger.logLevel = .warning }
         let ready = AsyncStream.makeStream(of: Int.self)

@@ -1,5 +1,6 @@
 import Foundation
 import JuiceClient
+import JuiceTestSupport
 
 /// A JuiceClient sign-in wired to the real server and emulator (``LiveJuice``), a scripted person at
 /// the browser and a credential store in a temporary directory.

@@ -1,5 +1,6 @@
 import Foundation
 import JuiceClient
+import JuiceTestSupport
 
 /// The person at the browser: `$BROWSER` is a script that records each URL it is given; the person
 /// then visits it with an HTTP client that follows redirects, as a browser does.
