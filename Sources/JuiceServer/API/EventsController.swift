@@ -25,24 +25,11 @@ struct EventsController: Sendable {
     let cookies: SessionCookies
     let time: TimeSource
     /// How often a stream re-reads its session and credential state.
-    let pollInterval: Duration
+    var pollInterval: Duration = .seconds(1)
     /// How often an idle stream sends a comment (keeps proxies from closing it).
-    let heartbeatInterval: Duration
+    var heartbeatInterval: Duration = .seconds(15)
     /// How long one stream lasts at most.
-    let maximumDuration: Duration
-
-    init(
-        sessions: any SessionStore, lifecycle: any AppleLifecycleStore, cookies: SessionCookies, time: TimeSource,
-        pollInterval: Duration = .seconds(1), heartbeatInterval: Duration = .seconds(15), maximumDuration: Duration = .seconds(3600)
-    ) {
-        self.sessions = sessions
-        self.lifecycle = lifecycle
-        self.cookies = cookies
-        self.time = time
-        self.pollInterval = pollInterval
-        self.heartbeatInterval = heartbeatInterval
-        self.maximumDuration = maximumDuration
-    }
+    var maximumDuration: Duration = .seconds(3600)
 
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)

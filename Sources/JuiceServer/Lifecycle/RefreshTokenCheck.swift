@@ -14,12 +14,6 @@ struct RefreshTokenCheck: Sendable {
         var revoked = 0
         /// Tokens that could not be checked now.
         var failed = 0
-
-        init(valid: Int = 0, revoked: Int = 0, failed: Int = 0) {
-            self.valid = valid
-            self.revoked = revoked
-            self.failed = failed
-        }
     }
 
     let store: any AppleLifecycleStore
@@ -27,21 +21,9 @@ struct RefreshTokenCheck: Sendable {
     let cipher: RefreshTokenCipher
     let time: TimeSource
     /// How long a successful check counts (Apple asks for at most one validation a day).
-    let period: TimeInterval
+    var period: TimeInterval = 86_400
     /// The most tokens checked in one pass.
-    let batchSize: Int
-
-    init(
-        store: any AppleLifecycleStore, client: AppleIDClient, cipher: RefreshTokenCipher, time: TimeSource, period: TimeInterval = 86_400,
-        batchSize: Int = 100
-    ) {
-        self.store = store
-        self.client = client
-        self.cipher = cipher
-        self.time = time
-        self.period = period
-        self.batchSize = batchSize
-    }
+    var batchSize: Int = 100
 
     /// Checks every token not checked within ``period``.
     @discardableResult

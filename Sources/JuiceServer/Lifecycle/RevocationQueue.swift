@@ -12,24 +12,11 @@ struct RevocationQueue: Sendable {
     let cipher: RefreshTokenCipher
     let time: TimeSource
     /// The wait after the first failure; doubled for each further one.
-    let initialBackoff: TimeInterval
+    var initialBackoff: TimeInterval = 30
     /// The longest wait between two attempts.
-    let maximumBackoff: TimeInterval
+    var maximumBackoff: TimeInterval = 3600
     /// Times each call to Apple's revoke endpoint (`juice_apple_call_seconds{endpoint="revoke"}`).
-    let metrics: ServerMetrics?
-
-    init(
-        store: any RevocationStore, client: AppleIDClient, cipher: RefreshTokenCipher, time: TimeSource, initialBackoff: TimeInterval = 30,
-        maximumBackoff: TimeInterval = 3600, metrics: ServerMetrics? = nil
-    ) {
-        self.metrics = metrics
-        self.store = store
-        self.client = client
-        self.cipher = cipher
-        self.time = time
-        self.initialBackoff = initialBackoff
-        self.maximumBackoff = maximumBackoff
-    }
+    var metrics: ServerMetrics? = nil
 
     /// Tries one entry now; `true` when Apple confirmed and the entry is gone.
     @discardableResult

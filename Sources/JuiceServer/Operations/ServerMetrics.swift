@@ -100,34 +100,23 @@ public struct ServerMetrics: Sendable {
     }
 
     static var identityTokenFailures: MetricNameDescriptor {
-        MetricNameDescriptor(
-            namespace: "juice", metricName: "identity_token_failures", unitName: "total",
-            helpText: "Identity tokens refused, by verification error code.")
+        juice("identity_token_failures", unit: "total", "Identity tokens refused, by verification error code.")
     }
-
     static var appleRequestDuration: MetricNameDescriptor {
-        MetricNameDescriptor(
-            namespace: "juice", metricName: "apple_request_duration", unitName: "seconds", helpText: "Calls to Apple, by endpoint and outcome.")
+        juice("apple_request_duration", unit: "seconds", "Calls to Apple, by endpoint and outcome.")
     }
-
-    static var queuedRevocations: MetricNameDescriptor {
-        MetricNameDescriptor(namespace: "juice", metricName: "queued_revocations", unitName: "", helpText: "Token revocations waiting for Apple.")
-    }
-
+    static var queuedRevocations: MetricNameDescriptor { juice("queued_revocations", unit: "", "Token revocations waiting for Apple.") }
     static var mailDeliveries: MetricNameDescriptor {
-        MetricNameDescriptor(
-            namespace: "juice", metricName: "mail", unitName: "total",
-            helpText: "Mail delivery attempts by outcome (sent, refused, retried, failed, suppressed).")
+        juice("mail", unit: "total", "Mail delivery attempts by outcome (sent, refused, retried, failed, suppressed).")
     }
-
-    static var httpRequests: MetricNameDescriptor {
-        MetricNameDescriptor(
-            namespace: "juice", metricName: "http_requests", unitName: "total", helpText: "Answered requests by method, route and status.")
-    }
-
+    static var httpRequests: MetricNameDescriptor { juice("http_requests", unit: "total", "Answered requests by method, route and status.") }
     static var httpRequestDuration: MetricNameDescriptor {
-        MetricNameDescriptor(
-            namespace: "juice", metricName: "http_request_duration", unitName: "seconds", helpText: "Request durations by method and route.")
+        juice("http_request_duration", unit: "seconds", "Request durations by method and route.")
+    }
+
+    /// A metric in the `juice` namespace.
+    private static func juice(_ name: String, unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "juice", metricName: name, unitName: unit, helpText: help)
     }
 
     /// The Prometheus text exposition of every metric.

@@ -55,11 +55,11 @@ struct WebController: Sendable {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("/") { request, context in
             if context.signedIn?.viaCookie == true { return Response.seeOther("/account") }
-            return loginPage(request, context, username: "", error: nil)
+            return formPage(.login, request, context, username: "", error: nil)
         }
         routes.get("/signup") { request, context in
             if context.signedIn?.viaCookie == true { return Response.seeOther("/account") }
-            return signupPage(request, context, username: "", error: nil)
+            return formPage(.signup, request, context, username: "", error: nil)
         }
         routes.post("/signin") { request, context in
             let form = try await request.form(CredentialsForm.self)
@@ -70,7 +70,7 @@ struct WebController: Sendable {
                 )
                 return signedIn(token: token, replacing: context.signedIn, location: "/account")
             } catch let error as any ServerErrorConvertible where error.serverError.status.code < 500 {
-                return loginPage(request, context, username: form.username ?? "", error: error.serverError)
+                return formPage(.login, request, context, username: form.username ?? "", error: error.serverError)
             }
         }
         routes.post("/signup") { request, context in
@@ -80,7 +80,7 @@ struct WebController: Sendable {
                 let (token, _, _) = try await passwords.signUp(username: form.username ?? "", password: form.password ?? "")
                 return signedIn(token: token, replacing: context.signedIn, location: "/account?notice=welcome")
             } catch let error as any ServerErrorConvertible where error.serverError.status.code < 500 {
-                return signupPage(request, context, username: form.username ?? "", error: error.serverError)
+                return formPage(.signup, request, context, username: form.username ?? "", error: error.serverError)
             }
         }
         routes.get("/account") { request, context in
@@ -133,38 +133,38 @@ struct WebController: Sendable {
         return PageStrings.table(language)["error_" + error.code.rawValue] ?? error.reason
     }
 
-    private func loginPage(_ request: Request, _ context: AppRequestContext, username: String, error: ServerError?) -> Response {
-        let language = request.language
-        let (token, cookie) = csrf.token(for: request, signedIn: context.signedIn)
-        let button = (try? AppleIDButton(type: .signIn, style: .black, width: 280, height: 44, cornerRadius: 10, language: language))?
-            .html(href: "/auth/apple")
-        var values: [String: Any] = ["csrf": token, "username": String(username.prefix(64)), "button": button ?? ""]
-        if let appleScript { values["apple_script"] = appleScript.scriptURL(language) }
-        if let notice = notice(request, language) { values["notice"] = notice }
-        if let message = errorMessage(error, language) { values["error"] = message }
-        var response = pages.response(
-            pages.render("login", language: language, title: PageStrings.string("login_title", language), values: values),
-            status: error?.status ?? .ok, language: language
-        )
-        // `Retry-After` of a 429.
-        if let error { response.headers.append(contentsOf: error.headers) }
-        if let appleScript { response.headers[.contentSecurityPolicy] = appleScript.contentSecurityPolicy }
-        if let cookie { response.setCookie(cookie) }
-        return response
+    /// The two pages with a username form: log in and sign up.
+    private enum FormPage: String {
+        case login
+        case signup
     }
 
-    private func signupPage(_ request: Request, _ context: AppRequestContext, username: String, error: ServerError?) -> Response {
+    /// The login or sign-up page: the form (CSRF token, the username typed so far), the Apple
+    /// button, an error with its status (a 429 keeps its `Retry-After`), and the page's own script
+    /// policy (Sign in with Apple JS on the login page, the password meter on the sign-up page).
+    private func formPage(_ page: FormPage, _ request: Request, _ context: AppRequestContext, username: String, error: ServerError?) -> Response {
         let language = request.language
         let (token, cookie) = csrf.token(for: request, signedIn: context.signedIn)
-        let button = (try? AppleIDButton(type: .signUp, style: .whiteOutline, width: 280, height: 44, cornerRadius: 10, language: language))?
+        let (type, style): (AppleIDButton.ButtonType, AppleIDButton.Style) = page == .login ? (.signIn, .black) : (.signUp, .whiteOutline)
+        let button = (try? AppleIDButton(type: type, style: style, width: 280, height: 44, cornerRadius: 10, language: language))?
             .html(href: "/auth/apple")
         var values: [String: Any] = ["csrf": token, "username": String(username.prefix(64)), "button": button ?? ""]
+        if page == .login {
+            if let appleScript { values["apple_script"] = appleScript.scriptURL(language) }
+            if let notice = notice(request, language) { values["notice"] = notice }
+        }
         if let message = errorMessage(error, language) { values["error"] = message }
         var response = pages.response(
-            pages.render("signup", language: language, title: PageStrings.string("signup_title", language), values: values),
+            pages.render(page.rawValue, language: language, title: PageStrings.string(page.rawValue + "_title", language), values: values),
             status: error?.status ?? .ok, language: language
         )
-        response.headers[.contentSecurityPolicy] = PasswordStrengthScript.contentSecurityPolicy
+        if let error { response.headers.append(contentsOf: error.headers) }
+        switch page {
+        case .login:
+            if let appleScript { response.headers[.contentSecurityPolicy] = appleScript.contentSecurityPolicy }
+        case .signup:
+            response.headers[.contentSecurityPolicy] = PasswordStrengthScript.contentSecurityPolicy
+        }
         if let cookie { response.setCookie(cookie) }
         return response
     }
