@@ -8,12 +8,8 @@ import Testing
 @Suite("juice emulator: new-key and a real emulator process")
 final class EmulatorCommandTests {
     let temporary: TemporaryDirectory
-    var directory: URL { temporary.url }
 
-    init() throws {
-        temporary = try TemporaryDirectory("emulator-cli")
-    }
-
+    init() throws { temporary = try TemporaryDirectory("emulator-cli") }
     deinit { temporary.remove() }
 
     /// Runs `new-key` and returns the key id and public PEM it printed.
@@ -29,7 +25,7 @@ final class EmulatorCommandTests {
 
     @Test("new-key writes a 0600 PKCS#8 key, prints its id and public PEM, and never overwrites")
     func newKeyFile() async throws {
-        let file = directory.appendingPathComponent("AuthKey.p8")
+        let file = temporary.file("AuthKey.p8")
         let (keyID, publicPEM) = try await newKey(file)
         #expect(keyID.count == 10)
         #expect(publicPEM.hasPrefix("-----BEGIN PUBLIC KEY-----"))
@@ -39,16 +35,16 @@ final class EmulatorCommandTests {
         let again = try await JuiceProcess.run(["emulator", "new-key", "--team-id", "ABCDE12345", "--out", file.path])
         #expect(again.status != 0)
         #expect(!again.stderr.isEmpty)
-        let badTeam = try await JuiceProcess.run(["emulator", "new-key", "--team-id", "abc", "--out", directory.appendingPathComponent("x.p8").path])
+        let badTeam = try await JuiceProcess.run(["emulator", "new-key", "--team-id", "abc", "--out", temporary.file("x.p8").path])
         #expect(badTeam.status != 0)
     }
 
     @Test("a bad configuration stops start-up with every problem listed")
     func badConfiguration() async throws {
-        let config = directory.appendingPathComponent("emulator.json")
+        let config = temporary.file("emulator.json")
         try #"{"teams": [{"team_id": "bad"}], "apps": [], "apple_ids": [], "surprise": 1}"#.write(to: config, atomically: true, encoding: .utf8)
         let result = try await JuiceProcess.run([
-            "emulator", "--port", "0", "--config", config.path, "--data-dir", directory.appendingPathComponent("data").path,
+            "emulator", "--port", "0", "--config", config.path, "--data-dir", temporary.file("data").path,
         ])
         #expect(result.status != 0)
         #expect(result.stderr.contains("team_id"))
@@ -57,7 +53,7 @@ final class EmulatorCommandTests {
 
     @Test("the emulator serves discovery, keys and Apple's errors over HTTP, with the issuer asked for, and stops on SIGTERM")
     func runsAndStops() async throws {
-        let keyFile = directory.appendingPathComponent("AuthKey.p8")
+        let keyFile = temporary.file("AuthKey.p8")
         let (keyID, publicPEM) = try await newKey(keyFile)
         let config: [String: Any] = [
             "teams": [["team_id": "ABCDE12345", "keys": [["key_id": keyID, "public_key_pem": publicPEM]]]],
@@ -69,14 +65,14 @@ final class EmulatorCommandTests {
             ],
             "apple_ids": [["email": "alice@example.org", "password": "correct horse", "first_name": "Alice", "last_name": "Appleseed"]],
         ]
-        let configFile = directory.appendingPathComponent("emulator.json")
+        let configFile = temporary.file("emulator.json")
         try JSONSerialization.data(withJSONObject: config).write(to: configFile)
         let port = try FreePort.pick()
         let smtpPort = try FreePort.pick()
         let process = Process()
         process.executableURL = JuiceProcess.executable
         process.arguments = [
-            "emulator", "--port", "\(port)", "--config", configFile.path, "--data-dir", directory.appendingPathComponent("data").path, "--issuer",
+            "emulator", "--port", "\(port)", "--config", configFile.path, "--data-dir", temporary.file("data").path, "--issuer",
             "https://appleid.apple.com", "--smtp-port", "\(smtpPort)", "--smtp-idle-timeout", "5",
         ]
         process.standardOutput = FileHandle.nullDevice
