@@ -20,25 +20,17 @@ import SQLKit
 /// try await SchemaMigrator().migrate(database, now: Date(), logger: logger)
 /// ```
 final class PostgresJuiceDatabase: JuiceDatabase {
-    /// postgres-nio's pool; it hands out connections while ``running`` runs it.
-    private let client: PostgresClient
-    /// The client's run loop, from ``open(url:maximumConnections:connectTimeout:logger:)`` to
-    /// ``close()``: the database owns it, and `close()` cancels it and waits for it to end (every
-    /// connection closed). A service group is not used, because the server migrates the database and
-    /// the tests use it before any service runs.
-    private let running: Task<Void, Never>
+    private let pool: PostgresConnectionPool
     /// Where the database is, password hidden.
     let location: String
 
-    private init(client: PostgresClient, location: String) {
-        self.client = client
-        self.running = Task { await client.run() }
+    private init(pool: PostgresConnectionPool, location: String) {
+        self.pool = pool
         self.location = location
     }
 
     /// Connects to `url` (`postgres://user:password@host:port/database`, `?sslmode=disable|prefer|require`),
-    /// checking once on a connection of its own that the server answers, so that a wrong password or
-    /// an unknown database is reported at once instead of behind the pool's retries.
+    /// checking once that the server answers.
     /// - Parameters:
     ///   - url: The database URL.
     ///   - maximumConnections: The most connections this process opens (at least 2).
@@ -49,31 +41,25 @@ final class PostgresJuiceDatabase: JuiceDatabase {
         url: String, maximumConnections: Int = 10, connectTimeout: Duration = .seconds(5), logger: Logger
     ) async throws -> PostgresJuiceDatabase {
         let redacted = DatabaseLocation.redacted(url)
-        var connection: PostgresConnection.Configuration
+        var configuration: PostgresConnection.Configuration
         do {
-            connection = try SQLPostgresConfiguration(url: url).coreConfiguration
+            configuration = try SQLPostgresConfiguration(url: url).coreConfiguration
         } catch {
             throw DatabaseLocationError("\(redacted) is not a usable PostgreSQL URL (postgres://user:password@host:5432/database[?sslmode=disable])")
         }
-        connection.options.connectTimeout = .seconds(connectTimeout.components.seconds)
+        configuration.options.connectTimeout = .seconds(connectTimeout.components.seconds)
         var quietLogger = logger
         quietLogger.logLevel = max(logger.logLevel, .info)
+        let database = PostgresJuiceDatabase(
+            pool: PostgresConnectionPool(configuration: configuration, maximum: maximumConnections, logger: quietLogger), location: redacted
+        )
         do {
-            let probe = try await PostgresConnection.connect(configuration: connection, id: 0, logger: quietLogger)
-            do {
-                try await probe.sql(queryLogLevel: nil).raw("SELECT 1").run()
-            } catch {
-                try? await probe.close()
-                throw error
-            }
-            try? await probe.close()
+            try await database.read { sql in try await sql.raw("SELECT 1").run() }
         } catch {
+            await database.close()
             throw DatabaseLocationError("cannot use PostgreSQL at \(redacted): \(Self.describe(error))")
         }
-        var configuration = PostgresClient.Configuration(connection)
-        configuration.options.maximumConnections = max(2, maximumConnections)
-        configuration.options.connectTimeout = connectTimeout
-        return PostgresJuiceDatabase(client: PostgresClient(configuration: configuration, backgroundLogger: quietLogger), location: redacted)
+        return database
     }
 
     var supportsWritingCTEs: Bool { true }
@@ -109,16 +95,16 @@ final class PostgresJuiceDatabase: JuiceDatabase {
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
         do {
-            return try await client.withConnection { connection in try await body(connection.sql(queryLogLevel: nil)) }
+            return try await pool.withConnection { connection in try await body(connection.sql(queryLogLevel: nil)) }
         } catch  where Self.isConnectionLost(error) {
-            return try await client.withConnection { connection in try await body(connection.sql(queryLogLevel: nil)) }
+            return try await pool.withConnection { connection in try await body(connection.sql(queryLogLevel: nil)) }
         }
     }
 
     /// Holds a PostgreSQL advisory lock (on a connection of its own) while `body` runs, so instances
     /// starting together migrate one after the other.
     func withMigrationLock<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
-        try await client.withConnection { connection in
+        try await pool.withConnection { connection in
             let sql = connection.sql(queryLogLevel: nil)
             try await sql.raw("SELECT pg_advisory_lock(\(bind: Self.migrationLockKey))").run()
             do {
@@ -134,15 +120,14 @@ final class PostgresJuiceDatabase: JuiceDatabase {
     }
 
     func close() async {
-        running.cancel()
-        await running.value
+        await pool.close()
     }
 
     /// The advisory lock key migrations take ("juice" in ASCII).
     static let migrationLockKey: Int64 = 0x6A75_6963_65
 
     private func transactionOnce<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await client.withConnection { connection in
+        try await pool.withConnection { connection in
             let sql = connection.sql(queryLogLevel: nil)
             do {
                 try await sql.raw("BEGIN").run()
@@ -157,7 +142,7 @@ final class PostgresJuiceDatabase: JuiceDatabase {
                 do {
                     try await sql.raw("ROLLBACK").run()
                 } catch {
-                    // A connection in an unknown transaction state must not be reused (the pool drops it).
+                    // A connection in an unknown transaction state must not be reused.
                     try? await connection.close()
                 }
                 throw error

@@ -74,7 +74,8 @@ enum TestPostgres {
         return components.string!
     }
 
-    private static func withAdmin(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {
+    /// Runs `body` on the admin database (the one `JUICE_TEST_POSTGRES_URL` names).
+    static func withAdmin(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {
         var logger = Logger(label: "juice-test-postgres")
         logger.logLevel = .warning
         let admin: PostgresJuiceDatabase
