@@ -17,20 +17,23 @@ import Synchronization
 /// Calls run one at a time in arrival order (``AsyncLock``), so a transaction's statements never
 /// interleave with another call's; several processes on one file are serialized by SQLite's own
 /// locking (`BEGIN IMMEDIATE` plus the busy timeout). Queries are never logged: binds hold personal
-/// data and secrets. The file (and its `-wal`/`-shm`) is owner-only, its directory 0700.
+/// data and secrets. The file (and its `-wal`/`-shm`) is owner-only, its directory 0700. Checkpoints
+/// run beside the connection, not in its commits (``WALCheckpointer``).
 package final class SQLiteStore: Sendable {
     private let connection: SQLiteConnection
     private let threadPool: NIOThreadPool
     private let executor: ThreadPoolTaskExecutor
+    private let checkpointer: WALCheckpointer
     private let lock = AsyncLock()
     /// Set by ``close()``; later calls fail with ``SQLiteStoreClosed`` without touching the connection.
     private let closed = Mutex(false)
     /// The database file.
     package let path: String
 
-    private init(connection: SQLiteConnection, threadPool: NIOThreadPool, path: String) {
+    private init(connection: SQLiteConnection, threadPool: NIOThreadPool, checkpointer: WALCheckpointer, path: String) {
         self.connection = connection
         self.threadPool = threadPool
+        self.checkpointer = checkpointer
         self.executor = ThreadPoolTaskExecutor(pool: threadPool)
         self.path = path
     }
@@ -39,8 +42,11 @@ package final class SQLiteStore: Sendable {
     /// - Parameters:
     ///   - path: The database file; its directory is created 0700 when missing.
     ///   - busyTimeout: How long a statement waits for another process's lock.
+    ///   - checkpointInterval: How many calls come between two checkpoints of the write-ahead log.
     ///   - logger: Receives connection messages at info and above.
-    package static func open(path: String, busyTimeout: Duration = .seconds(5), logger: Logger) async throws -> SQLiteStore {
+    package static func open(
+        path: String, busyTimeout: Duration = .seconds(5), checkpointInterval: Int = 200, logger: Logger
+    ) async throws -> SQLiteStore {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var quietLogger = logger
@@ -56,18 +62,22 @@ package final class SQLiteStore: Sendable {
             try? await threadPool.shutdownGracefully()
             throw error
         }
-        let store = SQLiteStore(connection: connection, threadPool: threadPool, path: path)
-        let sql = store.database
+        let sql = connection.sql(queryLogLevel: nil)
         let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        let checkpointer: WALCheckpointer
         do {
             try await sql.raw("PRAGMA busy_timeout = \(unsafeRaw: String(milliseconds))").run()
             try await sql.raw("PRAGMA journal_mode = WAL").run()
             try await sql.raw("PRAGMA synchronous = NORMAL").run()
             try await sql.raw("PRAGMA foreign_keys = ON").run()
+            try await sql.raw("PRAGMA wal_autocheckpoint = 0").run()
+            checkpointer = try await WALCheckpointer.open(path: path, interval: checkpointInterval, logger: quietLogger)
         } catch {
-            await store.close()
+            try? await connection.close().get()
+            try? await threadPool.shutdownGracefully()
             throw error
         }
+        let store = SQLiteStore(connection: connection, threadPool: threadPool, checkpointer: checkpointer, path: path)
         store.restrictPermissions()
         return store
     }
@@ -105,14 +115,17 @@ package final class SQLiteStore: Sendable {
         try await exclusively { try await body(self.database) }
     }
 
-    /// Runs `body` on the connection's thread, holding the lock, unless the store is closed.
+    /// Runs `body` on the connection's thread, holding the lock, unless the store is closed; then,
+    /// every ``WALCheckpointer/interval`` calls, a checkpoint beside the connection.
     private func exclusively<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
-        try await withTaskExecutorPreference(executor) {
+        let result = try await withTaskExecutorPreference(executor) {
             try await lock.withLock {
                 guard !closed.withLock({ $0 }) else { throw SQLiteStoreClosed(path: path) }
                 return try await body()
             }
         }
+        if checkpointer.countCall() { await checkpointer.checkpoint() }
+        return result
     }
 
     /// Closes the connection; the store is unusable afterwards.
@@ -121,6 +134,7 @@ package final class SQLiteStore: Sendable {
         closed.withLock { $0 = true }
         try? await connection.close().get()  // the future form: runs even when this task is cancelled
         try? await threadPool.shutdownGracefully()
+        await checkpointer.close()  // the last connection: SQLite checkpoints what is left
         await lock.unlock()
     }
 }
