@@ -8,11 +8,7 @@ import Testing
 
 @Suite("PostgreSQL outage: the pool answers at once while the database is gone, and works again when it is back")
 struct PostgresOutageTests {
-    static let logger: Logger = {
-        var logger = Logger(label: "juice-test-outage")
-        logger.logLevel = .critical
-        return logger
-    }()
+    static var logger: Logger { DatabaseTests.logger }
 
     @Test(
         "a database that ends every connection and refuses new ones: calls fail at once with an error, and succeed again as soon as it accepts connections",
