@@ -71,6 +71,10 @@ struct MailRelayTests {
             #expect(whole.status == 200)
             #expect(whole.json?["body"] as? String == "Grüße!\r\n.a line that starts with a dot\r\n")
             #expect(whole.json?["envelope_from"] as? String == "hello@example.com")
+            // One object: the listed fields and the rest.
+            #expect(whole.json?["subject"] as? String == "Welcome 🍊")
+            #expect(whole.json?["to"] as? String == relay)
+            #expect(whole.json?["apple_id"] as? String == Fixture.alice.email.lowercased())
             let missing = try await emulator.get("/emulator/admin/mail/000000", headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
             #expect(missing.status == 404)
             // The admin token rule of the other admin endpoints.

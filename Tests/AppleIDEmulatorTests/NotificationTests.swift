@@ -42,6 +42,7 @@ struct NotificationTests {
                 let entry = try #require(try await Self.notifications(emulator).first)
                 #expect(entry["attempts"] as? Int == 3)
                 #expect(entry["type"] as? String == "consent-revoked")
+                #expect(entry["created_at"] is Int && entry["delivered_at"] is Int && entry["failed_at"] == nil, "times in Unix seconds: \(entry)")
 
                 let body = await receiver.bodies[2]
                 let notifications = ServerNotificationVerifier(

@@ -41,12 +41,13 @@ struct AccountPortalController: Sendable {
                 guard id.count <= 64, let message = try await inbox.message(id: id, appleID: session.email) else {
                     throw OAuthError(code: "not_found", description: "no such message in your inbox", status: .notFound)
                 }
+                let summary = message.summary
                 let values: [String: Any] = [
-                    "subject": message.subject.isEmpty ? "—" : message.subject, "from": message.from, "to": message.to,
-                    "delivered_to": message.deliveredTo, "received": message.receivedDate.formatted(Self.timeFormat), "size": message.size,
-                    "body": message.body, "is_html": message.bodyType == "text/html",
+                    "subject": summary.subject.isEmpty ? "—" : summary.subject, "from": summary.from, "to": summary.to,
+                    "delivered_to": summary.deliveredTo, "received": summary.receivedDate.formatted(Self.timeFormat), "size": summary.size,
+                    "body": message.details.body, "is_html": message.details.bodyType == "text/html",
                 ]
-                return HTTPExchange.html(pages.render("mail_message", language: language, title: message.subject, values: values), language: language)
+                return HTTPExchange.html(pages.render("mail_message", language: language, title: summary.subject, values: values), language: language)
             }
         }
         router.post("/account/sign-in") { request, context in
@@ -166,7 +167,7 @@ struct AccountPortalController: Sendable {
         let mail: [[String: Any]] = try await inbox.messages(appleID: session.email).map { summary in
             [
                 "id": summary.id, "from": summary.from, "to": summary.to, "subject": summary.subject.isEmpty ? "—" : summary.subject,
-                "received": Date(timeIntervalSince1970: TimeInterval(summary.receivedAt)).formatted(Self.timeFormat),
+                "received": summary.receivedDate.formatted(Self.timeFormat),
             ]
         }
         var values: [String: Any] = [

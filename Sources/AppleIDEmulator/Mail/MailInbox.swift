@@ -4,7 +4,7 @@ import SQLKit
 /// Reads what the relay delivered (each Apple ID's inbox) and what it refused.
 struct MailInbox: Sendable {
     /// A delivered message as listed: newest first.
-    struct Summary: Sendable, Codable, Equatable {
+    struct Summary: Sendable, Encodable, Equatable {
         let id: String
         let from: String
         let to: String
@@ -18,40 +18,53 @@ struct MailInbox: Sendable {
             case deliveredTo = "delivered_to"
             case receivedAt = "received_at"
         }
-    }
 
-    /// One whole message.
-    struct Message: Sendable, Codable {
-        let id: String
-        let appleID: String
-        let teamID: String
-        let envelopeFrom: String
-        let from: String
-        let to: String
-        let deliveredTo: String
-        let subject: String
-        let receivedAt: Int64
-        let size: Int
-        let bodyType: String
-        let body: String
-        let headers: String
-
-        enum CodingKeys: String, CodingKey {
-            case id, from, to, subject, size, body, headers
-            case appleID = "apple_id"
-            case teamID = "team_id"
-            case envelopeFrom = "envelope_from"
-            case deliveredTo = "delivered_to"
-            case receivedAt = "received_at"
-            case bodyType = "body_type"
+        /// The listed columns of a `relayed_mail` row.
+        init(row: any SQLRow) throws {
+            id = try row.decode(column: "id", as: String.self)
+            from = try row.decode(column: "header_from", as: String.self)
+            to = try row.decode(column: "relay_email", as: String.self)
+            deliveredTo = try row.decode(column: "delivered_to", as: String.self)
+            subject = try row.decode(column: "subject", as: String.self)
+            receivedAt = Int64(try row.decode(column: "received_at", as: Double.self))
+            size = try row.decode(column: "size", as: Int.self)
         }
 
         /// When it arrived, for pages.
         var receivedDate: Date { Date(timeIntervalSince1970: TimeInterval(receivedAt)) }
     }
 
+    /// One whole message: what the list shows and the rest, in one JSON object.
+    struct Message: Sendable, Encodable {
+        /// What only the whole message shows.
+        struct Details: Sendable, Encodable {
+            let appleID: String
+            let teamID: String
+            let envelopeFrom: String
+            let bodyType: String
+            let body: String
+            let headers: String
+
+            enum CodingKeys: String, CodingKey {
+                case body, headers
+                case appleID = "apple_id"
+                case teamID = "team_id"
+                case envelopeFrom = "envelope_from"
+                case bodyType = "body_type"
+            }
+        }
+
+        let summary: Summary
+        let details: Details
+
+        func encode(to encoder: any Encoder) throws {
+            try summary.encode(to: encoder)
+            try details.encode(to: encoder)
+        }
+    }
+
     /// A refused attempt and why.
-    struct Refusal: Sendable, Codable {
+    struct Refusal: Sendable, Encodable {
         let id: Int
         let attemptedAt: Int64
         let envelopeFrom: String
@@ -79,14 +92,7 @@ struct MailInbox: Sendable {
                 SELECT id, header_from, relay_email, delivered_to, subject, received_at, size FROM relayed_mail
                 WHERE apple_id = \(bind: email) ORDER BY received_at DESC, rowid DESC LIMIT \(bind: limit)
                 """
-            ).all().map { row in
-                Summary(
-                    id: try row.decode(column: "id", as: String.self), from: try row.decode(column: "header_from", as: String.self),
-                    to: try row.decode(column: "relay_email", as: String.self), deliveredTo: try row.decode(column: "delivered_to", as: String.self),
-                    subject: try row.decode(column: "subject", as: String.self),
-                    receivedAt: Int64(try row.decode(column: "received_at", as: Double.self)), size: try row.decode(column: "size", as: Int.self)
-                )
-            }
+            ).all().map(Summary.init(row:))
         }
     }
 
@@ -96,15 +102,12 @@ struct MailInbox: Sendable {
             guard let row = try await database.raw("SELECT * FROM relayed_mail WHERE id = \(bind: id)").first() else { return nil }
             let owner = try row.decode(column: "apple_id", as: String.self)
             if let appleID, appleID.lowercased() != owner { return nil }
-            return Message(
-                id: try row.decode(column: "id", as: String.self), appleID: owner, teamID: try row.decode(column: "team_id", as: String.self),
-                envelopeFrom: try row.decode(column: "envelope_from", as: String.self), from: try row.decode(column: "header_from", as: String.self),
-                to: try row.decode(column: "relay_email", as: String.self), deliveredTo: try row.decode(column: "delivered_to", as: String.self),
-                subject: try row.decode(column: "subject", as: String.self),
-                receivedAt: Int64(try row.decode(column: "received_at", as: Double.self)), size: try row.decode(column: "size", as: Int.self),
-                bodyType: try row.decode(column: "body_type", as: String.self), body: try row.decode(column: "body", as: String.self),
-                headers: try row.decode(column: "headers", as: String.self)
-            )
+            let details = Message.Details(
+                appleID: owner, teamID: try row.decode(column: "team_id", as: String.self),
+                envelopeFrom: try row.decode(column: "envelope_from", as: String.self),
+                bodyType: try row.decode(column: "body_type", as: String.self),
+                body: try row.decode(column: "body", as: String.self), headers: try row.decode(column: "headers", as: String.self))
+            return Message(summary: try Summary(row: row), details: details)
         }
     }
 

@@ -1,8 +1,8 @@
-import Foundation
 import SQLKit
 
-/// One queued notification and where its delivery stands.
-struct OutboxEntry: Sendable, Codable {
+/// One queued notification and where its delivery stands, as the admin API and the account portal
+/// show it (times in Unix seconds).
+struct OutboxEntry: Sendable, Encodable {
     let id: Int
     let jti: String
     let audience: String
@@ -10,17 +10,14 @@ struct OutboxEntry: Sendable, Codable {
     let eventType: String
     let event: String
     let appleID: String
-    let createdAt: Date
+    let createdAt: Int64
     let attempts: Int
-    let nextAttemptAt: Date
-    let deliveredAt: Date?
-    let failedAt: Date?
-    let lastResult: String?
-
     /// `delivered`, `failed` (given up) or `pending`.
-    var status: String {
-        deliveredAt != nil ? "delivered" : (failedAt != nil ? "failed" : "pending")
-    }
+    let status: String
+    let nextAttemptAt: Int64
+    let deliveredAt: Int64?
+    let failedAt: Int64?
+    let lastResult: String?
 
     enum CodingKeys: String, CodingKey {
         case id, jti, audience, url, event, attempts, status
@@ -33,24 +30,6 @@ struct OutboxEntry: Sendable, Codable {
         case lastResult = "last_result"
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(jti, forKey: .jti)
-        try container.encode(audience, forKey: .audience)
-        try container.encode(url, forKey: .url)
-        try container.encode(eventType, forKey: .eventType)
-        try container.encode(event, forKey: .event)
-        try container.encode(appleID, forKey: .appleID)
-        try container.encode(Int64(createdAt.timeIntervalSince1970), forKey: .createdAt)
-        try container.encode(attempts, forKey: .attempts)
-        try container.encode(status, forKey: .status)
-        try container.encode(Int64(nextAttemptAt.timeIntervalSince1970), forKey: .nextAttemptAt)
-        try container.encodeIfPresent(deliveredAt.map { Int64($0.timeIntervalSince1970) }, forKey: .deliveredAt)
-        try container.encodeIfPresent(failedAt.map { Int64($0.timeIntervalSince1970) }, forKey: .failedAt)
-        try container.encodeIfPresent(lastResult, forKey: .lastResult)
-    }
-
     init(row: any SQLRow) throws {
         id = try row.decode(column: "id", as: Int.self)
         jti = try row.decode(column: "jti", as: String.self)
@@ -59,16 +38,13 @@ struct OutboxEntry: Sendable, Codable {
         eventType = try row.decode(column: "event_type", as: String.self)
         event = try row.decode(column: "event", as: String.self)
         appleID = try row.decode(column: "email", as: String.self)
-        createdAt = Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self))
+        createdAt = Int64(try row.decode(column: "created_at", as: Double.self))
         attempts = try row.decode(column: "attempts", as: Int.self)
-        nextAttemptAt = Date(timeIntervalSince1970: try row.decode(column: "next_attempt_at", as: Double.self))
-        deliveredAt = try row.decode(column: "delivered_at", as: Double?.self).map(Date.init(timeIntervalSince1970:))
-        failedAt = try row.decode(column: "failed_at", as: Double?.self).map(Date.init(timeIntervalSince1970:))
+        nextAttemptAt = Int64(try row.decode(column: "next_attempt_at", as: Double.self))
+        deliveredAt = try row.decode(column: "delivered_at", as: Double?.self).map { Int64($0) }
+        failedAt = try row.decode(column: "failed_at", as: Double?.self).map { Int64($0) }
         lastResult = try row.decode(column: "last_result", as: String?.self)
-    }
-
-    init(from decoder: any Decoder) throws {
-        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "outbox entries are read from the store only"))
+        status = deliveredAt != nil ? "delivered" : (failedAt != nil ? "failed" : "pending")
     }
 
     static func list(appleID: String?, in database: any SQLDatabase) async throws -> [OutboxEntry] {
