@@ -25,10 +25,9 @@ struct ConformanceCommandTests {
         init() throws {
             port = try FreePort.pick()
             kitPort = try FreePort.pick()
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-conformance-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            keyPath = directory.appendingPathComponent("AuthKey_KEYCONF001.p8")
-            try P256.Signing.PrivateKey().pemRepresentation.write(to: keyPath, atomically: true, encoding: .utf8)
+            let temporary = try TemporaryDirectory("conformance")
+            directory = temporary.url
+            keyPath = try temporary.writePrivate("AuthKey_KEYCONF001.p8", P256.Signing.PrivateKey().pemRepresentation)
         }
 
         /// Starts `juice serve --config juice.json` and waits (bounded) for `/health`.

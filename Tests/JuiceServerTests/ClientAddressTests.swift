@@ -153,11 +153,10 @@ struct ClientAddressTests {
 
     @Test("trusted_proxies loads from juice.json and JUICE_TRUSTED_PROXIES; a bad entry is a configuration error naming it")
     func configuration() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-proxies-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let keyPath = directory.appendingPathComponent("AuthKey_KEY1234567.p8").path
-        try P256.Signing.PrivateKey().pemRepresentation.write(toFile: keyPath, atomically: true, encoding: .utf8)
+        let temporary = try TemporaryDirectory("proxies")
+        defer { temporary.remove() }
+        let directory = temporary.url
+        try temporary.writePrivate("AuthKey_KEY1234567.p8", P256.Signing.PrivateKey().pemRepresentation)
         let key = Data(SymmetricKey(size: .bits256).withUnsafeBytes(Array.init)).base64EncodedString()
         func load(_ extra: String, environment: [String: String] = [:]) throws -> ServerConfiguration {
             let file = directory.appendingPathComponent("juice.json")

@@ -1,6 +1,7 @@
 import AppleSignIn
 import Crypto
 import Foundation
+import JuiceTestSupport
 import Testing
 
 @testable import JuiceServer
@@ -9,11 +10,10 @@ import Testing
 struct ConfigurationNumbersTests {
     @Test("port, session_lifetime and password_hash_cost refuse 1e22, -1e300, fractions, huge strings and arrays")
     func hostileNumbers() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-numbers-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try P256.Signing.PrivateKey().pemRepresentation.write(
-            toFile: directory.appendingPathComponent("AuthKey_KEY1234567.p8").path, atomically: true, encoding: .utf8)
+        let temporary = try TemporaryDirectory("numbers")
+        defer { temporary.remove() }
+        let directory = temporary.url
+        try temporary.writePrivate("AuthKey_KEY1234567.p8", P256.Signing.PrivateKey().pemRepresentation)
         let key = Data(SymmetricKey(size: .bits256).withUnsafeBytes(Array.init)).base64EncodedString()
         for field in ["port", "session_lifetime", "password_hash_cost"] {
             for value in ["1e22", "-1e300", "12.5", #""99999999999999999999""#, #""-1""#, "[1]", "{}", "1.7976931348623157e308"] {

@@ -18,8 +18,9 @@ struct SQLiteStoreTests {
 
     @Test("a transaction's body and every statement's continuation run on the store's thread; the caller resumes off it; the data is committed")
     func transactionStaysOnOneThread() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-sqlite-store-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory("sqlite-store")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let store = try await SQLiteStore.open(path: directory.appendingPathComponent("store.sqlite").path, logger: Self.logger)
         let outcome: Result<([String], Int), any Error>
         do {
@@ -52,8 +53,9 @@ struct SQLiteStoreTests {
         "a statement that fails rolls the transaction back and the store goes on answering; after close, a call fails instead of hanging",
         .timeLimit(.minutes(1)))
     func failureAndClose() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-sqlite-store-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory("sqlite-store")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let store = try await SQLiteStore.open(path: directory.appendingPathComponent("store.sqlite").path, logger: Self.logger)
         let outcome: Result<Int, any Error>
         do {
