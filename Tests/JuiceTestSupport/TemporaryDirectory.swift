@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A fresh directory of the test's own under the system's temporary directory (mode 0700: tests put
 /// private keys and databases in it), removed by ``remove()``; ``with(_:_:)`` removes it however the
 /// body ends.
@@ -27,10 +33,17 @@ package struct TemporaryDirectory: Sendable {
     }
 
     /// Writes an executable shell script `name` with `body` and returns its path.
+    ///
+    /// Written through a close-on-exec descriptor: a program another test starts at that moment must
+    /// not inherit the file open for writing, or running the script fails with "text file busy".
     package func script(_ name: String, _ body: String) throws -> String {
         let path = file(name).path
-        try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        let bytes = Array(("#!/bin/sh\n" + body + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
         return path
     }
 
