@@ -45,6 +45,23 @@ struct BrowserOpenerTests {
         }
     }
 
+    @Test("the browser gets none of the CLI's open descriptors, even those without close-on-exec (a listening socket would stay bound)")
+    func noInheritedDescriptors() async throws {
+        try await TemporaryDirectory.with { temp in
+            let record = temp.file("descriptor")
+            let plain = open("/dev/null", O_RDONLY)  // no O_CLOEXEC
+            let high = fcntl(plain, F_DUPFD, 300)  // above any descriptor the shell opens for itself
+            close(plain)
+            try #require(high >= 300)
+            defer { close(high) }
+            let script = try temp.script(
+                "browser", "if [ -e /proc/$$/fd/\(high) ]; then echo inherited; else echo closed; fi > '\(record.path)'")
+            let opener = BrowserOpener(environment: ["BROWSER": script, "PATH": "/usr/bin:/bin"], announce: { _ in })
+            #expect(opener.open(url) == .browserCommand(script))
+            #expect(try await recorded(record) == "closed")
+        }
+    }
+
     @Test("falls back to xdg-open on the PATH")
     func xdgOpen() async throws {
         try await TemporaryDirectory.with { temp in

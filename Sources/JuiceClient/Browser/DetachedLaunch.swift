@@ -8,8 +8,9 @@ import Foundation
     import Darwin
 #endif
 
-/// Starts a program and leaves it running, its standard input, output and error on `/dev/null`; a
-/// thread of its own reaps it when it exits, so it never lingers as a zombie.
+/// Starts a program and leaves it running, its standard input, output and error on `/dev/null` and
+/// none of this process's other descriptors open in it (on Linux); a thread of its own reaps it when
+/// it exits, so it never lingers as a zombie.
 ///
 /// This is `posix_spawn(3)` rather than Foundation's `Process`: on Linux, `Process.run()` closes its
 /// file handles with a `try!`, which traps when `close(2)` is interrupted by a signal (`EINTR`); a
@@ -30,6 +31,9 @@ enum DetachedLaunch {
                 return false
             }
         }
+        #if canImport(Glibc)
+            guard closeTheRest(&actions) else { return false }
+        #endif
         let argv = ([executable] + arguments).map { strdup($0) }
         let envp = environment.map { strdup("\($0.key)=\($0.value)") }
         defer {
@@ -46,4 +50,22 @@ enum DetachedLaunch {
         }
         return true
     }
+
+    #if canImport(Glibc)
+        /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module
+        /// does not declare.
+        private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+        /// Adds an action closing every descriptor from 3 up. Without it, a browser (which may run for
+        /// hours) would keep what the CLI had open without close-on-exec: NIO's epoll descriptors, its
+        /// sockets, the loopback callback's listener among them, which then stays bound after the CLI exits.
+        private static func closeTheRest(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>) -> Bool {
+            if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+                return unsafeBitCast(symbol, to: AddCloseFrom.self)(actions, 3) == 0
+            }
+            // An older glibc: one close action per descriptor open now (one closed meanwhile is ignored).
+            let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) } ?? []
+            return open.filter { $0 > 2 }.allSatisfy { posix_spawn_file_actions_addclose(actions, $0) == 0 }
+        }
+    #endif
 }
