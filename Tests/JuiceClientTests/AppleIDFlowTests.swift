@@ -1,5 +1,6 @@
 import Foundation
 import JuiceClient
+import JuiceTestSupport
 import Testing
 
 @testable import AppleIDEmulator

@@ -1,5 +1,6 @@
 import Foundation
 import JuiceClient
+import JuiceTestSupport
 import NIOHTTP1
 import Synchronization
 import Testing

@@ -108,11 +108,10 @@ enum NativeFlow {
 
     /// Polls `condition` until it holds (notifications arrive asynchronously) or `timeout` passes.
     static func eventually(timeout: Duration = .seconds(20), _ condition: @Sendable () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
+        let held: Bool? = try await JuiceTestSupport.eventually(timeout: timeout, interval: .milliseconds(100)) {
+            try await condition() ? true : nil
         }
+        if held != nil { return true }
         return try await condition()
     }
 }

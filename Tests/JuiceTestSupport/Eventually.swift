@@ -1,0 +1,19 @@
+/// Polls `condition` every `interval` until it gives a value or `timeout` passes; `nil` then.
+package func eventually<T>(
+    timeout: Duration = .seconds(10), interval: Duration = .milliseconds(10), _ condition: () async throws -> T?
+) async throws -> T? {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if let value = try await condition() { return value }
+        try await Task.sleep(for: interval)
+    }
+    return nil
+}
+
+/// Waits until `condition` holds, failing with a message naming `what` after `timeout`.
+package func eventually(_ what: String, timeout: Duration = .seconds(15), _ condition: () async throws -> Bool) async throws {
+    let held: Bool? = try await eventually(timeout: timeout, interval: .milliseconds(20)) { try await condition() ? true : nil }
+    guard held == nil else { return }
+    struct Timeout: Error, CustomStringConvertible { let description: String }
+    throw Timeout(description: "timed out waiting for: \(what)")
+}
