@@ -2,13 +2,13 @@ import Foundation
 import SQLKit
 
 /// Whether the person shares their address or a relay address with a team.
-enum EmailChoice: String, Sendable {
+enum EmailChoice: String, Sendable, Decodable {
     case share
     case hide
 }
 
 /// An Apple ID's consent to an app (one per primary App ID): the name and email choice given then.
-struct Grant: Sendable, Hashable {
+struct Grant: Sendable, Hashable, Decodable {
     let email: String
     let bundleID: String
     let firstName: String
@@ -16,15 +16,18 @@ struct Grant: Sendable, Hashable {
     let emailChoice: EmailChoice
     let createdAt: Date
 
+    /// A `grants` row under the names above.
+    private static let columns: SQLQueryString =
+        "email, bundle_id AS bundleID, first_name AS firstName, last_name AS lastName, email_choice AS emailChoice, created_at AS createdAt"
+
     static func find(email: String, bundleID: String, in database: any SQLDatabase) async throws -> Grant? {
-        guard let row = try await database.raw("SELECT * FROM grants WHERE email = \(bind: email) AND bundle_id = \(bind: bundleID)").first() else {
-            return nil
-        }
-        return try Grant(row: row)
+        try await database.raw("SELECT \(columns) FROM grants WHERE email = \(bind: email) AND bundle_id = \(bind: bundleID)")
+            .first(decoding: Grant.self)
     }
 
     static func all(email: String, in database: any SQLDatabase) async throws -> [Grant] {
-        try await database.raw("SELECT * FROM grants WHERE email = \(bind: email) ORDER BY created_at, bundle_id").all().map(Grant.init(row:))
+        try await database.raw("SELECT \(columns) FROM grants WHERE email = \(bind: email) ORDER BY created_at, bundle_id")
+            .all(decoding: Grant.self)
     }
 
     func insert(in database: any SQLDatabase) async throws {
@@ -42,17 +45,5 @@ struct Grant: Sendable, Hashable {
         try await database.raw(
             "UPDATE tokens SET revoked_at = \(bind: now.timeIntervalSince1970) WHERE email = \(bind: email) AND bundle_id = \(bind: bundleID) AND revoked_at IS NULL"
         ).run()
-    }
-}
-
-extension Grant {
-    /// The value of a row of its table.
-    init(row: any SQLRow) throws {
-        email = try row.decode(column: "email", as: String.self)
-        bundleID = try row.decode(column: "bundle_id", as: String.self)
-        firstName = try row.decode(column: "first_name", as: String.self)
-        lastName = try row.decode(column: "last_name", as: String.self)
-        emailChoice = EmailChoice(rawValue: try row.decode(column: "email_choice", as: String.self)) ?? .share
-        createdAt = Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self))
     }
 }

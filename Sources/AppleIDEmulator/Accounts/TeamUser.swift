@@ -1,12 +1,15 @@
 import SQLKit
 
 /// An Apple ID as one developer team sees it: its stable `sub` and its relay address.
-struct TeamUser: Sendable, Hashable {
+struct TeamUser: Sendable, Hashable, Decodable {
     let email: String
     let teamID: String
     let subject: String
     let relayEmail: String
     let forwarding: Bool
+
+    /// A `team_users` row under the names above.
+    private static let columns: SQLQueryString = "email, team_id AS teamID, sub AS subject, relay_email AS relayEmail, forwarding"
 
     /// The team user, created on first use (`sub` and relay address are then stable forever).
     static func ensure(email: String, teamID: String, random: EmulatorRandom, in database: any SQLDatabase) async throws -> TeamUser {
@@ -22,15 +25,13 @@ struct TeamUser: Sendable, Hashable {
     }
 
     static func find(email: String, teamID: String, in database: any SQLDatabase) async throws -> TeamUser? {
-        guard let row = try await database.raw("SELECT * FROM team_users WHERE email = \(bind: email) AND team_id = \(bind: teamID)").first() else {
-            return nil
-        }
-        return try TeamUser(row: row)
+        try await database.raw("SELECT \(columns) FROM team_users WHERE email = \(bind: email) AND team_id = \(bind: teamID)")
+            .first(decoding: TeamUser.self)
     }
 
     static func find(subject: String, in database: any SQLDatabase) async throws -> TeamUser? {
-        guard let row = try await database.raw("SELECT * FROM team_users WHERE sub = \(bind: subject)").first() else { return nil }
-        return try TeamUser(row: row)
+        try await database.raw("SELECT \(columns) FROM team_users WHERE sub = \(bind: subject)")
+            .first(decoding: TeamUser.self)
     }
     /// Apple's form: `000123.<32 hex>.0123`.
     static func newSubject(_ random: EmulatorRandom) -> String {
@@ -40,16 +41,5 @@ struct TeamUser: Sendable, Hashable {
     /// `<10 lowercase letters and digits>@privaterelay.appleid.com`.
     static func newRelayEmail(_ random: EmulatorRandom) -> String {
         random.string(length: 10, alphabet: "abcdefghijklmnopqrstuvwxyz0123456789") + "@privaterelay.appleid.com"
-    }
-}
-
-extension TeamUser {
-    /// The value of a row of its table.
-    init(row: any SQLRow) throws {
-        email = try row.decode(column: "email", as: String.self)
-        teamID = try row.decode(column: "team_id", as: String.self)
-        subject = try row.decode(column: "sub", as: String.self)
-        relayEmail = try row.decode(column: "relay_email", as: String.self)
-        forwarding = try row.decode(column: "forwarding", as: Int.self) != 0
     }
 }

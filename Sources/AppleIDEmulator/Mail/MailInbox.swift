@@ -4,13 +4,13 @@ import SQLKit
 /// Reads what the relay delivered (each Apple ID's inbox) and what it refused.
 struct MailInbox: Sendable {
     /// A delivered message as listed: newest first.
-    struct Summary: Sendable, Encodable, Equatable {
+    struct Summary: Sendable, Codable, Equatable {
         let id: String
         let from: String
         let to: String
         let deliveredTo: String
         let subject: String
-        let receivedAt: Int64
+        let receivedAt: UnixSeconds
         let size: Int
 
         enum CodingKeys: String, CodingKey {
@@ -19,25 +19,18 @@ struct MailInbox: Sendable {
             case receivedAt = "received_at"
         }
 
-        /// The listed columns of a `relayed_mail` row.
-        init(row: any SQLRow) throws {
-            id = try row.decode(column: "id", as: String.self)
-            from = try row.decode(column: "header_from", as: String.self)
-            to = try row.decode(column: "relay_email", as: String.self)
-            deliveredTo = try row.decode(column: "delivered_to", as: String.self)
-            subject = try row.decode(column: "subject", as: String.self)
-            receivedAt = Int64(try row.decode(column: "received_at", as: Double.self))
-            size = try row.decode(column: "size", as: Int.self)
-        }
+        /// The listed columns of a `relayed_mail` row, under the names above.
+        static let columns: SQLQueryString =
+            "id, header_from AS \"from\", relay_email AS \"to\", delivered_to, subject, received_at, size"
 
         /// When it arrived, for pages.
-        var receivedDate: Date { Date(timeIntervalSince1970: TimeInterval(receivedAt)) }
+        var receivedDate: Date { receivedAt.date }
     }
 
     /// One whole message: what the list shows and the rest, in one JSON object.
     struct Message: Sendable, Encodable {
         /// What only the whole message shows.
-        struct Details: Sendable, Encodable {
+        struct Details: Sendable, Codable {
             let appleID: String
             let teamID: String
             let envelopeFrom: String
@@ -64,9 +57,9 @@ struct MailInbox: Sendable {
     }
 
     /// A refused attempt and why.
-    struct Refusal: Sendable, Encodable {
+    struct Refusal: Sendable, Codable {
         let id: Int
-        let attemptedAt: Int64
+        let attemptedAt: UnixSeconds
         let envelopeFrom: String
         let recipient: String
         let appleID: String?
@@ -89,25 +82,29 @@ struct MailInbox: Sendable {
         return try await store.transaction { database in
             try await database.raw(
                 """
-                SELECT id, header_from, relay_email, delivered_to, subject, received_at, size FROM relayed_mail
+                SELECT \(Summary.columns) FROM relayed_mail
                 WHERE apple_id = \(bind: email) ORDER BY received_at DESC, rowid DESC LIMIT \(bind: limit)
                 """
-            ).all().map(Summary.init(row:))
+            ).all(decoding: Summary.self)
         }
     }
 
     /// One message, optionally only when it belongs to `appleID` (the portal shows only its own).
     func message(id: String, appleID: String? = nil) async throws -> Message? {
         try await store.transaction { database in
-            guard let row = try await database.raw("SELECT * FROM relayed_mail WHERE id = \(bind: id)").first() else { return nil }
-            let owner = try row.decode(column: "apple_id", as: String.self)
-            if let appleID, appleID.lowercased() != owner { return nil }
-            let details = Message.Details(
-                appleID: owner, teamID: try row.decode(column: "team_id", as: String.self),
-                envelopeFrom: try row.decode(column: "envelope_from", as: String.self),
-                bodyType: try row.decode(column: "body_type", as: String.self),
-                body: try row.decode(column: "body", as: String.self), headers: try row.decode(column: "headers", as: String.self))
-            return Message(summary: try Summary(row: row), details: details)
+            guard
+                let row = try await database.raw(
+                    """
+                    SELECT \(Summary.columns), apple_id, team_id, envelope_from, body_type, body, headers FROM relayed_mail
+                    WHERE id = \(bind: id)
+                    """
+                ).first()
+            else {
+                return nil
+            }
+            let details = try row.decode(model: Message.Details.self)
+            if let appleID, appleID.lowercased() != details.appleID { return nil }
+            return Message(summary: try row.decode(model: Summary.self), details: details)
         }
     }
 
@@ -116,15 +113,7 @@ struct MailInbox: Sendable {
         let email = appleID?.lowercased()
         return try await store.transaction { database in
             let filter: SQLQueryString = email.map { "WHERE apple_id = \(bind: $0)" } ?? ""
-            return try await database.raw("SELECT * FROM refused_mail \(filter) ORDER BY id DESC LIMIT \(bind: limit)").all().map { row in
-                Refusal(
-                    id: try row.decode(column: "id", as: Int.self), attemptedAt: Int64(try row.decode(column: "attempted_at", as: Double.self)),
-                    envelopeFrom: try row.decode(column: "envelope_from", as: String.self),
-                    recipient: try row.decode(column: "recipient", as: String.self),
-                    appleID: try row.decode(column: "apple_id", as: String?.self), reply: try row.decode(column: "reply", as: String.self),
-                    reason: try row.decode(column: "reason", as: String.self)
-                )
-            }
+            return try await database.raw("SELECT * FROM refused_mail \(filter) ORDER BY id DESC LIMIT \(bind: limit)").all(decoding: Refusal.self)
         }
     }
 }

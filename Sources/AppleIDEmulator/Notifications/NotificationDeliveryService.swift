@@ -44,8 +44,11 @@ struct NotificationDeliveryService: Service {
         do {
             due = try await store.transaction { database in
                 try await database.raw(
-                    "SELECT * FROM outbox WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= \(bind: now) ORDER BY id LIMIT 50"
-                ).all().map(OutboxEntry.init(row:))
+                    """
+                    SELECT \(OutboxEntry.columns) FROM outbox
+                    WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= \(bind: now) ORDER BY id LIMIT 50
+                    """
+                ).all(decoding: OutboxEntry.self)
             }
         } catch {
             logger.debug("outbox read failed", metadata: ["error.type": "\(type(of: error))"])

@@ -2,7 +2,7 @@ import SQLKit
 
 /// One queued notification and where its delivery stands, as the admin API and the account portal
 /// show it (times in Unix seconds).
-struct OutboxEntry: Sendable, Encodable {
+struct OutboxEntry: Sendable, Codable {
     let id: Int
     let jti: String
     let audience: String
@@ -10,13 +10,13 @@ struct OutboxEntry: Sendable, Encodable {
     let eventType: String
     let event: String
     let appleID: String
-    let createdAt: Int64
+    let createdAt: UnixSeconds
     let attempts: Int
     /// `delivered`, `failed` (given up) or `pending`.
     let status: String
-    let nextAttemptAt: Int64
-    let deliveredAt: Int64?
-    let failedAt: Int64?
+    let nextAttemptAt: UnixSeconds
+    let deliveredAt: UnixSeconds?
+    let failedAt: UnixSeconds?
     let lastResult: String?
 
     enum CodingKeys: String, CodingKey {
@@ -30,27 +30,15 @@ struct OutboxEntry: Sendable, Encodable {
         case lastResult = "last_result"
     }
 
-    init(row: any SQLRow) throws {
-        id = try row.decode(column: "id", as: Int.self)
-        jti = try row.decode(column: "jti", as: String.self)
-        audience = try row.decode(column: "audience", as: String.self)
-        url = try row.decode(column: "url", as: String.self)
-        eventType = try row.decode(column: "event_type", as: String.self)
-        event = try row.decode(column: "event", as: String.self)
-        appleID = try row.decode(column: "email", as: String.self)
-        createdAt = Int64(try row.decode(column: "created_at", as: Double.self))
-        attempts = try row.decode(column: "attempts", as: Int.self)
-        nextAttemptAt = Int64(try row.decode(column: "next_attempt_at", as: Double.self))
-        deliveredAt = try row.decode(column: "delivered_at", as: Double?.self).map { Int64($0) }
-        failedAt = try row.decode(column: "failed_at", as: Double?.self).map { Int64($0) }
-        lastResult = try row.decode(column: "last_result", as: String?.self)
-        status = deliveredAt != nil ? "delivered" : (failedAt != nil ? "failed" : "pending")
-    }
+    /// The columns of an `outbox` row under the names above, with the status worked out.
+    static let columns: SQLQueryString = """
+        id, jti, audience, url, event_type AS type, event, email AS apple_id, created_at, attempts, next_attempt_at,
+        delivered_at, failed_at, last_result,
+        CASE WHEN delivered_at IS NOT NULL THEN 'delivered' WHEN failed_at IS NOT NULL THEN 'failed' ELSE 'pending' END AS status
+        """
 
     static func list(appleID: String?, in database: any SQLDatabase) async throws -> [OutboxEntry] {
-        if let appleID {
-            return try await database.raw("SELECT * FROM outbox WHERE email = \(bind: appleID) ORDER BY id").all().map(OutboxEntry.init(row:))
-        }
-        return try await database.raw("SELECT * FROM outbox ORDER BY id").all().map(OutboxEntry.init(row:))
+        let filter: SQLQueryString = appleID.map { "WHERE email = \(bind: $0)" } ?? ""
+        return try await database.raw("SELECT \(columns) FROM outbox \(filter) ORDER BY id").all(decoding: OutboxEntry.self)
     }
 }
