@@ -116,18 +116,6 @@ struct APIController: Sendable {
     let lifecycle: any AppleLifecycleStore
     let origin: OriginCheck
 
-    init(
-        native: AppleNativeSignIn, passwords: PasswordAccounts, sessions: any SessionStore, deletion: AccountDeletion,
-        lifecycle: any AppleLifecycleStore, origin: OriginCheck
-    ) {
-        self.native = native
-        self.passwords = passwords
-        self.sessions = sessions
-        self.deletion = deletion
-        self.lifecycle = lifecycle
-        self.origin = origin
-    }
-
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.post("/api/auth/nonce") { _, _ in

@@ -32,14 +32,6 @@ struct AppleNativeSignIn: Sendable {
         var givenName: String?
         /// Family name, likewise.
         var familyName: String?
-
-        init(identityToken: String, authorizationCode: String? = nil, nonce: String, givenName: String? = nil, familyName: String? = nil) {
-            self.identityToken = identityToken
-            self.authorizationCode = authorizationCode
-            self.nonce = nonce
-            self.givenName = givenName
-            self.familyName = familyName
-        }
     }
 
     private let configuration: ServerConfiguration

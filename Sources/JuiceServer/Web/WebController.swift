@@ -16,22 +16,7 @@ struct WebController: Sendable {
     let security: any AccountSecurityStore
     let time: TimeSource
     /// Sign in with Apple JS for the login page's popup sign-in; `nil` leaves only the redirect flow.
-    let appleScript: AppleJSScript?
-
-    init(
-        pages: PageRenderer, passwords: PasswordAccounts, sessions: any SessionStore, deletion: AccountDeletion, cookies: SessionCookies,
-        csrf: CSRFProtection, security: any AccountSecurityStore, time: TimeSource, appleScript: AppleJSScript? = nil
-    ) {
-        self.pages = pages
-        self.passwords = passwords
-        self.sessions = sessions
-        self.deletion = deletion
-        self.cookies = cookies
-        self.csrf = csrf
-        self.security = security
-        self.time = time
-        self.appleScript = appleScript
-    }
+    var appleScript: AppleJSScript? = nil
 
     /// A password form.
     struct CredentialsForm: Decodable {
