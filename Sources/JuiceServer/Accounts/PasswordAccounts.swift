@@ -9,17 +9,10 @@ struct PasswordAccounts: Sendable {
     /// bcrypt reads at most 72 bytes; longer passwords are refused rather than silently truncated.
     static let maximumPasswordBytes = 72
 
-    private let accounts: any AccountRepository
+    let accounts: any AccountRepository
     let hasher: PasswordHasher
     let throttle: LoginThrottle
-    private let tokens: SessionTokens
-
-    init(accounts: any AccountRepository, hasher: PasswordHasher, throttle: LoginThrottle, tokens: SessionTokens) {
-        self.accounts = accounts
-        self.hasher = hasher
-        self.throttle = throttle
-        self.tokens = tokens
-    }
+    let tokens: SessionTokens
 
     /// The stored form of a username (``Username/normalize(_:)``).
     static func normalize(username: String) -> String {

@@ -34,23 +34,12 @@ struct AppleNativeSignIn: Sendable {
         var familyName: String?
     }
 
-    private let configuration: ServerConfiguration
-    private let pipeline: AppleSignInPipeline
-    private let nonces: NativeNonces
-    private let time: TimeSource
-    private let metrics: SignInMetrics
-
-    /// Creates the flow. `pipeline` should accept every configured client id.
-    init(
-        configuration: ServerConfiguration, pipeline: AppleSignInPipeline, nonces: NativeNonces, time: TimeSource,
-        metrics: SignInMetrics = SignInMetrics()
-    ) {
-        self.configuration = configuration
-        self.pipeline = pipeline
-        self.nonces = nonces
-        self.time = time
-        self.metrics = metrics
-    }
+    let configuration: ServerConfiguration
+    /// Verifies, redeems and records; it should accept every configured client id.
+    let pipeline: AppleSignInPipeline
+    let nonces: NativeNonces
+    let time: TimeSource
+    var metrics = SignInMetrics()
 
     /// A new single-use nonce, valid for the authorization lifetime (see ``NativeNonces``).
     func issueNonce() -> String {

@@ -27,25 +27,13 @@ struct AppleWebSignIn: Sendable {
         case relayed(URL)
     }
 
-    private let configuration: ServerConfiguration
-    private let pipeline: AppleSignInPipeline
-    private let authorizations: any AuthorizationStore
-    private let random: ServerRandom
-    private let time: TimeSource
-    private let metrics: SignInMetrics
-
-    /// Creates the flow. `pipeline` should accept only the web client id (the Services ID).
-    init(
-        configuration: ServerConfiguration, pipeline: AppleSignInPipeline, authorizations: any AuthorizationStore, random: ServerRandom,
-        time: TimeSource, metrics: SignInMetrics = SignInMetrics()
-    ) {
-        self.configuration = configuration
-        self.pipeline = pipeline
-        self.authorizations = authorizations
-        self.random = random
-        self.time = time
-        self.metrics = metrics
-    }
+    let configuration: ServerConfiguration
+    /// Verifies, redeems and records; it should accept only the web client id (the Services ID).
+    let pipeline: AppleSignInPipeline
+    let authorizations: any AuthorizationStore
+    let random: ServerRandom
+    let time: TimeSource
+    var metrics = SignInMetrics()
 
     /// Stores a fresh single-use `state` and `nonce` and returns Apple's authorize URL
     /// (`response_type=code id_token`, `response_mode=form_post`, the configured scopes).

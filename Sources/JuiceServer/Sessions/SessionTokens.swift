@@ -13,14 +13,8 @@ import Foundation
 struct SessionTokens: Sendable {
     /// How long a session lasts.
     let lifetime: TimeInterval
-    private let random: ServerRandom
-    private let time: TimeSource
-
-    init(lifetime: TimeInterval, random: ServerRandom, time: TimeSource) {
-        self.lifetime = lifetime
-        self.random = random
-        self.time = time
-    }
+    let random: ServerRandom
+    let time: TimeSource
 
     /// A new token and the draft of the session it will prove.
     func issue(_ method: SignInMethod) -> (token: String, draft: SessionDraft) {
