@@ -81,12 +81,17 @@ package enum BrowserTools {
     /// This directory, which holds `juice_browser.py` (what the scripts share).
     private static let sharedPythonDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 
+    /// Chromium keeps its singleton socket in a directory of its own under `TMPDIR` and leaves it there when
+    /// chromedriver ends it; the script runs with `TMPDIR` in a directory removed afterwards.
     private static func runPythonNow(script: URL, arguments: [String], log: URL, limit: Duration) async throws -> (status: Int32?, output: String) {
+        let temporary = try TemporaryDirectory("browser")
+        defer { temporary.remove() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python ?? "/usr/bin/python3")
         process.arguments = [script.path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONPATH"] = ([sharedPythonDirectory] + [environment["PYTHONPATH"]].compactMap { $0 }).joined(separator: ":")
+        environment["TMPDIR"] = temporary.url.path
         process.environment = environment
         try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
