@@ -42,10 +42,14 @@ struct ClientSecretSignerTests {
         #expect(!forged)
     }
 
-    @Test("a lifetime over 15,777,000 s (or too short) is refused; exactly six months is accepted")
+    @Test("a lifetime over 15,777,000 s, too short or not a number is refused; exactly six months is accepted")
     func lifetimeCap() throws {
         #expect(throws: ClientSecretError.self) { try signer(lifetime: 15_777_001) }
         #expect(throws: ClientSecretError.self) { try signer(lifetime: 30) }
+        // Values no integer holds are refused with a message, not a trap.
+        for hostile in [1e300, -1e300, .infinity, -.infinity, .nan] {
+            #expect(throws: ClientSecretError.self) { try signer(lifetime: hostile) }
+        }
         _ = try signer(lifetime: 15_777_000)
     }
 

@@ -148,6 +148,20 @@ struct IdentityTokenVerifierTests {
         #expect(time.now > expiresAt)
     }
 
+    @Test("a clock skew outside 0...60 s is clamped, and NaN is 0: an expired token is never accepted", arguments: [-5, 0, 3600, .infinity, .nan])
+    func skewClamped(skew: Double) async throws {
+        let verifier = IdentityTokenVerifier(
+            keys: try TestKeys.staticKeySet(time: time.source), audiences: [TokenForge.audience], clockSkew: skew, time: time.source)
+        #expect((0...60).contains(verifier.clockSkew))
+        time.advance(by: 86_400 + 61)
+        do {
+            _ = try await verifier.verify(TokenForge.rs256(claims))
+            Issue.record("an expired token was accepted with clock skew \(skew)")
+        } catch {
+            #expect(error.code == .expired)
+        }
+    }
+
     @Test("a token issued in the future (or not yet valid by nbf) is refused beyond the skew")
     func future() async throws {
         var future = claims

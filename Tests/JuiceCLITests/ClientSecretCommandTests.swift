@@ -47,13 +47,21 @@ final class ClientSecretCommandTests {
         #expect(key.publicKey.isValidSignature(try P256.Signing.ECDSASignature(rawRepresentation: raw), for: Data((parts[0] + "." + parts[1]).utf8)))
     }
 
-    @Test("a lifetime over six months, a bad team id or an unreadable key exits 1 with a readable message and no key material")
+    @Test("a lifetime over six months or not a number, a bad team id or an unreadable key exits 1 with a readable message and no key material")
     func refusals() async throws {
         let tooLong = try await JuiceProcess.run([
             "client-secret", "--team-id", "ABCDE12345", "--client-id", "a", "--key-id", "KEY1234567", "--key", keyFile.path, "--lifetime", "15777001",
         ])
         #expect(tooLong.status == 1)
         #expect(tooLong.stderr.contains("six months"))
+        for hostile in ["1e300", "nan", "inf"] {
+            let refused = try await JuiceProcess.run([
+                "client-secret", "--team-id", "ABCDE12345", "--client-id", "a", "--key-id", "KEY1234567", "--key", keyFile.path, "--lifetime",
+                hostile,
+            ])
+            #expect(refused.status == 1, "--lifetime \(hostile) trapped or was accepted")
+            #expect(refused.stderr.contains("six months"))
+        }
         let badTeam = try await JuiceProcess.run([
             "client-secret", "--team-id", "ABC", "--client-id", "a", "--key-id", "KEY1234567", "--key", keyFile.path,
         ])

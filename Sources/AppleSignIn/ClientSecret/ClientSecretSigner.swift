@@ -47,11 +47,12 @@ public actor ClientSecretSigner {
         audience: String = AppleSignInConfiguration.appleIssuer,
         time: TimeSource = .system
     ) throws(ClientSecretError) {
+        // Written so that NaN fails both comparisons; the messages never convert the asked value to an integer.
         guard lifetime <= Self.maximumLifetime else {
-            throw ClientSecretError("a client secret may live at most \(Int(Self.maximumLifetime)) s (six months); \(Int(lifetime)) s was asked")
+            throw ClientSecretError("a client secret may live at most 15777000 s (six months); \(lifetime) s was asked")
         }
         guard lifetime > 60 else {
-            throw ClientSecretError("a client secret must live more than 60 s; \(Int(lifetime)) s was asked")
+            throw ClientSecretError("a client secret must live more than 60 s; \(lifetime) s was asked")
         }
         self.teamID = teamID
         self.keyID = keyID

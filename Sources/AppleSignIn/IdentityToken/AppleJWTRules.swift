@@ -15,7 +15,8 @@ struct AppleJWTRules: Sendable {
         self.signature = RS256SignatureCheck(keys: keys)
         self.issuer = issuer
         self.audiences = Set(audiences)
-        self.clockSkew = min(max(clockSkew, 0), 60)
+        // NaN (which min/max pass through) becomes 0, the strictest skew.
+        self.clockSkew = clockSkew.isNaN ? 0 : min(max(clockSkew, 0), 60)
         self.time = time
     }
 
