@@ -18,9 +18,13 @@ struct BenchVerifyCommand: AsyncParsableCommand {
     @Option(help: "Rounds; each measurement reports its best round.")
     var rounds: Int = 5
 
+    /// At most ten million verifications a round (about five minutes on one core) and a hundred rounds.
+    static let maximumCount = 10_000_000
+    static let maximumRounds = 100
+
     func validate() throws {
-        guard count > 0 else { throw ValidationError("--count must be positive") }
-        guard rounds > 0 else { throw ValidationError("--rounds must be positive") }
+        guard (1...Self.maximumCount).contains(count) else { throw ValidationError("--count must be between 1 and \(Self.maximumCount)") }
+        guard (1...Self.maximumRounds).contains(rounds) else { throw ValidationError("--rounds must be between 1 and \(Self.maximumRounds)") }
     }
 
     func run() async throws {

@@ -43,6 +43,19 @@ struct BenchSignInCommandTests {
         #expect(result.stderr.contains(option), "\(result.stderr)")
     }
 
+    @Test(
+        "juice bench verify refuses counts and rounds out of range, naming the option",
+        arguments: [
+            (["--count", "0"], "--count"), (["--count", "10000001"], "--count"), (["--rounds", "0"], "--rounds"),
+            (["--rounds", "99999999999"], "--rounds"),
+        ]
+    )
+    func verifyValidation(arguments: [String], option: String) async throws {
+        let result = try await JuiceProcess.run(["bench", "verify"] + arguments)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(option), "\(result.stderr)")
+    }
+
     @Test("a server that cannot be reached is reported, exit 1")
     func unreachable() async throws {
         let port = try FreePort.pick()
