@@ -36,7 +36,13 @@ struct VerifyTokenCommand: AsyncParsableCommand {
     func validate() throws {
         guard !audiences.isEmpty else { throw ValidationError("give at least one --audience") }
         guard (jwks == nil) != (keysURL == nil) else { throw ValidationError("give exactly one of --jwks FILE or --keys-url URL") }
+        if let now, !(0...Self.latestTime).contains(now) {
+            throw ValidationError("--now must be UNIX seconds between 0 and \(Int(Self.latestTime)) (9999-12-31)")
+        }
     }
+
+    /// The last second of the year 9999, the latest `--now`.
+    static let latestTime: Double = 253_402_300_799
 
     func run() async throws {
         let result = await verify()

@@ -83,12 +83,16 @@ struct VerifyTokenCommandTests {
         #expect(try json(unreachable.stdout)["error"] as? String == "keys_unavailable")
     }
 
-    @Test("usage errors name the missing option and exit non-zero")
+    @Test("usage errors (no audience, two key sources, a --now that is no time) name the option and exit non-zero")
     func usage() async throws {
         let noAudience = try await JuiceProcess.run(["verify-token", token, "--jwks", jwks])
         #expect(noAudience.status != 0)
         #expect(noAudience.stderr.contains("--audience"))
         let bothSources = try await JuiceProcess.run(["verify-token", token, "--jwks", jwks, "--keys-url", "http://x", "--audience", "a"])
         #expect(bothSources.status != 0)
+        for hostile in ["nan", "inf", "-1", "1e300"] {
+            let badTime = try await JuiceProcess.run(["verify-token", token, "--jwks", jwks, "--audience", "a", "--now", hostile])
+            #expect(badTime.status != 0 && badTime.stderr.contains("--now"), "--now \(hostile): \(badTime.stderr)")
+        }
     }
 }
