@@ -70,7 +70,7 @@ public func buildEmulatorApplication(
     let tokens = IdentityTokenFactory(signer: signer, address: address, time: time)
     let validator = ClientSecretValidator(directory: directory, address: address, time: time)
     let authorizer = Authorizer(store: store, random: random, time: time, tokens: tokens)
-    let actions = AccountActions(store: store, directory: directory, random: random, time: time)
+    let actions = AccountActions(store: store, directory: directory, accounts: accounts, random: random, time: time)
 
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: RequestLogMiddleware())

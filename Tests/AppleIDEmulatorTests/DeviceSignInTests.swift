@@ -19,6 +19,17 @@ struct DeviceSignInTests {
         )
     }
 
+    @Test("An Apple ID deleted after it signed in is refused at once by the same process (the kept active state is forgotten)")
+    func deletedAfterSignIn() async throws {
+        try await RunningEmulator.with { emulator in
+            #expect(try await Self.authorize(emulator).status == 200)
+            #expect(try await emulator.postJSON("/emulator/admin/delete-apple-id", ["apple_id": Fixture.alice.email]).status == 200)
+            let refused = try await Self.authorize(emulator)
+            #expect(refused.status == 401)
+            #expect(refused.error == "invalid_credentials")
+        }
+    }
+
     @Test("Returns the credential an iPhone would, with real_user_status 2 and once-only fields the first time only")
     func credential() async throws {
         try await RunningEmulator.with { emulator in

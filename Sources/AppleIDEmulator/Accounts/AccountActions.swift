@@ -12,6 +12,7 @@ struct AccountActions: Sendable {
 
     let store: EmulatorStore
     let directory: ClientDirectory
+    let accounts: AppleIDDirectory
     let random: EmulatorRandom
     let time: EmulatorTime
 
@@ -63,6 +64,8 @@ struct AccountActions: Sendable {
         let email = appleID.lowercased()
         let now = time.now
         let random = self.random
+        // After the transaction, whatever its outcome: the kept state may say the Apple ID is active.
+        defer { accounts.deleted(email: email) }
         try await store.transaction { database in
             guard try await database.raw("SELECT 1 AS ok FROM apple_ids WHERE email = \(bind: email) AND deleted_at IS NULL").first() != nil else {
                 throw Failure.notFound("no such Apple ID")
@@ -88,6 +91,8 @@ struct AccountActions: Sendable {
         guard directory.app(bundleID: bundleID) != nil else { throw Failure.notFound("bundle_id is not a registered app") }
         guard directory.isTeam(toTeamID) else { throw Failure.notFound("to_team_id is not a registered team") }
         let now = time.now
+        // After the transaction, whatever its outcome: the kept team may be the one it replaced.
+        defer { directory.teamChanged(bundleID: bundleID) }
         try await store.transaction { database in
             guard let client = try await directory.client(bundleID, in: database), client.teamID != toTeamID else {
                 throw Failure.invalid("the app already belongs to this team")

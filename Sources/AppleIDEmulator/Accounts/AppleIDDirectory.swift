@@ -6,6 +6,8 @@ import SQLKit
 struct AppleIDDirectory: Sendable {
     private let accounts: [String: EmulatorConfiguration.AppleID]
     private let store: EmulatorStore
+    /// Whether each Apple ID is active, read once and forgotten when it is deleted (``deleted(email:)``).
+    private let active = StoredValueCache<String, Bool>()
 
     init(configuration: EmulatorConfiguration, store: EmulatorStore) {
         var accounts: [String: EmulatorConfiguration.AppleID] = [:]
@@ -46,9 +48,16 @@ struct AppleIDDirectory: Sendable {
         accounts[email.lowercased()]
     }
 
+    /// Forgets what is kept of the Apple ID's state: call it once a transaction that may have deleted it has ended.
+    func deleted(email: String) {
+        active.invalidate(email.lowercased())
+    }
+
     private func isActive(_ key: String) async throws -> Bool {
-        try await store.read { database in
-            try await database.raw("SELECT 1 AS ok FROM apple_ids WHERE email = \(bind: key) AND deleted_at IS NULL").first() != nil
+        try await active.value(for: key) {
+            try await store.read { database in
+                try await database.raw("SELECT 1 AS ok FROM apple_ids WHERE email = \(bind: key) AND deleted_at IS NULL").first() != nil
+            }
         }
     }
 }

@@ -9,6 +9,8 @@ struct ClientDirectory: Sendable {
     private let store: EmulatorStore
     private let appsByClientID: [String: (EmulatorConfiguration.App, RegisteredClient.Kind)]
     private let teamKeys: [String: [String: P256.Signing.PublicKey]]
+    /// Each app's stored team, read once and forgotten when the app is transferred (``teamChanged(bundleID:)``).
+    private let teams = StoredValueCache<String, AppTeam>()
 
     init(configuration: EmulatorConfiguration, store: EmulatorStore) {
         self.configuration = configuration
@@ -45,33 +47,21 @@ struct ClientDirectory: Sendable {
     /// The client registered under `clientID` (exact, case-sensitive), or `nil`.
     func client(_ clientID: String) async throws -> RegisteredClient? {
         guard let (app, kind) = appsByClientID[clientID] else { return nil }
-        return try await store.read { database in
-            try await Self.client(clientID: clientID, app: app, kind: kind, in: database)
+        let team = try await teams.value(for: app.bundleID) {
+            try await store.read { database in try await AppTeam.find(app, in: database) }
         }
+        return team.client(clientID: clientID, kind: kind, app: app)
     }
 
-    /// The client within a transaction.
+    /// The client within a transaction (read from the store, never from memory).
     func client(_ clientID: String, in database: any SQLDatabase) async throws -> RegisteredClient? {
         guard let (app, kind) = appsByClientID[clientID] else { return nil }
-        return try await Self.client(clientID: clientID, app: app, kind: kind, in: database)
+        return try await AppTeam.find(app, in: database).client(clientID: clientID, kind: kind, app: app)
     }
 
-    private static func client(
-        clientID: String,
-        app: EmulatorConfiguration.App,
-        kind: RegisteredClient.Kind,
-        in database: any SQLDatabase
-    ) async throws -> RegisteredClient {
-        let row = try await database.raw("SELECT team_id, previous_team_id, transferred_at FROM app_teams WHERE bundle_id = \(bind: app.bundleID)")
-            .first()
-        return RegisteredClient(
-            clientID: clientID,
-            kind: kind,
-            app: app,
-            teamID: try row?.decode(column: "team_id", as: String.self) ?? app.teamID,
-            previousTeamID: try row?.decode(column: "previous_team_id", as: String?.self),
-            transferredAt: try row?.decode(column: "transferred_at", as: Double?.self).map(Date.init(timeIntervalSince1970:))
-        )
+    /// Forgets what is kept of the app's team: call it once a transaction that may have transferred it has ended.
+    func teamChanged(bundleID: String) {
+        teams.invalidate(bundleID)
     }
 
     /// The app whose bundle id is `bundleID`.
@@ -88,5 +78,26 @@ struct ClientDirectory: Sendable {
     /// Whether `teamID` is a configured team.
     func isTeam(_ teamID: String) -> Bool {
         configuration.teams.contains { $0.teamID == teamID }
+    }
+}
+
+/// Which team owns an app, as the store has it (an app transfer changes it).
+private struct AppTeam: Sendable {
+    let teamID: String
+    let previousTeamID: String?
+    let transferredAt: Date?
+
+    static func find(_ app: EmulatorConfiguration.App, in database: any SQLDatabase) async throws -> AppTeam {
+        let row = try await database.raw("SELECT team_id, previous_team_id, transferred_at FROM app_teams WHERE bundle_id = \(bind: app.bundleID)")
+            .first()
+        return AppTeam(
+            teamID: try row?.decode(column: "team_id", as: String.self) ?? app.teamID,
+            previousTeamID: try row?.decode(column: "previous_team_id", as: String?.self),
+            transferredAt: try row?.decode(column: "transferred_at", as: Double?.self).map(Date.init(timeIntervalSince1970:))
+        )
+    }
+
+    func client(clientID: String, kind: RegisteredClient.Kind, app: EmulatorConfiguration.App) -> RegisteredClient {
+        RegisteredClient(clientID: clientID, kind: kind, app: app, teamID: teamID, previousTeamID: previousTeamID, transferredAt: transferredAt)
     }
 }
