@@ -65,7 +65,7 @@ struct AccountActions: Sendable {
         let now = time.now
         let random = self.random
         // After the transaction, whatever its outcome: the kept state may say the Apple ID is active.
-        defer { accounts.deleted(email: email) }
+        defer { accounts.stateChanged(email: email) }
         try await store.transaction { database in
             guard try await database.raw("SELECT 1 AS ok FROM apple_ids WHERE email = \(bind: email) AND deleted_at IS NULL").first() != nil else {
                 throw Failure.notFound("no such Apple ID")

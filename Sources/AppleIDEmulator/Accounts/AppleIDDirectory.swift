@@ -6,7 +6,7 @@ import SQLKit
 struct AppleIDDirectory: Sendable {
     private let accounts: [String: EmulatorConfiguration.AppleID]
     private let store: EmulatorStore
-    /// Whether each Apple ID is active, read once and forgotten when it is deleted (``deleted(email:)``).
+    /// Whether each Apple ID is active, read once and forgotten when it is deleted (``stateChanged(email:)``).
     private let active = StoredValueCache<String, Bool>()
 
     init(configuration: EmulatorConfiguration, store: EmulatorStore) {
@@ -49,7 +49,7 @@ struct AppleIDDirectory: Sendable {
     }
 
     /// Forgets what is kept of the Apple ID's state: call it once a transaction that may have deleted it has ended.
-    func deleted(email: String) {
+    func stateChanged(email: String) {
         active.invalidate(email.lowercased())
     }
 

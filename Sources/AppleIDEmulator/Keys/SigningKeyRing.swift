@@ -32,10 +32,13 @@ actor SigningKeyRing {
     /// How long a replaced key stays published.
     let gracePeriod: TimeInterval
     private var parsed: [String: _RSA.Signing.PrivateKey] = [:]
-    /// The key that signs, once read.
-    private var active: ActiveKey?
-    /// Counts rotations, so a read that started before one never caches the key it replaced.
-    private var generation = 0
+    /// The key that signs, once read; forgotten by ``rotate()`` (a read that overlapped a rotation is not kept).
+    private let active = StoredValueCache<Role, ActiveKey>()
+
+    /// The role a kept key has.
+    private enum Role: Hashable, Sendable {
+        case active
+    }
 
     init(store: EmulatorStore, time: EmulatorTime, random: EmulatorRandom, gracePeriod: TimeInterval) {
         self.store = store
@@ -71,16 +74,14 @@ actor SigningKeyRing {
 
     /// The key that signs now.
     func activeKey() async throws -> ActiveKey {
-        if let active { return active }
-        let started = generation
-        let row = try await store.read { database in
-            try await database.raw("SELECT kid, private_pem FROM signing_keys WHERE role = 'active' ORDER BY created_at DESC LIMIT 1").first()
+        try await active.value(for: .active) {
+            let row = try await store.read { database in
+                try await database.raw("SELECT kid, private_pem FROM signing_keys WHERE role = 'active' ORDER BY created_at DESC LIMIT 1").first()
+            }
+            guard let row else { throw EmulatorInternalError("no active signing key") }
+            let kid = try row.decode(column: "kid", as: String.self)
+            return try ActiveKey(keyID: kid, privateKey: try privateKey(kid: kid, pem: row.decode(column: "private_pem", as: String.self)))
         }
-        guard let row else { throw EmulatorInternalError("no active signing key") }
-        let kid = try row.decode(column: "kid", as: String.self)
-        let key = try ActiveKey(keyID: kid, privateKey: try privateKey(kid: kid, pem: row.decode(column: "private_pem", as: String.self)))
-        if generation == started { active = key }
-        return key
     }
 
     /// The published key set (`/auth/keys`): active, standby, and retiring keys still in their grace period.
@@ -108,11 +109,8 @@ actor SigningKeyRing {
         let freshID = newKeyID()
         let now = time.now.timeIntervalSince1970
         let retireAt = now + gracePeriod
-        defer {
-            // After the transaction, whatever its outcome: a read that overlapped it may hold either key.
-            generation += 1
-            active = nil
-        }
+        // After the transaction, whatever its outcome: a read that overlapped it may hold either key.
+        defer { active.invalidate(.active) }
         return try await store.transaction { database in
             guard let standby = try await database.raw("SELECT kid FROM signing_keys WHERE role = 'standby' LIMIT 1").first() else {
                 throw EmulatorInternalError("no standby signing key")

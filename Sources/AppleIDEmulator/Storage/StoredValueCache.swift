@@ -2,7 +2,7 @@ import Synchronization
 
 /// Values read from the emulator's store, kept in memory until this process changes them.
 ///
-/// One emulator process owns its data directory (as for the signing key in ``SigningKeyRing``), so a
+/// One emulator process owns its data directory (the signing key in ``SigningKeyRing`` is kept the same way), so a
 /// stored value changes only when this process writes it, and the writer calls ``invalidate(_:)``
 /// once its transaction has ended, whatever its outcome. A read that overlapped such a write (started
 /// before the invalidation, finished after) is returned but not kept, so the cache never holds a value
@@ -19,8 +19,9 @@ final class StoredValueCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
 
     init() {}
 
-    /// The kept value for `key`, or what `read` returns (kept unless a write intervened).
-    func value(for key: Key, read: () async throws -> Value) async throws -> Value {
+    /// The kept value for `key`, or what `read` returns (kept unless a write intervened). It runs on the
+    /// caller's executor, so `read` may use the caller's isolated state (an actor's, for instance).
+    nonisolated(nonsending) func value(for key: Key, read: () async throws -> Value) async throws -> Value {
         let (kept, started) = state.withLock { ($0.values[key], $0.generation) }
         if let kept { return kept }
         let value = try await read()
