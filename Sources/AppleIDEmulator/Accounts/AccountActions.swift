@@ -67,7 +67,7 @@ struct AccountActions: Sendable {
         // After the transaction, whatever its outcome: the kept state may say the Apple ID is active.
         defer { accounts.stateChanged(email: email) }
         try await store.transaction { database in
-            guard try await database.raw("SELECT 1 AS ok FROM apple_ids WHERE email = \(bind: email) AND deleted_at IS NULL").first() != nil else {
+            guard try await AppleIDDirectory.isActive(email: email, in: database) else {
                 throw Failure.notFound("no such Apple ID")
             }
             for grant in try await Grant.all(email: email, in: database) {

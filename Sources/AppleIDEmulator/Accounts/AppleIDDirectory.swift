@@ -55,10 +55,13 @@ struct AppleIDDirectory: Sendable {
 
     private func isActive(_ key: String) async throws -> Bool {
         try await active.value(for: key) {
-            try await store.read { database in
-                try await database.raw("SELECT 1 AS ok FROM apple_ids WHERE email = \(bind: key) AND deleted_at IS NULL").first() != nil
-            }
+            try await store.read { database in try await Self.isActive(email: key, in: database) }
         }
+    }
+
+    /// Whether the Apple ID stored under `email` (its storage key) exists and was not deleted, read in `database`.
+    static func isActive(email: String, in database: any SQLDatabase) async throws -> Bool {
+        try await database.raw("SELECT 1 AS ok FROM apple_ids WHERE email = \(bind: email) AND deleted_at IS NULL").first() != nil
     }
 }
 

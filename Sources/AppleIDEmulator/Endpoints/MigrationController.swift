@@ -86,7 +86,7 @@ struct MigrationController: Sendable {
                 throw OAuthError.invalidRequest("transfer_sub is not a transfer identifier for this team")
             }
             let email = try row.decode(column: "email", as: String.self)
-            guard try await database.raw("SELECT 1 AS ok FROM apple_ids WHERE email = \(bind: email) AND deleted_at IS NULL").first() != nil else {
+            guard try await AppleIDDirectory.isActive(email: email, in: database) else {
                 throw OAuthError.invalidGrant("the Apple ID no longer exists")
             }
             let user = try await TeamUser.ensure(email: email, teamID: teamID, random: random, in: database)

@@ -111,7 +111,7 @@ struct TokenService: Sendable {
         email: String, client: RegisteredClient, scopes: [String], nonce: String?, authTime: Date, device: Bool,
         now: Date, random: EmulatorRandom, in database: any SQLDatabase
     ) async throws -> IdentitySubject {
-        guard try await database.raw("SELECT 1 AS ok FROM apple_ids WHERE email = \(bind: email) AND deleted_at IS NULL").first() != nil,
+        guard try await AppleIDDirectory.isActive(email: email, in: database),
             let grant = try await Grant.find(email: email, bundleID: client.bundleID, in: database)
         else {
             throw OAuthError.invalidGrant("the user has revoked the authorization or deleted the Apple ID")
