@@ -15,8 +15,8 @@ struct LatencySummary: Sendable, Equatable {
         max = sorted[sorted.count - 1]
     }
 
-    /// The nearest-rank percentile `share` (0–1] of ascending `sorted`.
-    static func percentile(_ share: Double, of sorted: [Duration]) -> Duration {
+    /// The nearest-rank percentile `share` (0–1] of ascending, non-empty `sorted`.
+    static func percentile<Sample>(_ share: Double, of sorted: [Sample]) -> Sample {
         let rank = Int((share * Double(sorted.count)).rounded(.up))
         return sorted[Swift.max(0, Swift.min(sorted.count, rank) - 1)]
     }
