@@ -19,9 +19,9 @@ struct NumericClaimsTests {
         for claim in NumericClaimsPolicy.timeClaims {
             for value in Self.hostile {
                 var claims = TokenForge.appleClaims()
-                claims[claim] = value
+                claims[claim.name] = value
                 let token = TokenForge.rs256(claims)
-                await #expect(throws: TokenVerificationError(.malformed, ""), "\(claim) = \(value)") {
+                await #expect(throws: TokenVerificationError(.malformed, ""), "\(claim.name) = \(value)") {
                     try await verifier.verify(token, nonce: TokenForge.nonce)
                 }
             }

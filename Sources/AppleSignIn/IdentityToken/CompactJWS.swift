@@ -17,9 +17,9 @@ struct CompactJWS: Sendable {
     let signature: [UInt8]
 
     /// The header's `alg`.
-    var algorithm: String? { header["alg"]?.stringValue }
+    var algorithm: String? { header[.alg]?.stringValue }
     /// The header's `kid`.
-    var keyID: String? { header["kid"]?.stringValue }
+    var keyID: String? { header[.kid]?.stringValue }
 
     /// The largest token accepted; Apple's identity tokens are about 1 KB.
     static let maximumLength = 16 * 1024

@@ -48,23 +48,23 @@ public struct IdentityToken: Sendable, Hashable {
 extension IdentityToken {
     /// Builds the typed view of already-verified claims.
     init(verifiedClaims claims: ClaimSet) throws(TokenVerificationError) {
-        guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else { throw .malformed("the token has no \"sub\" claim") }
-        guard let issuer = claims["iss"]?.stringValue else { throw .malformed("the token has no \"iss\" claim") }
-        guard let iat = claims["iat"]?.doubleValue else { throw .malformed("the token has no numeric \"iat\" claim") }
-        guard let exp = claims["exp"]?.doubleValue else { throw .malformed("the token has no numeric \"exp\" claim") }
+        guard let subject = claims[.sub]?.stringValue, !subject.isEmpty else { throw .malformed("the token has no \"sub\" claim") }
+        guard let issuer = claims[.iss]?.stringValue else { throw .malformed("the token has no \"iss\" claim") }
+        guard let iat = claims[.iat]?.doubleValue else { throw .malformed("the token has no numeric \"iat\" claim") }
+        guard let exp = claims[.exp]?.doubleValue else { throw .malformed("the token has no numeric \"exp\" claim") }
         self.subject = subject
         self.issuer = issuer
-        self.audience = Self.firstAudience(in: claims["aud"])
+        self.audience = Self.firstAudience(in: claims[.aud])
         self.issuedAt = Date(timeIntervalSince1970: iat)
         self.expiresAt = Date(timeIntervalSince1970: exp)
-        self.email = claims["email"]?.stringValue
-        self.emailVerified = claims["email_verified"]?.lenientBool
-        self.isPrivateEmail = claims["is_private_email"]?.lenientBool
-        self.realUserStatus = claims["real_user_status"]?.integerValue.flatMap { RealUserStatus(rawValue: Int($0)) }
-        self.transferSubject = claims["transfer_sub"]?.stringValue
-        self.authTime = claims["auth_time"]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
-        self.nonceSupported = claims["nonce_supported"]?.lenientBool
-        self.nonce = claims["nonce"]?.stringValue
+        self.email = claims[.email]?.stringValue
+        self.emailVerified = claims[.emailVerified]?.lenientBool
+        self.isPrivateEmail = claims[.isPrivateEmail]?.lenientBool
+        self.realUserStatus = claims[.realUserStatus]?.integerValue.flatMap { RealUserStatus(rawValue: Int($0)) }
+        self.transferSubject = claims[.transferSub]?.stringValue
+        self.authTime = claims[.authTime]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
+        self.nonceSupported = claims[.nonceSupported]?.lenientBool
+        self.nonce = claims[.nonce]?.stringValue
         self.claimSet = claims
     }
 

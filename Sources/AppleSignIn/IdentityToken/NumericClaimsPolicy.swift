@@ -8,16 +8,16 @@ struct NumericClaimsPolicy: TokenPolicy {
     /// 9999-12-31T23:59:59Z.
     static let latestTime: Double = 253_402_300_799
 
-    static let timeClaims = ["exp", "iat", "nbf", "auth_time"]
+    static let timeClaims: [ClaimName] = [.exp, .iat, .nbf, .authTime]
 
     func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
-        for name in Self.timeClaims {
-            guard let value = claims[name] else { continue }
+        for claim in Self.timeClaims {
+            guard let value = claims[claim] else { continue }
             guard let seconds = value.doubleValue, seconds.isFinite, (0...Self.latestTime).contains(seconds) else {
-                throw .malformed("the \"\(name)\" claim is not a time between 1970 and 9999 in seconds")
+                throw .malformed("the \"\(claim.name)\" claim is not a time between 1970 and 9999 in seconds")
             }
         }
-        if let status = claims["real_user_status"] {
+        if let status = claims[.realUserStatus] {
             guard let number = status.integerValue ?? status.stringValue.flatMap({ Int64($0) }), (0...2).contains(number) else {
                 throw .malformed("the \"real_user_status\" claim is not 0, 1 or 2")
             }

@@ -15,7 +15,7 @@ struct RS256SignatureCheck: Sendable {
         guard algorithm == "RS256" else {
             throw TokenVerificationError(.unsupportedAlgorithm, "Apple signs with RS256; this token says \"\(algorithm.prefix(20))\"")
         }
-        if let critical = jws.header["crit"] {
+        if let critical = jws.header[.crit] {
             throw .malformed("the header has critical extensions \(critical.jsonString().prefix(100)) that are not understood")
         }
         guard let kid = jws.keyID, !kid.isEmpty else {

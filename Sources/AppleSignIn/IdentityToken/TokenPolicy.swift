@@ -29,7 +29,7 @@ protocol TokenPolicy: Sendable {
 /// `iss` must equal the expected issuer exactly.
 struct IssuerPolicy: TokenPolicy {
     func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
-        guard let issuer = claims["iss"]?.stringValue else { throw .malformed("the token has no \"iss\" claim") }
+        guard let issuer = claims[.iss]?.stringValue else { throw .malformed("the token has no \"iss\" claim") }
         guard issuer == expected.issuer else {
             throw TokenVerificationError(.wrongIssuer, "the token was issued by \"\(issuer.prefix(200))\", not \"\(expected.issuer)\"")
         }
@@ -39,7 +39,7 @@ struct IssuerPolicy: TokenPolicy {
 /// `aud` must be one of the configured client ids (every entry, when it is an array).
 struct AudiencePolicy: TokenPolicy {
     func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
-        let value = claims["aud"]
+        let value = claims[.aud]
         // Apple's tokens carry one audience as a string: checked without building a list.
         if case .string(let audience)? = value, expected.audiences.contains(audience) { return }
         guard let audiences = IdentityToken.audiences(in: value) else {
@@ -57,8 +57,8 @@ struct AudiencePolicy: TokenPolicy {
 /// `exp` must be in the future and `iat`/`nbf` not in the future, each within the clock skew.
 struct LifetimePolicy: TokenPolicy {
     func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
-        guard let exp = claims["exp"]?.doubleValue else { throw .malformed("the token has no numeric \"exp\" claim") }
-        guard let iat = claims["iat"]?.doubleValue else { throw .malformed("the token has no numeric \"iat\" claim") }
+        guard let exp = claims[.exp]?.doubleValue else { throw .malformed("the token has no numeric \"exp\" claim") }
+        guard let iat = claims[.iat]?.doubleValue else { throw .malformed("the token has no numeric \"iat\" claim") }
         let now = expected.now.timeIntervalSince1970
         guard now <= exp + expected.clockSkew else {
             throw TokenVerificationError(.expired, "the token expired at \(Self.format(exp)) (now \(Self.format(now)))")
@@ -66,7 +66,7 @@ struct LifetimePolicy: TokenPolicy {
         guard iat <= now + expected.clockSkew else {
             throw TokenVerificationError(.notYetValid, "the token is issued at \(Self.format(iat)), in the future (now \(Self.format(now)))")
         }
-        if let notBefore = claims["nbf"] {
+        if let notBefore = claims[.nbf] {
             guard let nbf = notBefore.doubleValue else { throw .malformed("the \"nbf\" claim is not a number") }
             guard nbf <= now + expected.clockSkew else {
                 throw TokenVerificationError(.notYetValid, "the token is not valid before \(Self.format(nbf)) (now \(Self.format(now)))")
@@ -83,10 +83,10 @@ struct LifetimePolicy: TokenPolicy {
 struct NoncePolicy: TokenPolicy {
     func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
         guard let expectedNonce = expected.nonce else { return }
-        guard let nonceClaim = claims["nonce"] else {
+        guard let nonceClaim = claims[.nonce] else {
             // Only a platform that says it cannot carry a nonce is excused from carrying one, and only
             // where the caller allows that excuse (never on the web).
-            if !expected.requiresNonce, claims["nonce_supported"]?.lenientBool == false { return }
+            if !expected.requiresNonce, claims[.nonceSupported]?.lenientBool == false { return }
             throw TokenVerificationError(.missingNonce, "a nonce was expected but the token carries none")
         }
         guard let nonce = nonceClaim.stringValue else { throw .malformed("the \"nonce\" claim is not a string") }
@@ -100,7 +100,7 @@ struct NoncePolicy: TokenPolicy {
 struct CodeHashPolicy: TokenPolicy {
     func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
         guard let code = expected.authorizationCode else { return }
-        guard let codeHash = claims["c_hash"]?.stringValue else {
+        guard let codeHash = claims[.cHash]?.stringValue else {
             throw TokenVerificationError(.codeHashMismatch, "an authorization code came with the token but the token has no \"c_hash\"")
         }
         guard constantTimeEquals(codeHash, Self.hash(of: code)) else {

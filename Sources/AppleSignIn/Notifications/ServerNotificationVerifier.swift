@@ -54,9 +54,9 @@ public struct ServerNotificationVerifier: Sendable {
     static let latestEventTime: Double = 253_402_300_799
 
     static func notification(from claims: ClaimSet) throws(TokenVerificationError) -> ServerNotification {
-        guard let id = claims["jti"]?.stringValue, !id.isEmpty else { throw .malformed("the notification has no \"jti\"") }
+        guard let id = claims[.jti]?.stringValue, !id.isEmpty else { throw .malformed("the notification has no \"jti\"") }
         let event: [String: JSONValue]
-        switch claims["events"] {
+        switch claims[.events] {
         case .string(let text)?:
             guard case .object(let object)? = try? JSONParser.parse(text) else { throw .malformed("\"events\" is a string but not a JSON object") }
             event = object
@@ -79,8 +79,8 @@ public struct ServerNotificationVerifier: Sendable {
         }
         return ServerNotification(
             id: id,
-            audience: IdentityToken.firstAudience(in: claims["aud"]),
-            issuedAt: Date(timeIntervalSince1970: claims["iat"]?.doubleValue ?? 0),
+            audience: IdentityToken.firstAudience(in: claims[.aud]),
+            issuedAt: Date(timeIntervalSince1970: claims[.iat]?.doubleValue ?? 0),
             type: ServerNotification.EventType(rawValue: type),
             subject: subject,
             eventTime: Date(timeIntervalSince1970: eventTime),

@@ -1,18 +1,43 @@
 /// The members of a JWT header or payload, in document order.
 ///
-/// A token has a dozen or so members, each read once or twice: a linear scan with byte equality
-/// beats building and probing a hashed dictionary on the hot path.
+/// A token has a dozen or so members, each read once or twice: a linear scan beats building and
+/// probing a hashed dictionary on the hot path, and the names the toolkit reads were recognized by
+/// the parser (``ClaimName``), so a lookup compares one byte per member.
 struct ClaimSet: Sendable, Hashable {
     struct Member: Sendable, Hashable {
         let name: String
         let value: JSONValue
+        /// The known name this member has, if any; always `ClaimName(name)`.
+        let claim: ClaimName?
+
+        init(name: String, value: JSONValue) {
+            self.init(name: name, value: value, claim: ClaimName(name))
+        }
+
+        /// A member whose name the parser already recognized (or found to be none of the known names).
+        init(name: String, value: JSONValue, claim: ClaimName?) {
+            self.name = name
+            self.value = value
+            self.claim = claim
+        }
     }
 
     let members: [Member]
 
+    /// The value of the known member `claim`, if present.
+    subscript(claim: ClaimName) -> JSONValue? {
+        // By index, reading only each member's one-byte name: iterating members would copy (and
+        // retain and release) every name and value it passes.
+        for index in members.indices where members[index].claim == claim {
+            return members[index].value
+        }
+        return nil
+    }
+
     /// The value of member `name`, if present.
     subscript(name: String) -> JSONValue? {
-        for member in members where Self.sameName(member.name, name) {
+        if let claim = ClaimName(name) { return self[claim] }
+        for member in members where member.claim == nil && Self.sameName(member.name, name) {
             return member.value
         }
         return nil

@@ -111,7 +111,10 @@ struct JSONParser {
         index += 1
         var members: [ClaimSet.Member] = []
         members.reserveCapacity(16)
-        // Past 64 members, names seen so far as UTF-8, kept up to date member by member.
+        // The known names seen so far, one bit each; other names are compared with the other names.
+        var knownNames: UInt32 = 0
+        var otherNameCount = 0
+        // Past 64 other names, those seen so far as UTF-8, kept up to date member by member.
         var manyNames: Set<[UInt8]> = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -121,18 +124,22 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Failure() }
-            let name = try parseString()
+            let (name, claim) = try parseName()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Failure() }
             index += 1
             let value = try parseValue()
-            if members.count < 64 {
-                for member in members where ClaimSet.sameName(member.name, name) { throw Failure() }
+            if let claim {
+                guard knownNames & claim.bit == 0 else { throw Failure() }
+                knownNames |= claim.bit
+            } else if otherNameCount < 64 {
+                for member in members where member.claim == nil && ClaimSet.sameName(member.name, name) { throw Failure() }
+                otherNameCount += 1
             } else {
-                if manyNames.isEmpty { manyNames = Set(members.map { Array($0.name.utf8) }) }
+                if manyNames.isEmpty { manyNames = Set(members.lazy.filter { $0.claim == nil }.map { Array($0.name.utf8) }) }
                 guard manyNames.insert(Array(name.utf8)).inserted else { throw Failure() }
             }
-            members.append(ClaimSet.Member(name: name, value: value))
+            members.append(ClaimSet.Member(name: name, value: value, claim: claim))
             skipWhitespace()
             guard index < bytes.count else { throw Failure() }
             if bytes[index] == UInt8(ascii: ",") {
@@ -169,6 +176,23 @@ struct JSONParser {
                 throw Failure()
             }
         }
+    }
+
+    /// Parses a member name. A known name (``ClaimName``) without escapes is recognized from its bytes
+    /// and spelled by the literal, without building a string; any other name is parsed as a string
+    /// and then recognized, so an escaped spelling of a known name is still that name.
+    private mutating func parseName() throws(Failure) -> (name: String, claim: ClaimName?) {
+        let start = index + 1
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\""), let claim = ClaimName(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end])) {
+            index = end + 1
+            return (claim.name, claim)
+        }
+        let name = try parseString()
+        return (name, ClaimName(name))
     }
 
     private mutating func parseString() throws(Failure) -> String {
