@@ -56,48 +56,65 @@ package enum Base64URL {
 
     /// Decodes the base64url text in a byte buffer, by the same rules as the slice form.
     package static func decode(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var padding = 0
-        while padding < 2, padding < text.count, text[text.count - 1 - padding] == UInt8(ascii: "=") { padding += 1 }
-        let input = UnsafeBufferPointer(rebasing: text[..<(text.count - padding)])
-        if padding > 0 && (input.count + padding) % 4 != 0 { return nil }
-        if input.count % 4 == 1 { return nil }
-        let outputCount = input.count / 4 * 3 + max(0, input.count % 4 - 1)
+        guard let count = decodedCount(text) else { return nil }
         var valid = true
-        let output = [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
-            table.withUnsafeBufferPointer { table in
-                var index = 0
-                var written = 0
-                let count = input.count
-                var invalid: UInt8 = 0
-                while index + 4 <= count {
-                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                    let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
-                    invalid |= a | b | c | d
-                    let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    output[written] = UInt8(truncatingIfNeeded: word >> 16)
-                    output[written + 1] = UInt8(truncatingIfNeeded: word >> 8)
-                    output[written + 2] = UInt8(truncatingIfNeeded: word)
-                    index += 4
-                    written += 3
-                }
-                let remaining = count - index
-                if remaining >= 2 {
-                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                    let c = remaining == 3 ? table[Int(input[index + 2])] : 0
-                    invalid |= a | b | c
-                    let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
-                    output[written] = UInt8(truncatingIfNeeded: word >> 16)
-                    written += 1
-                    if remaining == 3 {
-                        output[written] = UInt8(truncatingIfNeeded: word >> 8)
-                        written += 1
-                    }
-                }
-                valid = invalid & 0x80 == 0
-                initialized = written
-            }
+        let output = [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
+            valid = decode(text, into: output) != nil
+            initialized = valid ? count : 0
         }
         return valid ? output : nil
+    }
+
+    /// How many bytes `text` decodes to; `nil` for a length no encoder produces (the characters are
+    /// checked by decoding).
+    package static func decodedCount(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+        measure(text)?.decoded
+    }
+
+    /// The characters before any padding, and the bytes they decode to.
+    private static func measure(_ text: UnsafeBufferPointer<UInt8>) -> (characters: Int, decoded: Int)? {
+        var padding = 0
+        while padding < 2, padding < text.count, text[text.count - 1 - padding] == UInt8(ascii: "=") { padding += 1 }
+        let characters = text.count - padding
+        if padding > 0 && text.count % 4 != 0 { return nil }
+        if characters % 4 == 1 { return nil }
+        return (characters, characters / 4 * 3 + max(0, characters % 4 - 1))
+    }
+
+    /// Decodes `text` into the start of `output`, which holds at least ``decodedCount(_:)`` bytes, without
+    /// allocating; returns the number of bytes written, or `nil` for text that is not base64url.
+    package static func decode(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        guard let (count, decoded) = measure(text), output.count >= decoded else { return nil }
+        return table.withUnsafeBufferPointer { table -> Int? in
+            var index = 0
+            var written = 0
+            var invalid: UInt8 = 0
+            while index + 4 <= count {
+                let a = table[Int(text[index])], b = table[Int(text[index + 1])]
+                let c = table[Int(text[index + 2])], d = table[Int(text[index + 3])]
+                invalid |= a | b | c | d
+                let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                output[written] = UInt8(truncatingIfNeeded: word >> 16)
+                output[written + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                output[written + 2] = UInt8(truncatingIfNeeded: word)
+                index += 4
+                written += 3
+            }
+            let remaining = count - index
+            if remaining >= 2 {
+                let a = table[Int(text[index])], b = table[Int(text[index + 1])]
+                let c = remaining == 3 ? table[Int(text[index + 2])] : 0
+                invalid |= a | b | c
+                let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                output[written] = UInt8(truncatingIfNeeded: word >> 16)
+                written += 1
+                if remaining == 3 {
+                    output[written] = UInt8(truncatingIfNeeded: word >> 8)
+                    written += 1
+                }
+            }
+            return invalid & 0x80 == 0 ? written : nil
+        }
     }
 
     /// Decodes base64url text.

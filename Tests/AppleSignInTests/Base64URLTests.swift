@@ -39,4 +39,22 @@ struct Base64URLTests {
     func refuses(text: String) {
         #expect(Base64URL.decode(text) == nil)
     }
+
+    @Test("decodes into a caller's buffer only when it is large enough, and refuses bad text there too")
+    func decodeIntoBuffer() {
+        func decode(_ text: String, capacity: Int) -> [UInt8]? {
+            Array(text.utf8).withUnsafeBufferPointer { input in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { output in
+                    Base64URL.decode(input, into: output).map { Array(output[..<$0]) }
+                }
+            }
+        }
+        #expect(Array("QUJD".utf8).withUnsafeBufferPointer(Base64URL.decodedCount) == 3)
+        #expect(Array("QUI=".utf8).withUnsafeBufferPointer(Base64URL.decodedCount) == 2)
+        #expect(Array("Q".utf8).withUnsafeBufferPointer(Base64URL.decodedCount) == nil)
+        #expect(decode("QUJDRA", capacity: 4) == [65, 66, 67, 68])
+        #expect(decode("QUJDRA", capacity: 3) == nil)
+        #expect(decode("QUJ+RA", capacity: 4) == nil)
+        #expect(decode("QUI=", capacity: 2) == [65, 66])
+    }
 }

@@ -51,20 +51,10 @@ struct CompactJWS: Sendable {
             throw .malformed("a JWS has three dot-separated parts; this has \(dotCount + 1)\(dotCount > 2 ? " or more" : "")")
         }
         let dots = (firstDot, secondDot)
-        guard let headerBytes = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[..<dots.0])) else {
-            throw .malformed("the header is not base64url")
-        }
-        guard let payloadBytes = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(dots.0 + 1)..<dots.1])) else {
-            throw .malformed("the payload is not base64url")
-        }
+        let header = try Self.decodeObject(UnsafeBufferPointer(rebasing: bytes[..<dots.0]), part: "header")
+        let claims = try Self.decodeObject(UnsafeBufferPointer(rebasing: bytes[(dots.0 + 1)..<dots.1]), part: "payload")
         guard let signature = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(dots.1 + 1)...])) else {
             throw .malformed("the signature is not base64url")
-        }
-        guard let header = try? JSONParser.parseObjectMembers(headerBytes) else {
-            throw .malformed("the header is not a JSON object")
-        }
-        guard let claims = try? JSONParser.parseObjectMembers(payloadBytes) else {
-            throw .malformed("the payload is not a JSON object")
         }
         self.header = header
         self.claims = claims
@@ -72,6 +62,20 @@ struct CompactJWS: Sendable {
         var hasher = SHA256()
         hasher.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<dots.1])))
         self.signingInputDigest = hasher.finalize()
+    }
+
+    /// Decodes a base64url part into memory of this call (the stack, for a token's size) and parses the
+    /// JSON object in it.
+    private static func decodeObject(_ text: UnsafeBufferPointer<UInt8>, part: String) throws(TokenVerificationError) -> ClaimSet {
+        guard let count = Base64URL.decodedCount(text) else { throw .malformed("the \(part) is not base64url") }
+        let parsed: Result<ClaimSet, TokenVerificationError> = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
+            guard let written = Base64URL.decode(text, into: buffer) else { return .failure(.malformed("the \(part) is not base64url")) }
+            guard let object = try? JSONParser.parseObjectMembers(UnsafeBufferPointer(rebasing: buffer[..<written])) else {
+                return .failure(.malformed("the \(part) is not a JSON object"))
+            }
+            return .success(object)
+        }
+        return try parsed.get()
     }
 
     /// The index of the first `byte` in `bytes` at or after `start` (`memchr`: the token is scanned for

@@ -9,8 +9,8 @@ enum ClaimName: UInt8, Sendable, Hashable, CaseIterable {
     case nonce, email, cHash, events, authTime, transferSub
     case emailVerified, nonceSupported, isPrivateEmail, realUserStatus
 
-    /// The name as it is spelled in JSON (a literal: no storage is allocated for it).
-    var name: String {
+    /// The name as it is spelled in JSON.
+    var spelling: StaticString {
         switch self {
         case .alg: "alg"
         case .kid: "kid"
@@ -34,6 +34,9 @@ enum ClaimName: UInt8, Sendable, Hashable, CaseIterable {
         case .realUserStatus: "real_user_status"
         }
     }
+
+    /// The name as a string (not on the hot path: lookups go by the enum).
+    var name: String { spelling.description }
 
     /// This name's bit in a set of names (there are fewer than 32).
     var bit: UInt32 { 1 << UInt32(rawValue) }
@@ -79,11 +82,11 @@ enum ClaimName: UInt8, Sendable, Hashable, CaseIterable {
     }
 
     private func isSpelled(by bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var spelling = name
-        return spelling.withUTF8 { spelling in
-            guard spelling.count == bytes.count else { return false }
-            for index in 0..<bytes.count where spelling[index] != bytes[index] { return false }
-            return true
-        }
+        let spelling = self.spelling
+        guard spelling.utf8CodeUnitCount == bytes.count else { return false }
+        // At most 16 bytes: a loop beats a call to memcmp.
+        var difference: UInt8 = 0
+        for index in 0..<bytes.count { difference |= spelling.utf8Start[index] ^ bytes[index] }
+        return difference == 0
     }
 }

@@ -5,27 +5,40 @@
 /// the parser (``ClaimName``), so a lookup compares one byte per member.
 struct ClaimSet: Sendable, Hashable {
     struct Member: Sendable, Hashable {
-        let name: String
-        let value: JSONValue
         /// The known name this member has, if any; always `ClaimName(name)`.
         let claim: ClaimName?
+        /// The name when it is none of the known names (empty otherwise: a known name is its ``claim``).
+        private let otherName: String
+        let value: JSONValue
+
+        /// The member's name.
+        var name: String { claim?.name ?? otherName }
 
         init(name: String, value: JSONValue) {
             self.init(name: name, value: value, claim: ClaimName(name))
         }
 
-        /// A member whose name the parser already recognized (or found to be none of the known names).
+        /// A member whose name the parser already recognized as `claim` (or as none of the known names).
         init(name: String, value: JSONValue, claim: ClaimName?) {
-            self.name = name
-            self.value = value
             self.claim = claim
+            self.otherName = claim == nil ? name : ""
+            self.value = value
         }
     }
 
     let members: [Member]
+    /// The known names present, one bit each (``ClaimName/bit``): a lookup of an absent claim, such as
+    /// `nbf` or `transfer_sub` in most tokens, returns at once instead of scanning every member.
+    private let knownNames: UInt32
+
+    init(members: [Member]) {
+        self.members = members
+        self.knownNames = members.reduce(0) { $0 | ($1.claim?.bit ?? 0) }
+    }
 
     /// The value of the known member `claim`, if present.
     subscript(claim: ClaimName) -> JSONValue? {
+        guard knownNames & claim.bit != 0 else { return nil }
         // By index, reading only each member's one-byte name: iterating members would copy (and
         // retain and release) every name and value it passes.
         for index in members.indices where members[index].claim == claim {

@@ -35,19 +35,24 @@ struct JSONParser {
     /// Parses a complete JSON document that must be an object, keeping its members in order.
     static func parseObjectMembers(_ bytes: [UInt8]) throws(Failure) -> ClaimSet {
         let result: Result<ClaimSet, Failure> = bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(buffer)
             do throws(Failure) {
-                parser.skipWhitespace()
-                guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "{") else { return .failure(Failure()) }
-                let members = try parser.parseMembers()
-                parser.skipWhitespace()
-                guard parser.index == buffer.count else { return .failure(Failure()) }
-                return .success(ClaimSet(members: members))
+                return .success(try parseObjectMembers(buffer))
             } catch {
                 return .failure(error)
             }
         }
         return try result.get()
+    }
+
+    /// Parses a complete JSON document that must be an object from bytes the caller holds.
+    static func parseObjectMembers(_ buffer: UnsafeBufferPointer<UInt8>) throws(Failure) -> ClaimSet {
+        var parser = JSONParser(buffer)
+        parser.skipWhitespace()
+        guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "{") else { throw Failure() }
+        let members = try parser.parseMembers()
+        parser.skipWhitespace()
+        guard parser.index == buffer.count else { throw Failure() }
+        return ClaimSet(members: members)
     }
 
     /// Parses a complete JSON document from text.
@@ -178,9 +183,9 @@ struct JSONParser {
         }
     }
 
-    /// Parses a member name. A known name (``ClaimName``) without escapes is recognized from its bytes
-    /// and spelled by the literal, without building a string; any other name is parsed as a string
-    /// and then recognized, so an escaped spelling of a known name is still that name.
+    /// Parses a member name. A known name (``ClaimName``) without escapes is recognized from its bytes,
+    /// without building a string (its `name` is then empty: the claim is the name); any other name is
+    /// parsed as a string and then recognized, so an escaped spelling of a known name is still that name.
     private mutating func parseName() throws(Failure) -> (name: String, claim: ClaimName?) {
         let start = index + 1
         var end = start
@@ -189,7 +194,7 @@ struct JSONParser {
         }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\""), let claim = ClaimName(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end])) {
             index = end + 1
-            return (claim.name, claim)
+            return ("", claim)
         }
         let name = try parseString()
         return (name, ClaimName(name))
@@ -198,14 +203,17 @@ struct JSONParser {
     private mutating func parseString() throws(Failure) -> String {
         index += 1
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. Whether the string is ASCII is learned in the same pass.
+        var allBits: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = try validatedUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                let content = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                let text = allBits < 0x80 ? String(decoding: content, as: UTF8.self) : try validatedUTF8(content)
                 index += 1
                 return text
             }
+            allBits |= byte
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw Failure() }
             index += 1
