@@ -5,7 +5,7 @@
 /// the parser (``ClaimName``), so a lookup compares one byte per member.
 struct ClaimSet: Sendable, Hashable {
     struct Member: Sendable, Hashable {
-        /// The known name this member has, if any; always `ClaimName(name)`.
+        /// The known name this member has, if any (the parser recognizes it: always `ClaimName(name)`).
         let claim: ClaimName?
         /// The name when it is none of the known names (empty otherwise: a known name is its ``claim``).
         private let otherName: String
@@ -13,10 +13,6 @@ struct ClaimSet: Sendable, Hashable {
 
         /// The member's name.
         var name: String { claim?.name ?? otherName }
-
-        init(name: String, value: JSONValue) {
-            self.init(name: name, value: value, claim: ClaimName(name))
-        }
 
         /// A member whose name the parser already recognized as `claim` (or as none of the known names).
         init(name: String, value: JSONValue, claim: ClaimName?) {
