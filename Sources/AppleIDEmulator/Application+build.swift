@@ -69,23 +69,26 @@ public func buildEmulatorApplication(
     let signer = JWSSigner(keys: keys)
     let tokens = IdentityTokenFactory(signer: signer, address: address, time: time)
     let validator = ClientSecretValidator(directory: directory, address: address, time: time)
-    let authorizer = Authorizer(store: store, random: random, time: time, tokens: tokens)
+    let authorizer = Authorizer(store: store, random: random, time: time, tokens: tokens, relayDomain: options.relayDomain)
     let actions = AccountActions(store: store, directory: directory, accounts: accounts, random: random, time: time)
 
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
     DiscoveryController(keys: keys, address: address).register(on: router)
     AppleIDScriptController().register(on: router)
-    TokenController(validator: validator, service: TokenService(store: store, random: random, time: time, tokens: tokens)).register(on: router)
+    TokenController(validator: validator, service: TokenService(store: store, random: random, time: time, tokens: tokens, relayDomain: options.relayDomain)).register(on: router)
     RevocationController(validator: validator, store: store, time: time).register(on: router)
-    MigrationController(validator: validator, directory: directory, store: store, random: random, time: time).register(on: router)
-    DeviceController(directory: directory, accounts: accounts, authorizer: authorizer).register(on: router)
+    MigrationController(validator: validator, directory: directory, store: store, random: random, time: time, relayDomain: options.relayDomain).register(on: router)
+    DeviceController(directory: directory, accounts: accounts, authorizer: authorizer, policy: OrganizationPolicy(store: store))
+        .register(on: router)
     let sessions = SessionStore(store: store, random: random, time: time)
     let pages = try PageRenderer()
-    AuthorizeController(directory: directory, accounts: accounts, authorizer: authorizer, sessions: sessions, pages: pages).register(on: router)
+    let policy = OrganizationPolicy(store: store)
+    AuthorizeController(directory: directory, accounts: accounts, authorizer: authorizer, sessions: sessions, pages: pages, policy: policy)
+        .register(on: router)
     let inbox = MailInbox(store: store)
-    AccountPortalController(accounts: accounts, actions: actions, sessions: sessions, pages: pages, inbox: inbox).register(on: router)
-    AdminController(adminToken: configuration.adminToken, actions: actions, keys: keys, inbox: inbox).register(on: router)
+    AccountPortalController(accounts: accounts, actions: actions, sessions: sessions, pages: pages, inbox: inbox, policy: policy).register(on: router)
+    AdminController(adminToken: configuration.adminToken, actions: actions, keys: keys, inbox: inbox, policy: policy).register(on: router)
 
     let delivery = NotificationDeliveryService(
         store: store, signer: signer, address: address, time: time, options: options, httpClient: httpClient, logger: logger
@@ -93,7 +96,7 @@ public func buildEmulatorApplication(
     var services: [any Service] = [StoreLifecycleService(store: store), delivery]
     if let smtp = options.smtp {
         let relay = MailRelay(store: store, directory: directory, random: random, time: time, dailyLimit: smtp.dailyLimitPerAddress)
-        services.append(SMTPRelayService(options: smtp, relay: relay, hostname: "privaterelay.appleid.com", logger: logger, onRunning: onSMTPRunning))
+        services.append(SMTPRelayService(options: smtp, relay: relay, hostname: options.relayDomain.rawValue, logger: logger, onRunning: onSMTPRunning))
     }
     return Application(
         router: router,

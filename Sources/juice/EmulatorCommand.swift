@@ -47,7 +47,15 @@ struct EmulatorRunCommand: AsyncParsableCommand {
     @Option(name: .customLong("smtp-idle-timeout"), help: "Seconds of silence before the relay closes a connection.")
     var smtpIdleTimeout: Int = 300
 
+    @Option(
+        name: .customLong("relay-domain"),
+        help: "The domain new Hide My Email addresses are issued on: private.icloud.com (Apple's since 2026), privaterelay.appleid.com or icloud.com.")
+    var relayDomain: String = RelayDomain.privateICloud.rawValue
+
     func validate() throws {
+        guard RelayDomain(rawValue: relayDomain) != nil else {
+            throw ValidationError("--relay-domain must be one of \(RelayDomain.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if let smtpPort, !(0...65535).contains(smtpPort) { throw ValidationError("--smtp-port must be between 0 and 65535") }
         guard (1024...1_073_741_824).contains(smtpMaximumSize) else { throw ValidationError("--smtp-max-size must be between 1024 and 1073741824") }
@@ -80,7 +88,7 @@ struct EmulatorRunCommand: AsyncParsableCommand {
             options: EmulatorOptions(
                 smtp: smtpPort.map {
                     SMTPOptions(host: host, port: $0, maximumMessageSize: smtpMaximumSize, idleTimeout: .seconds(smtpIdleTimeout))
-                }),
+                }, relayDomain: RelayDomain(rawValue: relayDomain) ?? .privateICloud),
             onSMTPRunning: { port in print("Private email relay (SMTP) on \(host):\(port)") }
         )
         try await app.runService()

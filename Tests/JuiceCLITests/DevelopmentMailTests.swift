@@ -28,7 +28,7 @@ struct DevelopmentMailTests {
             #expect(messages.count == 1)
             #expect(messages.first?["subject"] as? String == "Welcome to Juice")
             #expect(messages.first?["from"] as? String == "hello@juice.test")
-            #expect((messages.first?["to"] as? String)?.hasSuffix("@privaterelay.appleid.com") == true)
+            #expect((messages.first?["to"] as? String)?.hasSuffix("@private.icloud.com") == true)
             #expect(messages.first?["delivered_to"] as? String == "appleseed@juice.test")
             try await http.shutdown()
         } catch {

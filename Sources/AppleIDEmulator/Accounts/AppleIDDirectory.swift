@@ -19,10 +19,12 @@ struct AppleIDDirectory: Sendable {
     /// Records the configured Apple IDs (a deleted one stays deleted).
     func prepare() async throws {
         let emails = Array(accounts.keys)
+        let configured = Array(accounts.values)
         try await store.transaction { database in
             for email in emails {
                 try await database.raw("INSERT OR IGNORE INTO apple_ids (email) VALUES (\(bind: email))").run()
             }
+            try await ManagedAccountRecord.record(configured, in: database)
         }
     }
 

@@ -114,6 +114,18 @@ extension EmulatorConfiguration {
             for (field, name) in [("first_name", appleID.firstName), ("last_name", appleID.lastName)] where name.count > 64 {
                 add("\(path).\(field)", "must be at most 64 characters")
             }
+            if let managed = appleID.managed {
+                let organization = managed.organization.trimmingCharacters(in: .whitespaces)
+                if organization.isEmpty || organization.count > 128 {
+                    add("\(path).managed.organization", "must be 1 to 128 characters")
+                }
+                if let email = managed.email, !Self.isEmail(email) {
+                    add("\(path).managed.email", "\(Self.quoted(email)) is not an email address")
+                }
+                for (appIndex, bundleID) in managed.blockedApps.enumerated() where !apps.contains(where: { $0.bundleID == bundleID }) {
+                    add("\(path).managed.blocked_apps[\(appIndex)]", "\(Self.quoted(bundleID)) is not the bundle_id of a configured app")
+                }
+            }
         }
         if !problems.isEmpty { throw EmulatorConfigurationError(problems: problems) }
     }
@@ -178,7 +190,11 @@ extension EmulatorConfiguration {
             each(team, "keys", path: path, known: Key.CodingKeys.allCases.map(\.rawValue))
         }
         each(document, "apps", path: "", known: App.CodingKeys.allCases.map(\.rawValue))
-        each(document, "apple_ids", path: "", known: AppleID.CodingKeys.allCases.map(\.rawValue))
+        each(document, "apple_ids", path: "", known: AppleID.CodingKeys.allCases.map(\.rawValue)) { appleID, path in
+            if let managed = (appleID as? [String: Any])?["managed"] {
+                check(managed, path: path + ".managed", known: ManagedAccount.CodingKeys.allCases.map(\.rawValue))
+            }
+        }
         return problems
     }
 

@@ -9,6 +9,7 @@ struct AdminController: Sendable {
     let actions: AccountActions
     let keys: SigningKeyRing
     let inbox: MailInbox
+    let policy: OrganizationPolicy
 
     struct RevokeConsent: Decodable {
         let appleID: String
@@ -44,6 +45,17 @@ struct AdminController: Sendable {
         }
     }
 
+    struct SetOrganizationBlock: Decodable {
+        let appleID: String
+        let bundleID: String
+        let blocked: Bool
+        enum CodingKeys: String, CodingKey {
+            case appleID = "apple_id"
+            case bundleID = "bundle_id"
+            case blocked
+        }
+    }
+
     func register(on router: Router<BasicRequestContext>) {
         let admin = router.group("emulator/admin")
         admin.post("revoke-consent") { request, context in
@@ -68,6 +80,15 @@ struct AdminController: Sendable {
             await handle(request, context, TransferApp.self) { body in
                 try await actions.transferApp(bundleID: body.bundleID, toTeamID: body.toTeamID)
                 return ["result": "app transferred"]
+            }
+        }
+        admin.post("set-organization-block") { request, context in
+            await handle(request, context, SetOrganizationBlock.self) { body in
+                guard actions.directory.app(bundleID: body.bundleID) != nil else {
+                    throw AccountActions.Failure.notFound("bundle_id is not a registered app")
+                }
+                try await policy.setBlocked(email: body.appleID.lowercased(), bundleID: body.bundleID, blocked: body.blocked)
+                return ["result": body.blocked ? "app blocked by the organization" : "app allowed by the organization"]
             }
         }
         admin.post("rotate-keys") { request, context in

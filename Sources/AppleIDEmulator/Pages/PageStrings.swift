@@ -65,6 +65,14 @@ enum PageStrings {
         "portal_sign_out": "Sign Out",
         "portal_expired": "Your session has expired. Sign in again.",
         "portal_done": "Done.",
+        "managed_shares": "This is a Work & School account managed by %@. There is no Hide My Email; the app receives your work address:",
+        "managed_no_email": "This is a Work & School account managed by %@. The app receives no email address.",
+        "portal_managed": "Work & School account managed by %@",
+        "portal_organization": "Organization Settings",
+        "portal_blocked": "Blocked by your organization",
+        "portal_allowed": "Allowed by your organization",
+        "portal_block": "Block This App",
+        "portal_allow": "Allow This App",
     ]
 
     static let chinese: [String: String] = [
@@ -126,5 +134,13 @@ enum PageStrings {
         "portal_sign_out": "退出登录",
         "portal_expired": "你的会话已过期，请重新登录。",
         "portal_done": "完成。",
+        "managed_shares": "这是由“%@”管理的工作或学校账户。没有“隐藏邮件地址”；App 将收到你的工作邮件地址：",
+        "managed_no_email": "这是由“%@”管理的工作或学校账户。App 不会收到电子邮件地址。",
+        "portal_managed": "由“%@”管理的工作或学校账户",
+        "portal_organization": "组织设置",
+        "portal_blocked": "已被你的组织阻止",
+        "portal_allowed": "你的组织允许使用",
+        "portal_block": "阻止此 App",
+        "portal_allow": "允许此 App",
     ]
 }

@@ -71,5 +71,15 @@ enum EmulatorSchema {
             id INTEGER PRIMARY KEY AUTOINCREMENT, attempted_at REAL NOT NULL, envelope_from TEXT NOT NULL,
             recipient TEXT NOT NULL, apple_id TEXT, reply TEXT NOT NULL, reason TEXT NOT NULL)
         """,
+        // Work & School (managed) accounts, written from the configuration at start, and the organization's
+        // switch per app (seeded from `blocked_apps`, then switched by the portal or the admin API).
+        """
+        CREATE TABLE IF NOT EXISTS managed_accounts (
+            email TEXT PRIMARY KEY, organization TEXT NOT NULL, work_email TEXT)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS organization_blocks (
+            email TEXT NOT NULL, bundle_id TEXT NOT NULL, blocked INTEGER NOT NULL, PRIMARY KEY (email, bundle_id))
+        """,
     ]
 }
