@@ -93,6 +93,12 @@ struct AccountPortalController: Sendable {
                 try await policy.setBlocked(email: session.email, bundleID: bundleID, blocked: blocked)
             }
         }
+        router.post("/account/test-notification") { request, context in
+            await change(request, context) { form, session in
+                guard let bundleID = form.nonEmpty("bundle_id") else { throw OAuthError.invalidRequest("bundle_id is required") }
+                _ = try await actions.sendTestNotification(appleID: session.email, bundleID: bundleID)
+            }
+        }
         router.post("/account/delete") { request, context in
             await change(request, context, endsSession: true) { form, session in
                 guard form["confirm"] == "yes" else { throw OAuthError.invalidRequest("confirm=yes is required") }
@@ -175,6 +181,14 @@ struct AccountPortalController: Sendable {
                 "attempts": entry.attempts,
             ]
         }
+        let attempts: [[String: Any]] = overview.attempts.map { attempt in
+            [
+                "notification_id": attempt.notificationID, "type": attempt.type, "url": attempt.url,
+                "attempted": attempt.attemptedAt.date.formatted(Self.timeFormat),
+                "result": attempt.httpStatus.map { "HTTP \($0)" } ?? attempt.error ?? "",
+                "next": attempt.nextAttemptAt.map { $0.date.formatted(Self.timeFormat) } ?? "—",
+            ]
+        }
         let mail: [[String: Any]] = try await inbox.messages(appleID: session.email).map { summary in
             [
                 "id": summary.id, "from": summary.from, "to": summary.to, "subject": summary.subject.isEmpty ? "—" : summary.subject,
@@ -188,6 +202,8 @@ struct AccountPortalController: Sendable {
             "apps": apps,
             "notifications": notifications,
             "has_notifications": !notifications.isEmpty,
+            "attempts": attempts,
+            "has_attempts": !attempts.isEmpty,
             "csrf": session.csrf,
         ]
         if let managed = accounts.configured(email: session.email)?.managed {

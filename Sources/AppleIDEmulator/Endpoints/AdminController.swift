@@ -56,6 +56,15 @@ struct AdminController: Sendable {
         }
     }
 
+    struct SendTestNotification: Decodable {
+        let appleID: String
+        let bundleID: String
+        enum CodingKeys: String, CodingKey {
+            case appleID = "apple_id"
+            case bundleID = "bundle_id"
+        }
+    }
+
     func register(on router: Router<BasicRequestContext>) {
         let admin = router.group("emulator/admin")
         admin.post("revoke-consent") { request, context in
@@ -103,6 +112,28 @@ struct AdminController: Sendable {
                 try authorize(request)
                 let appleID = try HTTPExchange.query(request)["apple_id"]?.lowercased()
                 return HTTPExchange.json(try await actions.store.transaction { try await OutboxEntry.list(appleID: appleID, in: $0) })
+            }
+        }
+        admin.get("notifications/attempts") { request, context in
+            await HTTPExchange.answering(context) {
+                try authorize(request)
+                let query = try HTTPExchange.query(request)
+                let appleID = query.nonEmpty("apple_id")?.lowercased()
+                let text = query.nonEmpty("notification_id")
+                let notificationID = text.flatMap { $0.count <= 18 ? Int($0) : nil }
+                if text != nil, (notificationID ?? 0) <= 0 {
+                    throw OAuthError.invalidRequest("notification_id must be a positive integer")
+                }
+                let attempts = try await actions.store.read {
+                    try await NotificationDeliveryLog.list(appleID: appleID, notificationID: notificationID, in: $0)
+                }
+                return HTTPExchange.json(["attempts": attempts])
+            }
+        }
+        admin.post("send-test-notification") { request, context in
+            await handle(request, context, SendTestNotification.self) { body in
+                let id = try await actions.sendTestNotification(appleID: body.appleID, bundleID: body.bundleID)
+                return ["result": "test notification queued", "notification_id": String(id)]
             }
         }
         admin.get("mail") { request, context in

@@ -73,6 +73,12 @@ enum PageStrings {
         "portal_allowed": "Allowed by your organization",
         "portal_block": "Block This App",
         "portal_allow": "Allow This App",
+        "portal_test_notification": "Send a Test Notification",
+        "portal_attempts_log": "Delivery Attempts",
+        "portal_attempted": "Attempted",
+        "portal_notification": "Notification",
+        "portal_result": "Result",
+        "portal_next_retry": "Next Retry",
     ]
 
     static let chinese: [String: String] = [
@@ -142,5 +148,11 @@ enum PageStrings {
         "portal_allowed": "你的组织允许使用",
         "portal_block": "阻止此 App",
         "portal_allow": "允许此 App",
+        "portal_test_notification": "发送测试通知",
+        "portal_attempts_log": "投递尝试",
+        "portal_attempted": "尝试时间",
+        "portal_notification": "通知",
+        "portal_result": "结果",
+        "portal_next_retry": "下次重试",
     ]
 }

@@ -193,6 +193,10 @@ enum PageTemplates {
         <button type="submit">{{forwarding_button}}</button>
         </form>
         {{/relay}}
+        <form method="post" action="/account/test-notification">
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="bundle_id" value="{{bundle_id}}">
+        <button type="submit">{{t.portal_test_notification}}</button>
+        </form>
         <form method="post" action="/account/stop-using">
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="bundle_id" value="{{bundle_id}}">
         <button type="submit">{{t.portal_stop}}</button>
@@ -212,6 +216,16 @@ enum PageTemplates {
         </tbody>
         </table>
         {{/has_notifications}}
+        {{#has_attempts}}
+        <h3 id="attempts-heading">{{t.portal_attempts_log}}</h3>
+        <table aria-labelledby="attempts-heading">
+        <thead><tr><th scope="col">{{t.portal_attempted}}</th><th scope="col">{{t.portal_notification}}</th><th scope="col">URL</th><th scope="col">{{t.portal_result}}</th><th scope="col">{{t.portal_next_retry}}</th></tr></thead>
+        <tbody>
+        {{#attempts}}<tr class="attempt"><td>{{attempted}}</td><td>#{{notification_id}} {{type}}</td><td><code>{{url}}</code></td><td>{{result}}</td><td>{{next}}</td></tr>
+        {{/attempts}}
+        </tbody>
+        </table>
+        {{/has_attempts}}
         </section>
         <section aria-labelledby="mail-heading">
         <h2 id="mail-heading">{{t.portal_mail}}</h2>

@@ -81,5 +81,13 @@ enum EmulatorSchema {
         CREATE TABLE IF NOT EXISTS organization_blocks (
             email TEXT NOT NULL, bundle_id TEXT NOT NULL, blocked INTEGER NOT NULL, PRIMARY KEY (email, bundle_id))
         """,
+        // Every delivery attempt of a server-to-server notification: when, where, the HTTP status or the
+        // connection error, and when the next attempt is due (none once delivered or given up).
+        """
+        CREATE TABLE IF NOT EXISTS notification_attempts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, outbox_id INTEGER NOT NULL, attempted_at REAL NOT NULL, url TEXT NOT NULL,
+            http_status INTEGER, error TEXT, next_attempt_at REAL)
+        """,
+        "CREATE INDEX IF NOT EXISTS notification_attempts_by_outbox ON notification_attempts (outbox_id, id)",
     ]
 }
