@@ -86,6 +86,7 @@ public func buildEmulatorApplication(
     let policy = OrganizationPolicy(store: store)
     AuthorizeController(directory: directory, accounts: accounts, authorizer: authorizer, sessions: sessions, pages: pages, policy: policy)
         .register(on: router)
+    RootPageController(pages: pages, address: address, relayDomain: options.relayDomain).register(on: router)
     let inbox = MailInbox(store: store)
     AccountPortalController(accounts: accounts, actions: actions, sessions: sessions, pages: pages, inbox: inbox, policy: policy).register(on: router)
     AdminController(adminToken: configuration.adminToken, actions: actions, keys: keys, inbox: inbox, policy: policy).register(on: router)
