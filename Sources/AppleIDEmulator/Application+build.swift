@@ -51,12 +51,16 @@ public func buildEmulatorApplication(
     onSMTPRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     try configuration.validate()
+    // The clock every component reads: the injected time, which only the fixture API moves.
+    let clock = EmulatorClock(base: time)
+    let time = clock.time
     let logger = logger ?? defaultEmulatorLogger()
     let address = EmulatorAddress(host: host, port: port, publicURL: publicURL, issuer: issuer)
     let store = try await EmulatorStore.open(directory: dataDirectory, logger: logger)
     let keys = SigningKeyRing(store: store, time: time, random: random, gracePeriod: options.keyGracePeriod)
-    let directory = ClientDirectory(configuration: configuration, store: store)
-    let accounts = AppleIDDirectory(configuration: configuration, store: store)
+    let live = LiveConfiguration(configuration)
+    let directory = ClientDirectory(live: live, store: store)
+    let accounts = AppleIDDirectory(live: live, store: store)
     do {
         try await keys.prepare()
         try await directory.prepare()
@@ -89,7 +93,11 @@ public func buildEmulatorApplication(
     RootPageController(pages: pages, address: address, relayDomain: options.relayDomain).register(on: router)
     let inbox = MailInbox(store: store)
     AccountPortalController(accounts: accounts, actions: actions, sessions: sessions, pages: pages, inbox: inbox, policy: policy).register(on: router)
-    AdminController(adminToken: configuration.adminToken, actions: actions, keys: keys, inbox: inbox, policy: policy).register(on: router)
+    AdminController(
+        adminToken: configuration.adminToken, actions: actions, keys: keys, inbox: inbox, policy: policy,
+        fixtures: FixtureController(
+            fixtures: FixtureActions(live: live, store: store, directory: directory, accounts: accounts, clock: clock))
+    ).register(on: router)
 
     let delivery = NotificationDeliveryService(
         store: store, signer: signer, address: address, time: time, options: options, httpClient: httpClient, logger: logger

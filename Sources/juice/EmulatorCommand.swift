@@ -47,6 +47,9 @@ struct EmulatorRunCommand: AsyncParsableCommand {
     @Option(name: .customLong("smtp-idle-timeout"), help: "Seconds of silence before the relay closes a connection.")
     var smtpIdleTimeout: Int = 300
 
+    @Option(help: "A seed file (JSON: teams, apps, apple_ids) added to the configuration at start; a reset returns to both.")
+    var seed: String?
+
     @Option(
         name: .customLong("relay-domain"),
         help: "The domain new Hide My Email addresses are issued on: private.icloud.com (Apple's since 2026), privaterelay.appleid.com or icloud.com.")
@@ -72,11 +75,20 @@ struct EmulatorRunCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("cannot read the configuration file \(config)")
         }
-        let configuration: EmulatorConfiguration
+        var configuration: EmulatorConfiguration
         do {
             configuration = try EmulatorConfiguration(json: data)
         } catch {
             throw CLIError("\(config): \(error.reason)")
+        }
+        if let seed {
+            guard let seedData = try? Data(contentsOf: URL(fileURLWithPath: seed)) else { throw CLIError("cannot read the seed file \(seed)") }
+            do {
+                configuration = configuration.merging(try EmulatorConfiguration(seedJSON: seedData))
+                try configuration.validate()
+            } catch {
+                throw CLIError("\(seed): \(error.reason)")
+            }
         }
         let app = try await buildEmulatorApplication(
             configuration: configuration,

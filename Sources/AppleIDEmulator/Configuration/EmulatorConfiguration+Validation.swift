@@ -6,6 +6,18 @@ extension EmulatorConfiguration {
     /// - Throws: ``EmulatorConfigurationError`` listing every problem: malformed JSON, unknown or
     ///   mistyped fields, and every rule ``validate()`` checks.
     public init(json: Data) throws(EmulatorConfigurationError) {
+        var (configuration, problems) = try Self.decoded(json: json)
+        self = configuration
+        do {
+            try validate()
+        } catch {
+            problems += error.problems
+        }
+        if !problems.isEmpty { throw EmulatorConfigurationError(problems: problems) }
+    }
+
+    /// The JSON decoded into a configuration, and its unknown fields; throws when it cannot be decoded at all.
+    static func decoded(json: Data) throws(EmulatorConfigurationError) -> (EmulatorConfiguration, [EmulatorConfigurationError.Problem]) {
         let document: Any
         do {
             document = try JSONSerialization.jsonObject(with: json)
@@ -15,21 +27,14 @@ extension EmulatorConfiguration {
         guard document is [String: Any] else {
             throw EmulatorConfigurationError(problems: [.init(field: "(file)", message: "must be a JSON object")])
         }
-        var problems = Self.unknownFields(in: document)
+        let problems = Self.unknownFields(in: document)
         do {
-            self = try JSONDecoder().decode(EmulatorConfiguration.self, from: json)
+            return (try JSONDecoder().decode(EmulatorConfiguration.self, from: json), problems)
         } catch let error as DecodingError {
-            problems.append(Self.problem(for: error))
-            throw EmulatorConfigurationError(problems: problems)
+            throw EmulatorConfigurationError(problems: problems + [Self.problem(for: error)])
         } catch {
             throw EmulatorConfigurationError(problems: problems + [.init(field: "(file)", message: "could not be read")])
         }
-        do {
-            try validate()
-        } catch {
-            problems += error.problems
-        }
-        if !problems.isEmpty { throw EmulatorConfigurationError(problems: problems) }
     }
 
     /// Encodes the configuration as pretty-printed JSON in the documented shape.

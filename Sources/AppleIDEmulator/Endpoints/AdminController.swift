@@ -10,6 +10,8 @@ struct AdminController: Sendable {
     let keys: SigningKeyRing
     let inbox: MailInbox
     let policy: OrganizationPolicy
+    /// The fixture API, registered on the same group (and behind the same checks).
+    let fixtures: FixtureController
 
     struct RevokeConsent: Decodable {
         let appleID: String
@@ -67,6 +69,7 @@ struct AdminController: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         let admin = router.group("emulator/admin")
+        fixtures.register(on: admin) { request in try authorize(request) }
         admin.post("revoke-consent") { request, context in
             await handle(request, context, RevokeConsent.self) { body in
                 try await actions.revokeConsent(appleID: body.appleID, clientID: body.clientID)
