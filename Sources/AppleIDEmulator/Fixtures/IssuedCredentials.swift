@@ -1,7 +1,8 @@
 import SQLKit
 
 /// The authorization codes and tokens issued for one app, as the fixture API lists them (times in Unix
-/// seconds). Codes and tokens are stored only as SHA-256 digests, so they are listed by `digest`: a test
+/// seconds; a time that has not happened, such as `used_at` of an unused code, is absent, as in the
+/// other admin answers). Codes and tokens are stored only as SHA-256 digests, so they are listed by `digest`: a test
 /// that holds a code or token compares its SHA-256 (lowercase hex); the values themselves are never shown.
 struct IssuedCredentials: Sendable, Encodable {
     struct Code: Sendable, Codable {
@@ -21,19 +22,6 @@ struct IssuedCredentials: Sendable, Encodable {
             case issuedAt = "issued_at"
             case expiresAt = "expires_at"
             case usedAt = "used_at"
-        }
-
-        /// Every field, `null` when absent (a test reads `used_at` whether or not the code was used).
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(digest, forKey: .digest)
-            try container.encode(clientID, forKey: .clientID)
-            try container.encode(appleID, forKey: .appleID)
-            try container.encode(scopes, forKey: .scopes)
-            try container.encode(issuedAt, forKey: .issuedAt)
-            try container.encode(expiresAt, forKey: .expiresAt)
-            try container.encode(usedAt, forKey: .usedAt)
-            try container.encode(device, forKey: .device)
         }
 
         static let columns: SQLQueryString = """
@@ -58,19 +46,6 @@ struct IssuedCredentials: Sendable, Encodable {
             case issuedAt = "issued_at"
             case expiresAt = "expires_at"
             case revokedAt = "revoked_at"
-        }
-
-        /// Every field, `null` when absent.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(digest, forKey: .digest)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(clientID, forKey: .clientID)
-            try container.encode(appleID, forKey: .appleID)
-            try container.encode(scopes, forKey: .scopes)
-            try container.encode(issuedAt, forKey: .issuedAt)
-            try container.encode(expiresAt, forKey: .expiresAt)
-            try container.encode(revokedAt, forKey: .revokedAt)
         }
 
         static let columns: SQLQueryString = """
