@@ -104,6 +104,36 @@ struct ManagedAccountTests {
         }
     }
 
+    @Test("the portal says who manages the account and switches the organization's block per app (with its CSRF token only)")
+    func portalSwitch() async throws {
+        try await RunningEmulator.with(configuration: Self.configuration()) { emulator in
+            let (cookie, page) = try await AccountPortalTests.signIn(emulator, account: Self.student)
+            #expect(page.body.contains("Work &amp; School account managed by Example School"))
+            #expect(page.body.contains("<code>\(Fixture.otherBundleID)</code>: Blocked by your organization"))
+            #expect(page.body.contains("<code>\(Fixture.bundleID)</code>: Allowed by your organization"))
+            let csrf = try #require(WebFlow.hiddenInputs(page.body)["csrf"])
+            let forged = try await emulator.postForm(
+                "/account/organization", [("csrf", "forged"), ("bundle_id", Fixture.bundleID), ("blocked", "true")], headers: [("Cookie", cookie)])
+            #expect(forged.status == 403)
+            let block = try await emulator.postForm(
+                "/account/organization", [("csrf", csrf), ("bundle_id", Fixture.bundleID), ("blocked", "true")], headers: [("Cookie", cookie)])
+            #expect(block.status == 303)
+            let after = try await emulator.get("/account", headers: [("Cookie", cookie)])
+            #expect(after.body.contains("<code>\(Fixture.bundleID)</code>: Blocked by your organization"))
+            let web = try await WebFlow.signIn(
+                emulator, account: Self.student, parameters: WebFlow.parameters(responseType: "code", responseMode: "query", scope: nil))
+            #expect(web[header: "Location"]?.contains("error=access_denied") == true)
+            // A personal Apple ID has no organization switch.
+            let (aliceCookie, alicePage) = try await AccountPortalTests.signIn(emulator)
+            #expect(!alicePage.body.contains("organization-heading"))
+            let aliceCSRF = try #require(WebFlow.hiddenInputs(alicePage.body)["csrf"])
+            let personal = try await emulator.postForm(
+                "/account/organization", [("csrf", aliceCSRF), ("bundle_id", Fixture.bundleID), ("blocked", "true")],
+                headers: [("Cookie", aliceCookie)])
+            #expect(personal.status == 400)
+        }
+    }
+
     @Test("the configuration checks managed fields: organization, email, blocked apps and unknown keys")
     func validation() throws {
         let json = """

@@ -93,6 +93,10 @@ struct MigrationController: Sendable {
             }
             let user = try await TeamUser.ensure(email: email, teamID: teamID, random: random, relayDomain: relayDomain, in: database)
             let grant = try await Grant.find(email: email, bundleID: client.bundleID, in: database)
+            // A Work & School account: the organization's address or none, and no is_private_email.
+            if let managed = try await ManagedAccountRecord.find(email: email, in: database) {
+                return Migrated(sub: user.subject, email: managed.workEmail, isPrivateEmail: nil)
+            }
             let hidden = grant?.emailChoice == .hide
             return Migrated(sub: user.subject, email: hidden ? user.relayEmail : email, isPrivateEmail: hidden)
         }
