@@ -17,7 +17,7 @@ struct DevelopmentMailTests {
         #expect(serve.output.contains("smtp://127.0.0.1:\(serve.smtpPort)"))
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
         do {
-            try await Self.signIn(serve, http)
+            let session = try await Self.signIn(serve, http)
             var messages: [[String: Any]] = []
             let deadline = ContinuousClock.now + .seconds(30)
             while messages.isEmpty && ContinuousClock.now < deadline {
@@ -30,6 +30,10 @@ struct DevelopmentMailTests {
             #expect(messages.first?["from"] as? String == "hello@juice.test")
             #expect((messages.first?["to"] as? String)?.hasSuffix("@private.icloud.com") == true)
             #expect(messages.first?["delivered_to"] as? String == "appleseed@juice.test")
+            // Juice accepted the new relay domain: its account page shows that address, marked as a relay address.
+            let relayAddress = try #require(messages.first?["to"] as? String)
+            let account = try await Self.send(http, .GET, serve.url + "/account", headers: [("Cookie", try #require(session))])
+            #expect(account.body.contains(relayAddress) && account.body.contains("Private relay address"), "\(account.body.prefix(2000))")
             try await http.shutdown()
         } catch {
             try? await http.shutdown()
@@ -37,8 +41,9 @@ struct DevelopmentMailTests {
         }
     }
 
-    /// `/auth/apple` → the emulator's sign-in and consent (Hide My Email) → the form_post to the callback.
-    static func signIn(_ serve: ServeProcess, _ http: HTTPClient) async throws {
+    /// `/auth/apple` → the emulator's sign-in and consent (Hide My Email) → the form_post to the callback;
+    /// returns the session cookie (`name=value`) the callback set.
+    static func signIn(_ serve: ServeProcess, _ http: HTTPClient) async throws -> String? {
         let start = try await send(http, .GET, serve.url + "/auth/apple")
         #expect(start.status == 302)
         let authorize = try #require(start.location.flatMap(URLComponents.init(string:)))
@@ -50,12 +55,15 @@ struct DevelopmentMailTests {
         let action = try #require(formAction(page.body))
         let callback = try await send(http, .POST, action, form: hiddenInputs(page.body), headers: [("Origin", serve.emulatorURL)])
         #expect(callback.status == 303, "the callback answered \(callback.status): \(callback.body.prefix(300))")
+        return callback.cookie
     }
 
     struct Answer {
         let status: Int
         let location: String?
         let body: String
+        /// The first `Set-Cookie`'s `name=value`.
+        var cookie: String? = nil
     }
 
     static func send(
@@ -75,7 +83,9 @@ struct DevelopmentMailTests {
         }
         let response = try await http.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)
-        return Answer(status: Int(response.status.code), location: response.headers.first(name: "Location"), body: String(buffer: body))
+        return Answer(
+            status: Int(response.status.code), location: response.headers.first(name: "Location"), body: String(buffer: body),
+            cookie: response.headers.first(name: "Set-Cookie").flatMap { $0.split(separator: ";").first.map(String.init) })
     }
 
     static func hiddenInputs(_ html: String) -> [(String, String)] {
