@@ -3,7 +3,6 @@ import AppleSignIn
 import Crypto
 import Foundation
 import JuiceTestSupport
-import NIOHTTP1
 import Testing
 
 /// The fixture API examples of docs/emulator.md are real: the Python one (requests + unittest) runs
@@ -53,7 +52,7 @@ struct FixtureAPIExampleTests {
             // docs:begin
             let admin = [("Authorization", "Bearer \(Fixture.adminToken)"), ("Content-Type", "application/json")]
             func post(_ path: String, _ json: String) async throws -> HTTPResult {
-                try await emulator.send(.POST, "/emulator/admin/" + path, headers: admin, body: Array(json.utf8))
+                try await emulator.post("/emulator/admin/" + path, json: json, headers: admin)
             }
             #expect(try await post("reset", "{}").status == 200)
             #expect(try await post("seed", #"{"apple_ids": [{"email": "tester@example.net", "password": "pw"}]}"#).status == 200)

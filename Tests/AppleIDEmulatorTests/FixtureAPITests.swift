@@ -3,7 +3,6 @@ import AppleSignIn
 import Crypto
 import Foundation
 import JuiceTestSupport
-import NIOHTTP1
 import Testing
 
 /// The fixture API: reset, seed, clock and issued credentials, and its refusals.
@@ -12,7 +11,7 @@ struct FixtureAPITests {
     static let admin = [("Authorization", "Bearer \(Fixture.adminToken)"), ("Content-Type", "application/json")]
 
     static func post(_ emulator: RunningEmulator, _ path: String, _ json: String, headers: [(String, String)] = admin) async throws -> HTTPResult {
-        try await emulator.send(.POST, "/emulator/admin/" + path, headers: headers, body: Array(json.utf8))
+        try await emulator.post("/emulator/admin/" + path, json: json, headers: headers)
     }
 
     static func sha256(_ text: String) -> String {
