@@ -94,7 +94,7 @@ public func buildEmulatorApplication(
     let inbox = MailInbox(store: store)
     AccountPortalController(accounts: accounts, actions: actions, sessions: sessions, pages: pages, inbox: inbox, policy: policy).register(on: router)
     AdminController(
-        adminToken: configuration.adminToken, actions: actions, keys: keys, inbox: inbox, policy: policy,
+        adminToken: configuration.adminToken, address: address, actions: actions, keys: keys, inbox: inbox, policy: policy,
         fixtures: FixtureController(
             fixtures: FixtureActions(live: live, store: store, directory: directory, accounts: accounts, clock: clock))
     ).register(on: router)

@@ -60,13 +60,28 @@ public struct SMTPOptions: Sendable {
     public var idleTimeout: Duration
     /// The most connections served at once; further ones are told `421` and closed.
     public var maximumConnections: Int
+    /// The most connections served at once from one client address (below ``maximumConnections``, so one
+    /// client cannot take every slot); further ones from that address are told `421` and closed.
+    public var maximumConnectionsPerAddress: Int
+    /// The longest a whole conversation may last; then the client is told `421` and the connection closed.
+    public var sessionTimeout: Duration
+    /// The slowest a client may send a line it has begun, in octets per second, measured over
+    /// ``dataRateWindow``: a client that trickles a line slower is told `421` and closed.
+    public var minimumDataRate: Int
+    /// The period over which ``minimumDataRate`` is measured.
+    public var dataRateWindow: Duration
+    /// The most refused `RCPT TO` in one conversation; the next refusal is followed by `421` and the
+    /// connection is closed (recipient guessing, and floods of the refusal log).
+    public var maximumRefusedRecipients: Int
     /// Messages one relay address accepts in 24 hours (Apple's limit is 100); further ones get `450`.
     public var dailyLimitPerAddress: Int
 
     /// Creates SMTP options.
     public init(
         host: String = "127.0.0.1", port: Int = 2525, maximumMessageSize: Int = 10 * 1024 * 1024, idleTimeout: Duration = .seconds(300),
-        maximumConnections: Int = 64, dailyLimitPerAddress: Int = 100
+        maximumConnections: Int = 64, maximumConnectionsPerAddress: Int = 8, sessionTimeout: Duration = .seconds(600),
+        minimumDataRate: Int = 32, dataRateWindow: Duration = .seconds(10), maximumRefusedRecipients: Int = 10,
+        dailyLimitPerAddress: Int = 100
     ) {
         self.dailyLimitPerAddress = max(1, dailyLimitPerAddress)
         self.host = host
@@ -74,5 +89,10 @@ public struct SMTPOptions: Sendable {
         self.maximumMessageSize = max(1024, maximumMessageSize)
         self.idleTimeout = idleTimeout
         self.maximumConnections = max(1, maximumConnections)
+        self.maximumConnectionsPerAddress = min(max(1, maximumConnectionsPerAddress), self.maximumConnections)
+        self.sessionTimeout = max(.seconds(1), sessionTimeout)
+        self.minimumDataRate = max(0, minimumDataRate)
+        self.dataRateWindow = max(.milliseconds(100), dataRateWindow)
+        self.maximumRefusedRecipients = max(1, maximumRefusedRecipients)
     }
 }

@@ -130,7 +130,7 @@ struct MailRelayTests {
             let noFrom = try await SMTPTalk.sendmail(port: port, from: "hello@example.com", to: [relay], message: "Subject: x\r\n\r\nbody\r\n")
             #expect(noFrom["code"] as? Int == 550)
             #expect(try await Self.inbox(emulator).isEmpty)
-            #expect(try await Self.refused(emulator).first?["reason"] as? String == "header From missing")
+            #expect(try await Self.refused(emulator).first?["reason"] as? String == "header From unreadable")
         }
     }
 

@@ -1,11 +1,12 @@
 import Foundation
 import Hummingbird
-import JuiceEncodings
 
-/// The admin JSON endpoints under `/emulator/admin/`, for tests and scripts. When the configuration
-/// has an `admin_token`, each needs `Authorization: Bearer <admin_token>`.
+/// The admin JSON endpoints under `/emulator/admin/`, for tests and scripts. ``AdminRequestGuard`` checks
+/// every request first: the `admin_token` when there is one; otherwise a loopback `Host` and, for a
+/// request that changes state, `application/json`.
 struct AdminController: Sendable {
     let adminToken: String?
+    let address: EmulatorAddress
     let actions: AccountActions
     let keys: SigningKeyRing
     let inbox: MailInbox
@@ -68,8 +69,8 @@ struct AdminController: Sendable {
     }
 
     func register(on router: Router<BasicRequestContext>) {
-        let admin = router.group("emulator/admin")
-        fixtures.register(on: admin) { request in try authorize(request) }
+        let admin = router.group("emulator/admin").add(middleware: AdminRequestGuard(adminToken: adminToken, address: address))
+        fixtures.register(on: admin)
         admin.post("revoke-consent") { request, context in
             await handle(request, context, RevokeConsent.self) { body in
                 try await actions.revokeConsent(appleID: body.appleID, clientID: body.clientID)
@@ -105,21 +106,18 @@ struct AdminController: Sendable {
         }
         admin.post("rotate-keys") { request, context in
             await HTTPExchange.answering(context) {
-                try authorize(request)
                 let keyID = try await keys.rotate()
                 return HTTPExchange.json(["signing_key_id": keyID])
             }
         }
         admin.get("notifications") { request, context in
             await HTTPExchange.answering(context) {
-                try authorize(request)
                 let appleID = try HTTPExchange.query(request)["apple_id"]?.lowercased()
                 return HTTPExchange.json(try await actions.store.transaction { try await OutboxEntry.list(appleID: appleID, in: $0) })
             }
         }
         admin.get("notifications/attempts") { request, context in
             await HTTPExchange.answering(context) {
-                try authorize(request)
                 let query = try HTTPExchange.query(request)
                 let appleID = query.nonEmpty("apple_id")?.lowercased()
                 let text = query.nonEmpty("notification_id")
@@ -141,7 +139,6 @@ struct AdminController: Sendable {
         }
         admin.get("mail") { request, context in
             await HTTPExchange.answering(context) {
-                try authorize(request)
                 guard let appleID = try HTTPExchange.query(request).nonEmpty("apple_id") else {
                     throw OAuthError.invalidRequest("apple_id is required")
                 }
@@ -150,14 +147,12 @@ struct AdminController: Sendable {
         }
         admin.get("mail/refused") { request, context in
             await HTTPExchange.answering(context) {
-                try authorize(request)
                 let appleID = try HTTPExchange.query(request).nonEmpty("apple_id")
                 return HTTPExchange.json(["refused": try await inbox.refusals(appleID: appleID)])
             }
         }
         admin.get("mail/{id}") { request, context in
             await HTTPExchange.answering(context) {
-                try authorize(request)
                 let id = context.parameters.get("id") ?? ""
                 guard id.count <= 64, let message = try await inbox.message(id: id) else {
                     throw OAuthError(code: "not_found", description: "no relayed message has this id", status: .notFound)
@@ -174,7 +169,6 @@ struct AdminController: Sendable {
         _ perform: @escaping @Sendable (Body) async throws -> [String: String]
     ) async -> Response {
         await HTTPExchange.answering(context) {
-            try authorize(request)
             let body = try await HTTPExchange.json(request, as: Body.self)
             do {
                 return HTTPExchange.json(try await perform(body))
@@ -183,14 +177,6 @@ struct AdminController: Sendable {
             } catch AccountActions.Failure.invalid(let reason) {
                 throw OAuthError.invalidRequest(reason)
             }
-        }
-    }
-
-    private func authorize(_ request: Request) throws(OAuthError) {
-        guard let adminToken else { return }
-        let presented = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
-        guard constantTimeEquals(presented, adminToken) else {
-            throw OAuthError(code: "unauthorized", description: "Authorization: Bearer <admin_token> is required", status: .unauthorized)
         }
     }
 }

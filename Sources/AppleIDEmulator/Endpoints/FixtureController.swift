@@ -16,11 +16,10 @@ struct FixtureController: Sendable {
         let offset: Int64
     }
 
-    /// Registers the routes on the admin group; `authorize` is the admin token check.
-    func register(on admin: RouterGroup<BasicRequestContext>, authorize: @escaping @Sendable (Request) throws -> Void) {
+    /// Registers the routes on the admin group (whose ``AdminRequestGuard`` has already checked each request).
+    func register(on admin: RouterGroup<BasicRequestContext>) {
         admin.post("reset") { request, context in
             await HTTPExchange.answering(context) {
-                try authorize(request)
                 _ = try await HTTPExchange.jsonData(request)
                 try await fixtures.reset()
                 return HTTPExchange.json(["result": "reset to the configured state"])
@@ -28,7 +27,6 @@ struct FixtureController: Sendable {
         }
         admin.post("seed") { request, context in
             await HTTPExchange.answering(context) {
-                try authorize(request)
                 let body = try await HTTPExchange.jsonData(request)
                 do {
                     try await fixtures.seed(try EmulatorConfiguration(seedJSON: body))
@@ -40,13 +38,11 @@ struct FixtureController: Sendable {
         }
         admin.get("clock") { request, context in
             await HTTPExchange.answering(context) {
-                try authorize(request)
                 return HTTPExchange.json(state)
             }
         }
         admin.post("clock") { request, context in
             await HTTPExchange.answering(context) {
-                try authorize(request)
                 let change = try await HTTPExchange.json(request, as: ClockChange.self)
                 do {
                     switch (change.set, change.advance) {
@@ -62,7 +58,6 @@ struct FixtureController: Sendable {
         }
         admin.get("issued") { request, context in
             await HTTPExchange.answering(context) {
-                try authorize(request)
                 guard let bundleID = try HTTPExchange.query(request).nonEmpty("bundle_id"), bundleID.count <= 255 else {
                     throw OAuthError.invalidRequest("bundle_id is required")
                 }

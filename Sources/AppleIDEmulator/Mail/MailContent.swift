@@ -1,7 +1,7 @@
 import Foundation
 import JuiceEncodings
 
-/// What the inbox shows of a message: its headers, the `From` address, the decoded subject, and a
+/// What the inbox shows of a message: its headers, the `From` addresses, the decoded subject, and a
 /// text body (the `text/plain` part, else the `text/html` part shown as text).
 ///
 /// Understands RFC 5322 headers (unfolded), RFC 2047 encoded words, `multipart/*`, and the
@@ -9,7 +9,9 @@ import JuiceEncodings
 struct MailContent: Sendable {
     let headers: [(name: String, value: String)]
     let subject: String
-    let fromAddress: String?
+    /// Every mailbox the message claims to come from, or why the relay cannot trust its `From`: there
+    /// is none, there are several `From` headers (RFC 5322 §3.6 allows one), or it cannot be read whole.
+    let from: Result<[String], MailboxListParser.Failure>
     let body: String
     /// `text/plain` or `text/html`.
     let bodyType: String
@@ -18,7 +20,7 @@ struct MailContent: Sendable {
         let (headers, bodyBytes) = Self.split(raw)
         self.headers = headers
         subject = Self.decodeWords(Self.header("subject", in: headers) ?? "")
-        fromAddress = Self.header("from", in: headers).flatMap(Self.address(in:))
+        from = Self.fromAddresses(in: headers)
         let part = Self.textPart(headers: headers, body: bodyBytes, depth: 0) ?? (String(decoding: bodyBytes, as: UTF8.self), "text/plain")
         body = part.text
         bodyType = part.type
@@ -204,15 +206,12 @@ struct MailContent: Sendable {
         return (decodeCharset(bytes, charset: charset), parts[3].dropFirst())
     }
 
-    /// The address in a `From` value: `Name <a@b>` or `a@b` (the first mailbox of a list).
-    static func address(in value: String) -> String? {
-        let candidate: String
-        if let open = value.lastIndex(of: "<"), let close = value[open...].firstIndex(of: ">") {
-            candidate = String(value[value.index(after: open)..<close])
-        } else {
-            candidate = value.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+    /// The mailboxes of the one `From` header.
+    static func fromAddresses(in headers: [(name: String, value: String)]) -> Result<[String], MailboxListParser.Failure> {
+        let values = headers.filter { $0.name.lowercased() == "from" }.map(\.value)
+        guard values.count == 1, let value = values.first else {
+            return .failure(MailboxListParser.Failure(reason: values.isEmpty ? "there is no From header" : "there are \(values.count) From headers"))
         }
-        let address = candidate.trimmingCharacters(in: .whitespaces)
-        return MailboxSyntax.isValid(address) ? address.lowercased() : nil
+        return Result { () throws(MailboxListParser.Failure) in try MailboxListParser.addresses(in: value) }
     }
 }

@@ -87,24 +87,22 @@ struct MailRelay: Sendable {
         let now = time.now
         let random = random
         return try await store.transaction { database in
-            guard let headerFrom = content.fromAddress else {
-                let reply = SMTPReply(550, "5.7.1", "the message has no valid From header; it must name a registered email source")
-                for recipient in recipients {
-                    try await Self.logRefusal(
-                        reply, reason: "header From missing", from: envelopeFrom, to: recipient.relayEmail, appleID: recipient.appleID, at: now,
-                        in: database)
-                }
+            let headerFrom: [String]
+            switch content.from {
+            case .failure(let failure):
+                let reply = SMTPReply(
+                    550, "5.7.1", "the From header cannot be trusted (\(failure.reason)); it must name registered email sources only")
+                try await Self.logRefusal(reply, reason: "header From unreadable", envelopeFrom: envelopeFrom, recipients: recipients, at: now, in: database)
                 return reply
+            case .success(let addresses):
+                headerFrom = addresses
             }
-            if let misaligned = recipients.first(where: { !$0.sources.covers(headerFrom) }) {
+            for recipient in recipients {
+                guard let foreign = headerFrom.first(where: { !recipient.sources.covers($0) }) else { continue }
                 let reply = SMTPReply(
                     550, "5.7.1",
-                    "header From <\(headerFrom)> is not an email source of team \(misaligned.sources.teamID) (\(misaligned.sources.registered))")
-                for recipient in recipients {
-                    try await Self.logRefusal(
-                        reply, reason: "header From not registered", from: envelopeFrom, to: recipient.relayEmail, appleID: recipient.appleID,
-                        at: now, in: database)
-                }
+                    "header From <\(foreign)> is not an email source of team \(recipient.sources.teamID) (\(recipient.sources.registered))")
+                try await Self.logRefusal(reply, reason: "header From not registered", envelopeFrom: envelopeFrom, recipients: recipients, at: now, in: database)
                 return reply
             }
             var ids: [String] = []
@@ -116,7 +114,7 @@ struct MailRelay: Sendable {
                     INSERT INTO relayed_mail (id, apple_id, team_id, envelope_from, header_from, relay_email, delivered_to, subject,
                         received_at, size, body, body_type, headers)
                     VALUES (\(bind: id), \(bind: recipient.appleID), \(bind: recipient.sources.teamID), \(bind: envelopeFrom),
-                        \(bind: headerFrom), \(bind: recipient.relayEmail), \(bind: recipient.appleID), \(bind: content.subject),
+                        \(bind: headerFrom.joined(separator: ", ")), \(bind: recipient.relayEmail), \(bind: recipient.appleID), \(bind: content.subject),
                         \(bind: now.timeIntervalSince1970), \(bind: raw.count), \(bind: content.body), \(bind: content.bodyType),
                         \(bind: content.headerText))
                     """
@@ -130,10 +128,16 @@ struct MailRelay: Sendable {
     func logRefusal(_ reply: SMTPReply, reason: String, envelopeFrom: String, recipients: [Recipient]) async throws {
         let now = time.now
         try await store.transaction { database in
-            for recipient in recipients {
-                try await Self.logRefusal(
-                    reply, reason: reason, from: envelopeFrom, to: recipient.relayEmail, appleID: recipient.appleID, at: now, in: database)
-            }
+            try await Self.logRefusal(reply, reason: reason, envelopeFrom: envelopeFrom, recipients: recipients, at: now, in: database)
+        }
+    }
+
+    /// Logs one refusal for each recipient of a transaction.
+    private static func logRefusal(
+        _ reply: SMTPReply, reason: String, envelopeFrom: String, recipients: [Recipient], at now: Date, in database: any SQLDatabase
+    ) async throws {
+        for recipient in recipients {
+            try await logRefusal(reply, reason: reason, from: envelopeFrom, to: recipient.relayEmail, appleID: recipient.appleID, at: now, in: database)
         }
     }
 

@@ -2,13 +2,13 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
-import Synchronization
 
 /// The private email relay's SMTP listener, a service run next to the emulator's HTTP server.
 ///
-/// Serves several connections at once (up to ``SMTPOptions/maximumConnections``), each with the size
-/// limit and idle timeout of its options; stops accepting on graceful shutdown and ends the
-/// conversations in progress (a message not yet complete is not stored).
+/// Serves several connections at once (up to ``SMTPOptions/maximumConnections``, and
+/// ``SMTPOptions/maximumConnectionsPerAddress`` from one client address), each with the size limit, idle
+/// timeout, session deadline and minimum data rate of its options; stops accepting on graceful
+/// shutdown and ends the conversations in progress (a message not yet complete is not stored).
 struct SMTPRelayService: Service {
     let options: SMTPOptions
     let relay: MailRelay
@@ -24,6 +24,7 @@ struct SMTPRelayService: Service {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: options.host, port: options.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(SMTPPaceKeeper(hostname: hostname, options: options))
                     try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: TimeAmount(options.idleTimeout)))
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(SMTPLineDecoder(maximumLength: SMTPSession.maximumLineLength)))
@@ -34,19 +35,22 @@ struct SMTPRelayService: Service {
         let port = server.channel.localAddress?.port ?? options.port
         logger.info("private email relay (SMTP) listening", metadata: ["address": "\(options.host):\(port)"])
         await onRunning(port)
-        let open = ConnectionCount()
+        let limiter = SMTPConnectionLimiter(maximum: options.maximumConnections, maximumPerAddress: options.maximumConnectionsPerAddress)
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 try? await server.executeThenClose { connections in
                     for try await connection in connections {
-                        guard open.value.wrappingAdd(1, ordering: .relaxed).newValue <= options.maximumConnections else {
-                            open.value.wrappingSubtract(1, ordering: .relaxed)
-                            group.addTask { await Self.refuse(connection, hostname: hostname) }
-                            continue
-                        }
-                        group.addTask {
-                            await converse(connection)
-                            open.value.wrappingSubtract(1, ordering: .relaxed)
+                        let address = connection.channel.remoteAddress?.ipAddress ?? "unknown"
+                        switch limiter.admit(address) {
+                        case .admitted:
+                            group.addTask {
+                                await converse(connection)
+                                limiter.release(address)
+                            }
+                        case .relayFull:
+                            group.addTask { await Self.refuse(connection, "\(hostname) too many connections; try again later") }
+                        case .addressFull:
+                            group.addTask { await Self.refuse(connection, "\(hostname) too many connections from your address; try again later") }
                         }
                     }
                 }
@@ -55,7 +59,9 @@ struct SMTPRelayService: Service {
     }
 
     private func converse(_ connection: NIOAsyncChannel<SMTPLine, ByteBuffer>) async {
-        var session = SMTPSession(relay: relay, hostname: hostname, maximumMessageSize: options.maximumMessageSize)
+        var session = SMTPSession(
+            relay: relay, hostname: hostname, maximumMessageSize: options.maximumMessageSize,
+            maximumRefusedRecipients: options.maximumRefusedRecipients)
         do {
             try await connection.executeThenClose { inbound, outbound in
                 try await outbound.write(ByteBuffer(string: session.greeting.text))
@@ -71,14 +77,9 @@ struct SMTPRelayService: Service {
         if session.isReceivingMessage { logger.info("SMTP client left during DATA; nothing was stored") }
     }
 
-    private static func refuse(_ connection: NIOAsyncChannel<SMTPLine, ByteBuffer>, hostname: String) async {
+    private static func refuse(_ connection: NIOAsyncChannel<SMTPLine, ByteBuffer>, _ text: String) async {
         try? await connection.executeThenClose { _, outbound in
-            try await outbound.write(ByteBuffer(string: SMTPReply(421, "4.7.0", "\(hostname) too many connections; try again later").text))
+            try await outbound.write(ByteBuffer(string: SMTPReply(421, "4.7.0", text).text))
         }
     }
-}
-
-/// The number of conversations in progress.
-private final class ConnectionCount: Sendable {
-    let value = Atomic<Int>(0)
 }

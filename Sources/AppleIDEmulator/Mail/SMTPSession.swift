@@ -15,21 +15,25 @@ struct SMTPSession: Sendable {
     let relay: MailRelay
     let hostname: String
     let maximumMessageSize: Int
+    /// Refused `RCPT TO` after which the session ends with `421`.
+    let maximumRefusedRecipients: Int
     /// The longest line, in octets without CRLF (RFC 5321 §4.5.3.1.6: 1000 with CRLF).
     static let maximumLineLength = 998
     static let maximumRecipients = 100
 
     private var greeted = false
+    private var refusedRecipients = 0
     private var envelopeFrom: String?
     private var recipients: [MailRelay.Recipient] = []
     private var message: [UInt8]?
     private var messageTooLarge = false
     private var lineTooLong = false
 
-    init(relay: MailRelay, hostname: String, maximumMessageSize: Int) {
+    init(relay: MailRelay, hostname: String, maximumMessageSize: Int, maximumRefusedRecipients: Int) {
         self.relay = relay
         self.hostname = hostname
         self.maximumMessageSize = maximumMessageSize
+        self.maximumRefusedRecipients = maximumRefusedRecipients
     }
 
     var greeting: SMTPReply { SMTPReply(220, "", "\(hostname) ESMTP Apple ID emulator private email relay") }
@@ -68,7 +72,12 @@ struct SMTPSession: Sendable {
         case "MAIL":
             return Output(replies: [mail(argument)])
         case "RCPT":
-            return Output(replies: [try await recipient(argument)])
+            let reply = try await recipient(argument)
+            guard !reply.isPositive else { return Output(replies: [reply]) }
+            refusedRecipients += 1
+            guard refusedRecipients >= maximumRefusedRecipients else { return Output(replies: [reply]) }
+            let closing = SMTPReply(421, "4.7.0", "\(hostname) too many refused recipients in one session, closing the connection")
+            return Output(replies: [reply, closing], close: true)
         case "DATA":
             guard argument.isEmpty else { return Output(replies: [SMTPReply(501, "5.5.4", "DATA takes no argument")]) }
             guard envelopeFrom != nil else { return Output(replies: [SMTPReply(503, "5.5.1", "MAIL FROM first")]) }

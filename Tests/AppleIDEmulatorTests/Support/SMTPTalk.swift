@@ -31,12 +31,14 @@ enum SMTPTalk {
         case message(String)
         /// Waits up to `seconds` for a reply or the connection to close.
         case await(Double)
+        /// Waits `seconds` without reading (a client that thinks between commands).
+        case pause(Double)
         /// Closes the socket at once (a client that vanishes).
         case vanish
     }
 
     static let script = #"""
-        import json, socket, sys, smtplib
+        import json, socket, sys, smtplib, time
         request = json.load(sys.stdin)
         port = request["port"]
         if "smtplib" in request:
@@ -91,6 +93,8 @@ enum SMTPTalk {
                         closed = stream.read(1) == b""
                     except Exception:
                         pass
+            elif kind == "pause":
+                time.sleep(value)
             elif kind == "vanish":
                 sock.close(); closed = True; break
         if not closed:
@@ -110,6 +114,7 @@ enum SMTPTalk {
             case .raw(let text): ["raw", text]
             case .message(let text): ["message", text]
             case .await(let seconds): ["await", seconds]
+            case .pause(let seconds): ["pause", seconds]
             case .vanish: ["vanish", 0]
             }
         }
@@ -125,7 +130,12 @@ enum SMTPTalk {
         try await run(["port": port, "smtplib": ["from": from, "to": to, "message": message]])
     }
 
-    private static func run(_ request: [String: Any]) async throws -> [String: Any] {
+    /// Runs a Python `script` that reads `request` as JSON on its standard input and prints one JSON object.
+    static func python(_ script: String, _ request: [String: Any]) async throws -> [String: Any] {
+        try await run(request, script: script)
+    }
+
+    private static func run(_ request: [String: Any], script: String = script) async throws -> [String: Any] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script]
