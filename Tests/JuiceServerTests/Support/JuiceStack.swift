@@ -212,8 +212,26 @@ struct JuiceStack: Sendable {
         }
     }
 
+    /// Runs the stack with a connection pool of its own (``Browser/pool``), shut down once its servers
+    /// have stopped: a test that restarts the server on the same port gets a fresh pool, never a
+    /// connection the stopped process closed (which failed `AppTransferTests` once with
+    /// "Connection reset by peer").
     static func run<T: Sendable>(
         environment: StackEnvironment, clock: TestClock, loginLimits: LoginThrottle.Limits, instances: Int = 1,
+        _ body: @Sendable (JuiceStack) async throws -> T
+    ) async throws -> T {
+        let pool = Browser.makePool()
+        return try await withCleanup {
+            try await Browser.$pool.withValue(pool) {
+                try await runServers(environment: environment, clock: clock, loginLimits: loginLimits, instances: instances, body)
+            }
+        } cleanup: {
+            try? await pool.shutdown()
+        }
+    }
+
+    private static func runServers<T: Sendable>(
+        environment: StackEnvironment, clock: TestClock, loginLimits: LoginThrottle.Limits, instances: Int,
         _ body: @Sendable (JuiceStack) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "juice-test")
@@ -223,7 +241,7 @@ struct JuiceStack: Sendable {
         let emulator = try await buildEmulatorApplication(
             configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"), port: 0,
             time: clock.emulatorTime, options: EmulatorOptions(smtp: SMTPOptions(port: 0, dailyLimitPerAddress: environment.relayDailyLimit)),
-            httpClient: Browser.http, logger: logger,
+            httpClient: Browser.pool, logger: logger,
             onServerRunning: { emulatorPortSink.yield($0) }, onSMTPRunning: { smtpPortSink.yield($0) }
         )
         let emulatorGroup = ServiceGroup(configuration: .init(services: [emulator], gracefulShutdownSignals: [], logger: logger))
@@ -249,7 +267,7 @@ struct JuiceStack: Sendable {
                     if instance > 0 { configuration.port = 0 }
                     services.append(
                         try await buildApplication(
-                            configuration: configuration, time: clock.time, httpClient: Browser.http, logger: logger, metrics: ServerMetrics(),
+                            configuration: configuration, time: clock.time, httpClient: Browser.pool, logger: logger, metrics: ServerMetrics(),
                             onServerRunning: { serverPortSink.yield($0) }
                         )
                     )
@@ -297,7 +315,7 @@ struct JuiceStack: Sendable {
             let dependencies = try await ServerDependencies.make(
                 configuration: environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: .init(), smtpPort: smtpPort),
                 database: database,
-                time: clock.time, random: .system, httpClient: Browser.http, logger: logger, metrics: ServerMetrics()
+                time: clock.time, random: .system, httpClient: Browser.pool, logger: logger, metrics: ServerMetrics()
             )
             return try await body(dependencies)
         }

@@ -33,7 +33,7 @@ actor NotificationTap {
             forward.method = .POST
             forward.headers.add(name: "Content-Type", value: "application/json")
             forward.body = .bytes(ByteBuffer(string: text))
-            let answer = try await Browser.http.execute(forward, timeout: .seconds(10))
+            let answer = try await Browser.pool.execute(forward, timeout: .seconds(10))
             let answerBody = try await answer.body.collect(upTo: 64 * 1024)
             return Response(status: .init(code: Int(answer.status.code)), body: .init(byteBuffer: answerBody))
         }

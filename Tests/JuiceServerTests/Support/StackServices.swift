@@ -31,7 +31,7 @@ enum StackServices {
         let ports = AsyncStream.makeStream(of: Int.self)
         let emulator = try await buildEmulatorApplication(
             configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"), port: port,
-            time: clock.emulatorTime, httpClient: Browser.http, logger: logger, onServerRunning: { ports.continuation.yield($0) }
+            time: clock.emulatorTime, httpClient: Browser.pool, logger: logger, onServerRunning: { ports.continuation.yield($0) }
         )
         return try await run(emulator, ready: (ports.stream, ports.continuation), body)
     }
@@ -43,7 +43,7 @@ enum StackServices {
         let ports = AsyncStream.makeStream(of: Int.self)
         let server = try await buildApplication(
             configuration: environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: .init()), time: clock.time,
-            httpClient: Browser.http, logger: logger, onServerRunning: { ports.continuation.yield($0) }
+            httpClient: Browser.pool, logger: logger, onServerRunning: { ports.continuation.yield($0) }
         )
         return try await run(server, ready: (ports.stream, ports.continuation)) {
             try await body(JuiceStack(environment: environment, emulatorURL: emulatorURL, clock: clock, instanceURLs: [environment.serverURL]))
