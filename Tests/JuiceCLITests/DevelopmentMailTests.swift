@@ -37,7 +37,8 @@ struct DevelopmentMailTests {
         }
     }
 
-    /// `/auth/apple` → the emulator's sign-in and consent (Hide My Email) → the form_post to the callback.
+    /// `/auth/apple` → the emulator's sign-in and consent (Hide My Email) → the form_post to the callback
+    /// → the browser's GET of `/auth/apple/finish` with the flow cookie `/auth/apple` set.
     static func signIn(_ serve: ServeProcess, _ http: HTTPClient) async throws {
         let start = try await send(http, .GET, serve.url + "/auth/apple")
         #expect(start.status == 302)
@@ -50,12 +51,17 @@ struct DevelopmentMailTests {
         let action = try #require(formAction(page.body))
         let callback = try await send(http, .POST, action, form: hiddenInputs(page.body), headers: [("Origin", serve.emulatorURL)])
         #expect(callback.status == 303, "the callback answered \(callback.status): \(callback.body.prefix(300))")
+        let flow = try #require(start.flowCookie, "GET /auth/apple sets the flow cookie")
+        let finish = try await send(http, .GET, serve.url + (callback.location ?? ""), headers: [("Cookie", flow)])
+        #expect(finish.status == 303, "the finish answered \(finish.status): \(finish.body.prefix(300))")
     }
 
     struct Answer {
         let status: Int
         let location: String?
         let body: String
+        /// `juice_flow=…` from the answer's `Set-Cookie`, if any.
+        var flowCookie: String? = nil
     }
 
     static func send(
@@ -75,7 +81,9 @@ struct DevelopmentMailTests {
         }
         let response = try await http.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)
-        return Answer(status: Int(response.status.code), location: response.headers.first(name: "Location"), body: String(buffer: body))
+        let flow = response.headers["Set-Cookie"].first { $0.hasPrefix("juice_flow=") }.map { String($0.prefix { $0 != ";" }) }
+        return Answer(
+            status: Int(response.status.code), location: response.headers.first(name: "Location"), body: String(buffer: body), flowCookie: flow)
     }
 
     static func hiddenInputs(_ html: String) -> [(String, String)] {
