@@ -16,6 +16,10 @@ actor BcryptLimiter {
     private var waiting: [CheckedContinuation<Void, Never>] = []
     /// The most hashes that ever ran at once (for tests and metrics).
     private(set) var peak = 0
+    /// Hashes finished.
+    private(set) var completed = 0
+    /// Callers waiting for a slot now.
+    var waitingCount: Int { waiting.count }
 
     /// - Parameters:
     ///   - slots: Hashes at once (at least 1); by default one per core.
@@ -46,6 +50,7 @@ actor BcryptLimiter {
     }
 
     private func release() {
+        completed += 1
         if waiting.isEmpty {
             running -= 1
         } else {
