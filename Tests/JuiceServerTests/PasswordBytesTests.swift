@@ -8,14 +8,6 @@ import Testing
 /// reads at most 72 bytes, so such passwords are refused when chosen and never match when typed.
 @Suite("Passwords that bcrypt would cut short: control characters and more than 72 bytes")
 struct PasswordBytesTests {
-    static func signUp(_ stack: JuiceStack, _ username: String, _ password: String) async throws -> HTTPResult {
-        try await APIRequests.json(stack, "POST", "/api/accounts", ["username": username, "password": password])
-    }
-
-    static func signIn(_ stack: JuiceStack, _ username: String, _ password: String) async throws -> HTTPResult {
-        try await APIRequests.json(stack, "POST", "/api/auth/password", ["username": username, "password": password])
-    }
-
     /// 72 bytes (62 ASCII, five two-byte letters), strong enough for every weakness rule.
     static let seventyTwoBytes = "kumquat-persimmon-rambutan-pomelo-tangerine-nectarine-fig-9284ÿñöçé"
 
@@ -26,21 +18,21 @@ struct PasswordBytesTests {
                 "\u{0}" + "kiwi-mango-papaya", "ab\u{0}kiwi-mango-papaya", "kiwi-mango\tpapaya", "kiwi-mango\npapaya", "kiwi-mango\u{7F}papaya",
                 "kiwi-mango\u{85}papaya",
             ].enumerated() {
-                let answer = try await Self.signUp(stack, "controls\(index)", password)
+                let answer = try await AccountSettingsTests.signUp(stack, "controls\(index)", password)
                 #expect(answer.status == 400 && answer.error == "password_invalid_characters", "\(index): \(answer.status) \(answer.body)")
             }
             // Neither the empty nor the two-letter prefix became anyone's password.
-            #expect(try await Self.signIn(stack, "controls0", "").status == 401)
-            #expect(try await Self.signIn(stack, "controls1", "ab").status == 401)
+            #expect(try await AccountSettingsTests.signIn(stack, "controls0", "").status == 401)
+            #expect(try await AccountSettingsTests.signIn(stack, "controls1", "ab").status == 401)
         }
     }
 
     @Test("at sign-in a password with NUL is a wrong password, even when what precedes the NUL is right", arguments: TestDatabase.all)
     func controlCharactersAtSignIn(database: TestDatabase) async throws {
         try await JuiceStack.with(database: database) { stack in
-            #expect(try await Self.signUp(stack, "nulltest", "guava-lychee-94").status == 201)
-            #expect(try await Self.signIn(stack, "nulltest", "guava-lychee-94").status == 200)
-            let cut = try await Self.signIn(stack, "nulltest", "guava-lychee-94\u{0}anything")
+            #expect(try await AccountSettingsTests.signUp(stack, "nulltest", "guava-lychee-94").status == 201)
+            #expect(try await AccountSettingsTests.signIn(stack, "nulltest", "guava-lychee-94").status == 200)
+            let cut = try await AccountSettingsTests.signIn(stack, "nulltest", "guava-lychee-94\u{0}anything")
             #expect(cut.status == 401 && cut.error == "invalid_credentials")
         }
     }
@@ -50,14 +42,14 @@ struct PasswordBytesTests {
         try await JuiceStack.with(database: database) { stack in
             let password = Self.seventyTwoBytes
             #expect(password.utf8.count == 72)
-            let created = try await Self.signUp(stack, "longpass", password)
+            let created = try await AccountSettingsTests.signUp(stack, "longpass", password)
             #expect(created.status == 201, "\(created.body)")
-            #expect(try await Self.signIn(stack, "longpass", password).status == 200)
+            #expect(try await AccountSettingsTests.signIn(stack, "longpass", password).status == 200)
             for longer in [password + "X", password + String(repeating: "z", count: 60)] {
-                let answer = try await Self.signIn(stack, "longpass", longer)
+                let answer = try await AccountSettingsTests.signIn(stack, "longpass", longer)
                 #expect(answer.status == 401 && answer.error == "invalid_credentials", "\(longer.utf8.count) bytes: \(answer.status)")
             }
-            let tooLong = try await Self.signUp(stack, "longerpass", password + "X")
+            let tooLong = try await AccountSettingsTests.signUp(stack, "longerpass", password + "X")
             #expect(tooLong.status == 400 && tooLong.error == "password_too_long")
         }
     }
@@ -65,7 +57,7 @@ struct PasswordBytesTests {
     @Test("password change: a new password with a control character or over 72 bytes is refused; a long current password is wrong")
     func passwordChange() async throws {
         try await JuiceStack.with(database: .sqlite) { stack in
-            let created = try await Self.signUp(stack, "changer", Self.seventyTwoBytes)
+            let created = try await AccountSettingsTests.signUp(stack, "changer", Self.seventyTwoBytes)
             let token = try #require(created.json?["token"] as? String)
             func change(_ current: String, _ new: String) async throws -> HTTPResult {
                 try await APIRequests.json(stack, "POST", "/api/account/password", ["current_password": current, "new_password": new], bearer: token)

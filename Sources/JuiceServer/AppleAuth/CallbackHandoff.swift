@@ -31,7 +31,7 @@ struct CallbackHandoff: Sendable {
     private let key: SymmetricKey
 
     init(secret: SymmetricKey) {
-        key = HKDF<SHA256>.deriveKey(inputKeyMaterial: secret, info: Data("juice callback handoff v1".utf8), outputByteCount: 32)
+        key = secret.derived(for: "juice callback handoff v1")
     }
 
     /// The sealed answer, base64url (for a query parameter).

@@ -17,18 +17,16 @@ import JuiceEncodings
 ///   (``CallbackHandoff``), where the cookie is sent and checked; the popup's completion is a
 ///   same-origin request that carries it directly.
 struct FlowBinding: Sendable {
-    /// Whether the cookie is `Secure` with the `__Host-` prefix.
-    let secure: Bool
-    /// How long the cookie lives (the authorization lifetime).
-    let lifetime: TimeInterval
+    /// Whether the cookie is `Secure` with the `__Host-` prefix, and how long it lives (the
+    /// authorization lifetime).
+    let secure: Bool, lifetime: TimeInterval
     let random: ServerRandom
+    /// The HMAC key, derived from the server secret for this purpose.
     private let key: SymmetricKey
 
     init(secure: Bool, lifetime: TimeInterval, random: ServerRandom, secret: SymmetricKey) {
-        self.secure = secure
-        self.lifetime = lifetime
-        self.random = random
-        self.key = HKDF<SHA256>.deriveKey(inputKeyMaterial: secret, info: Data("juice flow binding v1".utf8), outputByteCount: 32)
+        (self.secure, self.lifetime, self.random) = (secure, lifetime, random)
+        key = secret.derived(for: "juice flow binding v1")
     }
 
     /// The cookie's name.
