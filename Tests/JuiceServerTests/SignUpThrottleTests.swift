@@ -59,14 +59,14 @@ struct SignUpThrottleTests {
         func leave() { running -= 1 }
     }
 
-    @Test("no more hashes run at once than the limiter has slots")
+    @Test("no more bcrypt computations run at once than the limiter has slots, and new-password hashes hold at most half")
     func bound() async throws {
-        let limiter = BcryptLimiter(slots: 2, maximumWaiting: 64)
+        let limiter = BcryptLimiter(slots: 4, maximumWaiting: 64)
         let concurrency = Concurrency()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<24 {
+            for index in 0..<24 {
                 group.addTask {
-                    try await limiter.run {
+                    try await limiter.run(index.isMultiple(of: 2) ? .hash : .verify) {
                         await concurrency.enter()
                         try await Task.sleep(for: .milliseconds(2))
                         await concurrency.leave()
@@ -75,8 +75,9 @@ struct SignUpThrottleTests {
             }
             try await group.waitForAll()
         }
-        #expect(await concurrency.most <= 2)
-        #expect(await limiter.peak <= 2)
+        #expect(await concurrency.most <= 4)
+        #expect(await limiter.peak <= 4)
+        #expect(await limiter.peakHashes <= 2)
         #expect(await limiter.completed == 24)
     }
 
@@ -86,16 +87,16 @@ struct SignUpThrottleTests {
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                try await limiter.run {
+                try await limiter.run(.verify) {
                     for await _ in gate { break }
                 }
             }
             for _ in 0..<1000 where await limiter.peak < 1 { try await Task.sleep(for: .milliseconds(5)) }
-            group.addTask { try await limiter.run {} }
+            group.addTask { try await limiter.run(.hash) {} }
             for _ in 0..<1000 where await limiter.waitingCount < 1 { try await Task.sleep(for: .milliseconds(5)) }
             #expect(await limiter.waitingCount == 1)
             do {
-                try await limiter.run {}
+                try await limiter.run(.verify) {}
                 Issue.record("a third caller was admitted")
             } catch let error as ServerError {
                 #expect(error.code == .serverBusy)
@@ -107,5 +108,31 @@ struct SignUpThrottleTests {
             try await group.waitForAll()
         }
         #expect(await limiter.completed == 2)
+    }
+
+    @Test("sign-ups cannot starve sign-ins: with the hash share taken and more hashes queued, a verification runs at once")
+    func verificationsFirst() async throws {
+        let limiter = BcryptLimiter(slots: 2, maximumWaiting: 8)
+        #expect(limiter.hashSlots == 1)
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await limiter.run(.hash) {
+                    for await _ in gate { break }
+                }
+            }
+            for _ in 0..<1000 where await limiter.peak < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            group.addTask { try await limiter.run(.hash) {} }
+            for _ in 0..<1000 where await limiter.waitingCount < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            // A sign-in's verification is not queued behind the waiting sign-up.
+            try await limiter.run(.verify) {}
+            #expect(await limiter.completed == 1)
+            #expect(await limiter.waitingCount == 1, "the second hash still waits for the hash share")
+            open.yield()
+            open.finish()
+            try await group.waitForAll()
+        }
+        #expect(await limiter.completed == 3)
+        #expect(await limiter.peakHashes == 1)
     }
 }

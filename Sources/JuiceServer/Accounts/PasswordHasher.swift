@@ -34,7 +34,7 @@ struct PasswordHasher: Sendable {
     /// - Throws: ``ServerError`` `server_busy` when the limiter's queue is full.
     func hash(_ password: String) async throws -> String {
         let cost = UInt8(self.cost)
-        return try await limiter.run { [threadPool] in try await threadPool.runIfActive { Bcrypt.hash(password, cost: cost) } }
+        return try await limiter.run(.hash) { [threadPool] in try await threadPool.runIfActive { Bcrypt.hash(password, cost: cost) } }
     }
 
     /// Whether `password` matches `hash`. With `nil`, or a password bcrypt would cut short (a control
@@ -44,7 +44,7 @@ struct PasswordHasher: Sendable {
     func verify(_ password: String, hash: String?) async throws -> Bool {
         let fits = PasswordBytes.fitsBcrypt(password)
         let target = fits ? hash ?? decoyHash : decoyHash
-        let matches = try await limiter.run { [threadPool] in try await threadPool.runIfActive { Bcrypt.verify(password, hash: target) } }
+        let matches = try await limiter.run(.verify) { [threadPool] in try await threadPool.runIfActive { Bcrypt.verify(password, hash: target) } }
         return fits && hash != nil && matches
     }
 }

@@ -52,7 +52,8 @@ public struct ServerConfiguration: Sendable {
     public var signUpLimit = 10
     /// The window of ``signUpLimit``.
     public var signUpWindow: TimeInterval = 3600
-    /// bcrypt hashes that may run at once (``BcryptLimiter``); `nil` is one per core.
+    /// bcrypt computations that may run at once, half of them at most for new-password hashes
+    /// (``BcryptLimiter``); `nil` is one per core.
     public var passwordHashConcurrency: Int?
     /// Password checks that may wait for a bcrypt slot (503 `server_busy` beyond); `nil` is 16 per slot.
     public var passwordHashQueue: Int?
