@@ -52,12 +52,16 @@ public func buildEmulatorApplication(
     onSMTPRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     try configuration.validate()
+    // The clock every component reads: the injected time, which only the fixture API moves.
+    let clock = EmulatorClock(base: time)
+    let time = clock.time
     let logger = logger ?? defaultEmulatorLogger()
     let address = EmulatorAddress(host: host, port: port, publicURL: publicURL, issuer: issuer)
     let store = try await EmulatorStore.open(directory: dataDirectory, logger: logger)
     let keys = SigningKeyRing(store: store, time: time, random: random, gracePeriod: options.keyGracePeriod)
-    let directory = ClientDirectory(configuration: configuration, store: store)
-    let accounts = AppleIDDirectory(configuration: configuration, store: store)
+    let live = LiveConfiguration(configuration)
+    let directory = ClientDirectory(live: live, store: store)
+    let accounts = AppleIDDirectory(live: live, store: store)
     do {
         try await keys.prepare()
         try await directory.prepare()
@@ -70,23 +74,31 @@ public func buildEmulatorApplication(
     let signer = JWSSigner(keys: keys)
     let tokens = IdentityTokenFactory(signer: signer, address: address, time: time)
     let validator = ClientSecretValidator(directory: directory, address: address, time: time)
-    let authorizer = Authorizer(store: store, random: random, time: time, tokens: tokens)
+    let authorizer = Authorizer(store: store, random: random, time: time, tokens: tokens, relayDomain: options.relayDomain)
     let actions = AccountActions(store: store, directory: directory, accounts: accounts, random: random, time: time)
 
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
     DiscoveryController(keys: keys, address: address).register(on: router)
     AppleIDScriptController().register(on: router)
-    TokenController(validator: validator, service: TokenService(store: store, random: random, time: time, tokens: tokens)).register(on: router)
+    TokenController(validator: validator, service: TokenService(store: store, random: random, time: time, tokens: tokens, relayDomain: options.relayDomain)).register(on: router)
     RevocationController(validator: validator, store: store, time: time).register(on: router)
-    MigrationController(validator: validator, directory: directory, store: store, random: random, time: time).register(on: router)
-    DeviceController(directory: directory, accounts: accounts, authorizer: authorizer).register(on: router)
+    MigrationController(validator: validator, directory: directory, store: store, random: random, time: time, relayDomain: options.relayDomain).register(on: router)
+    DeviceController(directory: directory, accounts: accounts, authorizer: authorizer, policy: OrganizationPolicy(store: store))
+        .register(on: router)
     let sessions = SessionStore(store: store, random: random, time: time)
     let pages = try PageRenderer()
-    AuthorizeController(directory: directory, accounts: accounts, authorizer: authorizer, sessions: sessions, pages: pages).register(on: router)
+    let policy = OrganizationPolicy(store: store)
+    AuthorizeController(directory: directory, accounts: accounts, authorizer: authorizer, sessions: sessions, pages: pages, policy: policy)
+        .register(on: router)
+    RootPageController(pages: pages, address: address, relayDomain: options.relayDomain).register(on: router)
     let inbox = MailInbox(store: store)
-    AccountPortalController(accounts: accounts, actions: actions, sessions: sessions, pages: pages, inbox: inbox).register(on: router)
-    AdminController(adminToken: configuration.adminToken, actions: actions, keys: keys, inbox: inbox).register(on: router)
+    AccountPortalController(accounts: accounts, actions: actions, sessions: sessions, pages: pages, inbox: inbox, policy: policy).register(on: router)
+    AdminController(
+        adminToken: configuration.adminToken, actions: actions, keys: keys, inbox: inbox, policy: policy,
+        fixtures: FixtureController(
+            fixtures: FixtureActions(live: live, store: store, directory: directory, accounts: accounts, clock: clock))
+    ).register(on: router)
 
     let delivery = NotificationDeliveryService(
         store: store, signer: signer, address: address, time: time, options: options, httpClient: httpClient, logger: logger
@@ -94,7 +106,7 @@ public func buildEmulatorApplication(
     var services: [any Service] = [StoreLifecycleService(store: store), delivery]
     if let smtp = options.smtp {
         let relay = MailRelay(store: store, directory: directory, random: random, time: time, dailyLimit: smtp.dailyLimitPerAddress)
-        services.append(SMTPRelayService(options: smtp, relay: relay, hostname: "privaterelay.appleid.com", logger: logger, onRunning: onSMTPRunning))
+        services.append(SMTPRelayService(options: smtp, relay: relay, hostname: options.relayDomain.rawValue, logger: logger, onRunning: onSMTPRunning))
     }
     return Application(
         router: router,

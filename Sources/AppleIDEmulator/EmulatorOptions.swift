@@ -16,6 +16,10 @@ public struct EmulatorOptions: Sendable {
     public var outboxRequestTimeout: Duration
     /// The private email relay's SMTP listener; `nil` runs none.
     public var smtp: SMTPOptions?
+    /// The domain new relay addresses are issued on: `private.icloud.com` by default, as Apple does since
+    /// 2026-06-15; `.privateRelay` keeps the old `privaterelay.appleid.com`. Addresses already issued keep
+    /// their domain, and the relay delivers to every issued address.
+    public var relayDomain: RelayDomain
     /// The HTTP server closes a connection with no request in progress after this (60 s by default).
     public var httpIdleTimeout: Duration = .seconds(60)
     /// A request's head must arrive within this of its first byte, or the connection is closed (10 s).
@@ -31,9 +35,11 @@ public struct EmulatorOptions: Sendable {
         outboxMaximumBackoff: TimeInterval = 3600,
         outboxMaximumAttempts: Int = 10,
         outboxRequestTimeout: Duration = .seconds(10),
-        smtp: SMTPOptions? = nil
+        smtp: SMTPOptions? = nil,
+        relayDomain: RelayDomain = .privateICloud
     ) {
         self.smtp = smtp
+        self.relayDomain = relayDomain
         self.keyGracePeriod = keyGracePeriod
         self.outboxPollInterval = outboxPollInterval
         self.outboxInitialBackoff = outboxInitialBackoff

@@ -47,6 +47,15 @@ struct EmulatorRunCommand: AsyncParsableCommand {
     @Option(name: .customLong("smtp-idle-timeout"), help: "Seconds of silence before the relay closes a connection.")
     var smtpIdleTimeout: Int = 300
 
+    @Option(help: "A seed file (JSON: teams, apps, apple_ids) added to the configuration at start; a reset returns to both.")
+    var seed: String?
+
+    @Option(
+        name: .customLong("relay-domain"),
+        help: "The domain new Hide My Email addresses are issued on: private.icloud.com (Apple's since 2026), privaterelay.appleid.com or icloud.com."
+    )
+    var relayDomain: String = RelayDomain.privateICloud.rawValue
+
     @Option(name: .customLong("http-idle-timeout"), help: "Seconds before the HTTP server closes a connection with no request in progress.")
     var httpIdleTimeout: Int = 60
 
@@ -57,6 +66,9 @@ struct EmulatorRunCommand: AsyncParsableCommand {
     var httpBodyTimeout: Int = 30
 
     func validate() throws {
+        guard RelayDomain(rawValue: relayDomain) != nil else {
+            throw ValidationError("--relay-domain must be one of \(RelayDomain.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if let smtpPort, !(0...65535).contains(smtpPort) { throw ValidationError("--smtp-port must be between 0 and 65535") }
         guard (1024...1_073_741_824).contains(smtpMaximumSize) else { throw ValidationError("--smtp-max-size must be between 1024 and 1073741824") }
@@ -79,14 +91,24 @@ struct EmulatorRunCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("cannot read the configuration file \(config)")
         }
-        let configuration: EmulatorConfiguration
+        var configuration: EmulatorConfiguration
         do {
             configuration = try EmulatorConfiguration(json: data)
         } catch {
             throw CLIError("\(config): \(error.reason)")
         }
+        if let seed {
+            guard let seedData = try? Data(contentsOf: URL(fileURLWithPath: seed)) else { throw CLIError("cannot read the seed file \(seed)") }
+            do {
+                configuration = configuration.merging(try EmulatorConfiguration(seedJSON: seedData))
+                try configuration.validate()
+            } catch {
+                throw CLIError("\(seed): \(error.reason)")
+            }
+        }
         var options = EmulatorOptions(
-            smtp: smtpPort.map { SMTPOptions(host: host, port: $0, maximumMessageSize: smtpMaximumSize, idleTimeout: .seconds(smtpIdleTimeout)) })
+            smtp: smtpPort.map { SMTPOptions(host: host, port: $0, maximumMessageSize: smtpMaximumSize, idleTimeout: .seconds(smtpIdleTimeout)) },
+            relayDomain: RelayDomain(rawValue: relayDomain) ?? .privateICloud)
         options.httpIdleTimeout = .seconds(httpIdleTimeout)
         options.httpHeaderTimeout = .seconds(httpHeaderTimeout)
         options.httpBodyTimeout = .seconds(httpBodyTimeout)

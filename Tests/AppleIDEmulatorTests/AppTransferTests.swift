@@ -37,7 +37,7 @@ struct AppTransferTests {
             #expect(migrated.subject != before.subject)
             #expect(migrated.isPrivateEmail == true)
             #expect(migrated.email != oldRelay)
-            #expect(migrated.email?.hasSuffix("@privaterelay.appleid.com") == true)
+            #expect(migrated.email?.hasSuffix("@private.icloud.com") == true)
 
             // A token of one team does not work for the other's calls.
             await #expect(throws: AppleIDClientError.self) {

@@ -43,7 +43,7 @@ struct DeviceSignInTests {
             #expect(fullName["givenName"] as? String == "Al")
             #expect(fullName["familyName"] as? String == "Appleseed")
             let email = try #require(json["email"] as? String)
-            #expect(email.hasSuffix("@privaterelay.appleid.com"))
+            #expect(email.hasSuffix("@private.icloud.com"))
             let token = try await emulator.verifier().verify(try #require(json["identityToken"] as? String), nonce: "hashed-nonce")
             #expect(token.subject == json["user"] as? String)
             #expect(token.realUserStatus == .likelyReal)

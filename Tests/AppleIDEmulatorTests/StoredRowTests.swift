@@ -72,7 +72,7 @@ struct StoredRowTests {
             let (found, user, again) = try await store.transaction { database in
                 try await grant.insert(in: database)
                 let user = try await TeamUser.ensure(
-                    email: "alice@example.com", teamID: "TEAM000001", random: EmulatorRandom.system, in: database)
+                    email: "alice@example.com", teamID: "TEAM000001", random: EmulatorRandom.system, relayDomain: .privateICloud, in: database)
                 return (
                     try await Grant.find(email: "alice@example.com", bundleID: "com.example.app", in: database), user,
                     try await TeamUser.find(subject: user.subject, in: database)
@@ -80,7 +80,7 @@ struct StoredRowTests {
             }
             #expect(found == grant)
             #expect(again == user)
-            #expect(user.teamID == "TEAM000001" && user.forwarding && user.relayEmail.hasSuffix("@privaterelay.appleid.com"))
+            #expect(user.teamID == "TEAM000001" && user.forwarding && user.relayEmail.hasSuffix("@private.icloud.com"))
         }
     }
 }

@@ -17,7 +17,7 @@ struct DevelopmentMailTests {
         #expect(serve.output.contains("smtp://127.0.0.1:\(serve.smtpPort)"))
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
         do {
-            try await Self.signIn(serve, http)
+            let session = try await Self.signIn(serve, http)
             var messages: [[String: Any]] = []
             let deadline = ContinuousClock.now + .seconds(30)
             while messages.isEmpty && ContinuousClock.now < deadline {
@@ -28,8 +28,12 @@ struct DevelopmentMailTests {
             #expect(messages.count == 1)
             #expect(messages.first?["subject"] as? String == "Welcome to Juice")
             #expect(messages.first?["from"] as? String == "hello@juice.test")
-            #expect((messages.first?["to"] as? String)?.hasSuffix("@privaterelay.appleid.com") == true)
+            #expect((messages.first?["to"] as? String)?.hasSuffix("@private.icloud.com") == true)
             #expect(messages.first?["delivered_to"] as? String == "appleseed@juice.test")
+            // Juice accepted the new relay domain: its account page shows that address, marked as a relay address.
+            let relayAddress = try #require(messages.first?["to"] as? String)
+            let account = try await Self.send(http, .GET, serve.url + "/account", headers: [("Cookie", try #require(session))])
+            #expect(account.body.contains(relayAddress) && account.body.contains("Private relay address"), "\(account.body.prefix(2000))")
             try await http.shutdown()
         } catch {
             try? await http.shutdown()
@@ -38,8 +42,9 @@ struct DevelopmentMailTests {
     }
 
     /// `/auth/apple` → the emulator's sign-in and consent (Hide My Email) → the form_post to the callback
-    /// → the browser's GET of `/auth/apple/finish` with the flow cookie `/auth/apple` set.
-    static func signIn(_ serve: ServeProcess, _ http: HTTPClient) async throws {
+    /// → the browser's GET of `/auth/apple/finish` with the flow cookie `/auth/apple` set; returns the
+    /// session cookie (`name=value`) the finish set.
+    static func signIn(_ serve: ServeProcess, _ http: HTTPClient) async throws -> String? {
         let start = try await send(http, .GET, serve.url + "/auth/apple")
         #expect(start.status == 302)
         let authorize = try #require(start.location.flatMap(URLComponents.init(string:)))
@@ -51,17 +56,19 @@ struct DevelopmentMailTests {
         let action = try #require(formAction(page.body))
         let callback = try await send(http, .POST, action, form: hiddenInputs(page.body), headers: [("Origin", serve.emulatorURL)])
         #expect(callback.status == 303, "the callback answered \(callback.status): \(callback.body.prefix(300))")
-        let flow = try #require(start.flowCookie, "GET /auth/apple sets the flow cookie")
+        let flow = try #require(start.cookie, "GET /auth/apple sets the flow cookie")
+        #expect(flow.hasPrefix("juice_flow="))
         let finish = try await send(http, .GET, serve.url + (callback.location ?? ""), headers: [("Cookie", flow)])
         #expect(finish.status == 303, "the finish answered \(finish.status): \(finish.body.prefix(300))")
+        return finish.cookie
     }
 
     struct Answer {
         let status: Int
         let location: String?
         let body: String
-        /// `juice_flow=…` from the answer's `Set-Cookie`, if any.
-        var flowCookie: String? = nil
+        /// The first `Set-Cookie`'s `name=value`.
+        var cookie: String? = nil
     }
 
     static func send(
@@ -81,9 +88,9 @@ struct DevelopmentMailTests {
         }
         let response = try await http.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)
-        let flow = response.headers["Set-Cookie"].first { $0.hasPrefix("juice_flow=") }.map { String($0.prefix { $0 != ";" }) }
         return Answer(
-            status: Int(response.status.code), location: response.headers.first(name: "Location"), body: String(buffer: body), flowCookie: flow)
+            status: Int(response.status.code), location: response.headers.first(name: "Location"), body: String(buffer: body),
+            cookie: response.headers.first(name: "Set-Cookie").flatMap { $0.split(separator: ";").first.map(String.init) })
     }
 
     static func hiddenInputs(_ html: String) -> [(String, String)] {

@@ -51,6 +51,22 @@ final class EmulatorCommandTests {
         #expect(result.stderr.contains("surprise"))
     }
 
+    @Test("an invalid seed file or relay domain stops start-up with a clear message")
+    func badSeedAndRelayDomain() async throws {
+        let config = temporary.file("emulator.json")
+        try #"{"teams": [], "apps": [], "apple_ids": []}"#.write(to: config, atomically: true, encoding: .utf8)
+        let seed = temporary.file("seed.json")
+        try #"{"admin_token": "x", "apps": [{"team_id": "NOSUCHTEAM", "bundle_id": "com.x"}]}"#.write(to: seed, atomically: true, encoding: .utf8)
+        let base = ["emulator", "--port", "0", "--config", config.path, "--data-dir", temporary.file("data").path]
+        let badSeed = try await JuiceProcess.run(base + ["--seed", seed.path])
+        #expect(badSeed.status != 0)
+        #expect(badSeed.stderr.contains("admin_token"), "\(badSeed.stderr)")
+        let missing = try await JuiceProcess.run(base + ["--seed", temporary.file("nope.json").path])
+        #expect(missing.status != 0 && missing.stderr.contains("cannot read the seed file"), "\(missing.stderr)")
+        let domain = try await JuiceProcess.run(base + ["--relay-domain", "evil.example"])
+        #expect(domain.status != 0 && domain.stderr.contains("private.icloud.com"), "\(domain.stderr)")
+    }
+
     @Test("the emulator serves discovery, keys and Apple's errors over HTTP, with the issuer asked for, and stops on SIGTERM")
     func runsAndStops() async throws {
         let keyFile = temporary.file("AuthKey.p8")
@@ -67,6 +83,8 @@ final class EmulatorCommandTests {
         ]
         let configFile = temporary.file("emulator.json")
         try JSONSerialization.data(withJSONObject: config).write(to: configFile)
+        let seedFile = temporary.file("seed.json")
+        try #"{"apple_ids": [{"email": "seeded@example.org", "password": "seeded password"}]}"#.write(to: seedFile, atomically: true, encoding: .utf8)
         let port = try FreePort.pick()
         let smtpPort = try FreePort.pick()
         let process = Process()
@@ -74,6 +92,7 @@ final class EmulatorCommandTests {
         process.arguments = [
             "emulator", "--port", "\(port)", "--config", configFile.path, "--data-dir", temporary.file("data").path, "--issuer",
             "https://appleid.apple.com", "--smtp-port", "\(smtpPort)", "--smtp-idle-timeout", "5",
+            "--seed", seedFile.path,
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -109,6 +128,18 @@ final class EmulatorCommandTests {
         #expect(refused.status == .badRequest)
         let error = try JSONSerialization.jsonObject(with: Data(try await refused.body.collect(upTo: 1 << 16).readableBytesView)) as? [String: Any]
         #expect(error?["error"] as? String == "invalid_client")
+
+        // The Apple ID of --seed signs in.
+        var signIn = HTTPClientRequest(url: base + "/auth/authorize")
+        signIn.method = .POST
+        signIn.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        signIn.body = .bytes(
+            .init(
+                string: "client_id=com.example.cli.web&redirect_uri=https%3A%2F%2Fcli.example.com%2Fcallback&response_type=code"
+                    + "&response_mode=form_post&state=s&account_name=seeded%40example.org&password=seeded+password&action=continue"))
+        let seeded = try await HTTPClient.shared.execute(signIn, timeout: .seconds(60))
+        #expect(seeded.status == .ok)
+        #expect(String(buffer: try await seeded.body.collect(upTo: 1 << 20)).contains(#"name="code""#), "a code for the seeded Apple ID")
 
         // The private email relay answers SMTP on --smtp-port.
         let greeting = Process()

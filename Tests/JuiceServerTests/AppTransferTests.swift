@@ -79,7 +79,7 @@ struct AppTransferTests {
                 let newSubject = try #require(subject)
                 #expect(newSubject != before.subject)
                 #expect(email != before.email, "the receiving team has its own relay address")
-                #expect(email?.hasSuffix("@privaterelay.appleid.com") == true)
+                #expect(email?.hasSuffix("@private.icloud.com") == true)
                 #expect(try await NativeFlow.credentialState(stack, user: newSubject) == "authorized")
 
                 let (_, account, credential) = try await NativeFlow.signIn(stack, emailChoice: "hide")

@@ -58,7 +58,7 @@ struct MailTests {
             #expect(try await AppleFlow.signIn(stack, browser, emailChoice: "hide").status == 303)
             let queued = try await Self.outbox(stack)
             #expect(queued.map(\.kind) == ["welcome"])
-            #expect(queued.first?.recipient.hasSuffix("@privaterelay.appleid.com") == true)
+            #expect(queued.first?.recipient.hasSuffix("@private.icloud.com") == true)
             #expect(try await Self.inbox(stack).isEmpty, "nothing is sent inside the sign-in request")
 
             let metrics = ServerMetrics()

@@ -201,7 +201,7 @@ struct WebSignInTests {
             let result = try await AppleFlow.signIn(stack, browser, account: StackEnvironment.jane, emailChoice: "hide")
             #expect(result.status == 303)
             let me = try await AppleFlow.me(stack, token: try #require(result.cookieValue("juice_session")))
-            #expect((me.json?["email"] as? String)?.hasSuffix("@privaterelay.appleid.com") == true)
+            #expect((me.json?["email"] as? String)?.hasSuffix("@private.icloud.com") == true)
             #expect(me.json?["isPrivateEmail"] as? Bool == true)
             let page = try await browser.get(stack.serverURL + "/account")
             #expect(page.body.contains("Private relay address"))

@@ -25,17 +25,22 @@ package enum BrowserTools {
     package static let python = find(["python3"])
 
     /// Whether `python3` can import selenium (checked once).
-    package static let selenium: Bool = {
+    package static let selenium = pythonCanImport("selenium")
+    /// Whether `python3` can import requests (checked once): the emulator's fixture API example needs it.
+    package static let requests = pythonCanImport("requests")
+
+    /// Whether `python3` can import `module`.
+    private static func pythonCanImport(_ module: String) -> Bool {
         guard let python else { return false }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", "import selenium"]
+        process.arguments = ["-c", "import \(module)"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? launch(process)) != nil else { return false }
         process.waitUntilExit()
         return process.terminationStatus == 0
-    }()
+    }
 
     package static var available: Bool { chromium != nil && chromedriver != nil && selenium }
 

@@ -117,7 +117,8 @@ struct AccountActions: Sendable {
                 apps.append(.init(grant: grant, teamID: client.teamID, relay: grant.emailChoice == .hide ? user : nil))
             }
             let notifications = try await OutboxEntry.list(appleID: email, in: database)
-            return AccountOverview(apps: apps, notifications: notifications)
+            let attempts = try await NotificationDeliveryLog.list(appleID: email, in: database)
+            return AccountOverview(apps: apps, notifications: notifications, attempts: attempts)
         }
     }
 }

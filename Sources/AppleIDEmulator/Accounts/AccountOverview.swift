@@ -8,4 +8,6 @@ struct AccountOverview: Sendable {
 
     let apps: [AppEntry]
     let notifications: [OutboxEntry]
+    /// Every delivery attempt of those notifications, oldest first.
+    let attempts: [NotificationDeliveryLog]
 }

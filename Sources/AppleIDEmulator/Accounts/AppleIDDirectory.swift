@@ -2,27 +2,33 @@ import Foundation
 import JuiceEncodings
 import SQLKit
 
-/// The Apple IDs from the configuration, minus those deleted (deletion is persisted).
+/// The Apple IDs of the configuration in force (``LiveConfiguration``), minus those deleted (deletion is persisted).
 struct AppleIDDirectory: Sendable {
-    private let accounts: [String: EmulatorConfiguration.AppleID]
+    private let live: LiveConfiguration
     private let store: EmulatorStore
     /// Whether each Apple ID is active, read once and forgotten when it is deleted (``stateChanged(email:)``).
     private let active = StoredValueCache<String, Bool>()
 
+    private var accounts: [String: EmulatorConfiguration.AppleID] { live.snapshot.appleIDs }
+
     init(configuration: EmulatorConfiguration, store: EmulatorStore) {
-        var accounts: [String: EmulatorConfiguration.AppleID] = [:]
-        for appleID in configuration.appleIDs { accounts[appleID.email.lowercased()] = appleID }
-        self.accounts = accounts
+        self.init(live: LiveConfiguration(configuration), store: store)
+    }
+
+    init(live: LiveConfiguration, store: EmulatorStore) {
+        self.live = live
         self.store = store
     }
 
     /// Records the configured Apple IDs (a deleted one stays deleted).
     func prepare() async throws {
         let emails = Array(accounts.keys)
+        let configured = Array(accounts.values)
         try await store.transaction { database in
             for email in emails {
                 try await database.raw("INSERT OR IGNORE INTO apple_ids (email) VALUES (\(bind: email))").run()
             }
+            try await ManagedAccountRecord.record(configured, in: database)
         }
     }
 
@@ -51,6 +57,11 @@ struct AppleIDDirectory: Sendable {
     /// Forgets what is kept of the Apple ID's state: call it once a transaction that may have deleted it has ended.
     func stateChanged(email: String) {
         active.invalidate(email.lowercased())
+    }
+
+    /// Forgets every kept state: after a reset or a seed.
+    func forgetStates() {
+        active.invalidateAll()
     }
 
     private func isActive(_ key: String) async throws -> Bool {

@@ -12,9 +12,13 @@ struct TeamUser: Sendable, Hashable, Decodable {
     private static let columns: SQLQueryString = "email, team_id AS teamID, sub AS subject, relay_email AS relayEmail, forwarding"
 
     /// The team user, created on first use (`sub` and relay address are then stable forever).
-    static func ensure(email: String, teamID: String, random: EmulatorRandom, in database: any SQLDatabase) async throws -> TeamUser {
+    /// A new relay address is on `relayDomain`; an existing one keeps the domain it was issued on.
+    static func ensure(
+        email: String, teamID: String, random: EmulatorRandom, relayDomain: RelayDomain, in database: any SQLDatabase
+    ) async throws -> TeamUser {
         if let existing = try await find(email: email, teamID: teamID, in: database) { return existing }
-        let user = TeamUser(email: email, teamID: teamID, subject: newSubject(random), relayEmail: newRelayEmail(random), forwarding: true)
+        let user = TeamUser(
+            email: email, teamID: teamID, subject: newSubject(random), relayEmail: newRelayEmail(random, domain: relayDomain), forwarding: true)
         try await database.raw(
             """
             INSERT INTO team_users (email, team_id, sub, relay_email, forwarding)
@@ -38,8 +42,8 @@ struct TeamUser: Sendable, Hashable, Decodable {
         random.digits(6) + "." + random.hex(bytes: 16) + "." + random.digits(4)
     }
 
-    /// `<10 lowercase letters and digits>@privaterelay.appleid.com`.
-    static func newRelayEmail(_ random: EmulatorRandom) -> String {
-        random.string(length: 10, alphabet: "abcdefghijklmnopqrstuvwxyz0123456789") + "@privaterelay.appleid.com"
+    /// `<10 lowercase letters and digits>@<domain>` (`private.icloud.com` unless configured otherwise).
+    static func newRelayEmail(_ random: EmulatorRandom, domain: RelayDomain) -> String {
+        random.string(length: 10, alphabet: "abcdefghijklmnopqrstuvwxyz0123456789") + "@" + domain.rawValue
     }
 }

@@ -2,32 +2,26 @@ import Crypto
 import Foundation
 import SQLKit
 
-/// Looks up client ids and team keys. Apps and keys come from the configuration; which team owns an
-/// app comes from the store, because an app transfer changes it.
+/// Looks up client ids and team keys. Apps and keys come from the configuration in force
+/// (``LiveConfiguration``: the configured one plus seeds); which team owns an app comes from the store,
+/// because an app transfer changes it.
 struct ClientDirectory: Sendable {
-    let configuration: EmulatorConfiguration
+    let live: LiveConfiguration
     private let store: EmulatorStore
-    private let appsByClientID: [String: (EmulatorConfiguration.App, RegisteredClient.Kind)]
-    private let teamKeys: [String: [String: P256.Signing.PublicKey]]
     /// Each app's stored team, read once and forgotten when the app is transferred (``teamChanged(bundleID:)``).
     private let teams = StoredValueCache<String, AppTeam>()
 
+    /// The configuration in force now.
+    var configuration: EmulatorConfiguration { live.snapshot.configuration }
+    private var appsByClientID: [String: (app: EmulatorConfiguration.App, kind: RegisteredClient.Kind)] { live.snapshot.appsByClientID }
+
     init(configuration: EmulatorConfiguration, store: EmulatorStore) {
-        self.configuration = configuration
+        self.init(live: LiveConfiguration(configuration), store: store)
+    }
+
+    init(live: LiveConfiguration, store: EmulatorStore) {
+        self.live = live
         self.store = store
-        var apps: [String: (EmulatorConfiguration.App, RegisteredClient.Kind)] = [:]
-        for app in configuration.apps {
-            apps[app.bundleID] = (app, .app)
-            for servicesID in app.servicesIDs { apps[servicesID] = (app, .services) }
-        }
-        appsByClientID = apps
-        var keys: [String: [String: P256.Signing.PublicKey]] = [:]
-        for team in configuration.teams {
-            for key in team.keys {
-                keys[team.teamID, default: [:]][key.keyID] = try? P256.Signing.PublicKey(pemRepresentation: key.publicKeyPEM)
-            }
-        }
-        teamKeys = keys
     }
 
     /// Records each configured app's team; an app that was transferred keeps its new team.
@@ -64,6 +58,11 @@ struct ClientDirectory: Sendable {
         teams.invalidate(bundleID)
     }
 
+    /// Forgets every kept team: after a reset or a seed.
+    func forgetTeams() {
+        teams.invalidateAll()
+    }
+
     /// The app whose bundle id is `bundleID`.
     func app(bundleID: String) -> EmulatorConfiguration.App? {
         guard let (app, kind) = appsByClientID[bundleID], kind == .app else { return nil }
@@ -72,7 +71,7 @@ struct ClientDirectory: Sendable {
 
     /// A team's client-secret key named `keyID`.
     func teamKey(teamID: String, keyID: String) -> P256.Signing.PublicKey? {
-        teamKeys[teamID]?[keyID]
+        live.snapshot.teamKeys[teamID]?[keyID]
     }
 
     /// Whether `teamID` is a configured team.

@@ -6,6 +6,18 @@ extension EmulatorConfiguration {
     /// - Throws: ``EmulatorConfigurationError`` listing every problem: malformed JSON, unknown or
     ///   mistyped fields, and every rule ``validate()`` checks.
     public init(json: Data) throws(EmulatorConfigurationError) {
+        var (configuration, problems) = try Self.decoded(json: json)
+        self = configuration
+        do {
+            try validate()
+        } catch {
+            problems += error.problems
+        }
+        if !problems.isEmpty { throw EmulatorConfigurationError(problems: problems) }
+    }
+
+    /// The JSON decoded into a configuration, and its unknown fields; throws when it cannot be decoded at all.
+    static func decoded(json: Data) throws(EmulatorConfigurationError) -> (EmulatorConfiguration, [EmulatorConfigurationError.Problem]) {
         let document: Any
         do {
             document = try JSONSerialization.jsonObject(with: json)
@@ -15,21 +27,14 @@ extension EmulatorConfiguration {
         guard document is [String: Any] else {
             throw EmulatorConfigurationError(problems: [.init(field: "(file)", message: "must be a JSON object")])
         }
-        var problems = Self.unknownFields(in: document)
+        let problems = Self.unknownFields(in: document)
         do {
-            self = try JSONDecoder().decode(EmulatorConfiguration.self, from: json)
+            return (try JSONDecoder().decode(EmulatorConfiguration.self, from: json), problems)
         } catch let error as DecodingError {
-            problems.append(Self.problem(for: error))
-            throw EmulatorConfigurationError(problems: problems)
+            throw EmulatorConfigurationError(problems: problems + [Self.problem(for: error)])
         } catch {
             throw EmulatorConfigurationError(problems: problems + [.init(field: "(file)", message: "could not be read")])
         }
-        do {
-            try validate()
-        } catch {
-            problems += error.problems
-        }
-        if !problems.isEmpty { throw EmulatorConfigurationError(problems: problems) }
     }
 
     /// Encodes the configuration as pretty-printed JSON in the documented shape.
@@ -114,6 +119,18 @@ extension EmulatorConfiguration {
             for (field, name) in [("first_name", appleID.firstName), ("last_name", appleID.lastName)] where name.count > 64 {
                 add("\(path).\(field)", "must be at most 64 characters")
             }
+            if let managed = appleID.managed {
+                let organization = managed.organization.trimmingCharacters(in: .whitespaces)
+                if organization.isEmpty || organization.count > 128 {
+                    add("\(path).managed.organization", "must be 1 to 128 characters")
+                }
+                if let email = managed.email, !Self.isEmail(email) {
+                    add("\(path).managed.email", "\(Self.quoted(email)) is not an email address")
+                }
+                for (appIndex, bundleID) in managed.blockedApps.enumerated() where !apps.contains(where: { $0.bundleID == bundleID }) {
+                    add("\(path).managed.blocked_apps[\(appIndex)]", "\(Self.quoted(bundleID)) is not the bundle_id of a configured app")
+                }
+            }
         }
         if !problems.isEmpty { throw EmulatorConfigurationError(problems: problems) }
     }
@@ -178,7 +195,11 @@ extension EmulatorConfiguration {
             each(team, "keys", path: path, known: Key.CodingKeys.allCases.map(\.rawValue))
         }
         each(document, "apps", path: "", known: App.CodingKeys.allCases.map(\.rawValue))
-        each(document, "apple_ids", path: "", known: AppleID.CodingKeys.allCases.map(\.rawValue))
+        each(document, "apple_ids", path: "", known: AppleID.CodingKeys.allCases.map(\.rawValue)) { appleID, path in
+            if let managed = (appleID as? [String: Any])?["managed"] {
+                check(managed, path: path + ".managed", known: ManagedAccount.CodingKeys.allCases.map(\.rawValue))
+            }
+        }
         return problems
     }
 

@@ -173,13 +173,16 @@ extension EmulatorConfiguration {
         public var firstName: String
         /// Family name.
         public var lastName: String
+        /// Set for a Work & School (managed) account; `nil` for a personal Apple ID.
+        public var managed: ManagedAccount?
 
         /// Creates an Apple ID.
-        public init(email: String, password: String, firstName: String, lastName: String) {
+        public init(email: String, password: String, firstName: String, lastName: String, managed: ManagedAccount? = nil) {
             self.email = email
             self.password = password
             self.firstName = firstName
             self.lastName = lastName
+            self.managed = managed
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
@@ -187,6 +190,7 @@ extension EmulatorConfiguration {
             case password
             case firstName = "first_name"
             case lastName = "last_name"
+            case managed
         }
 
         public init(from decoder: any Decoder) throws {
@@ -195,6 +199,7 @@ extension EmulatorConfiguration {
             password = try container.decode(String.self, forKey: .password)
             firstName = try container.decodeIfPresent(String.self, forKey: .firstName) ?? ""
             lastName = try container.decodeIfPresent(String.self, forKey: .lastName) ?? ""
+            managed = try container.decodeIfPresent(ManagedAccount.self, forKey: .managed)
         }
 
         /// The password is a secret: never printed.

@@ -18,6 +18,7 @@ struct AccountPortalController: Sendable {
     let sessions: SessionStore
     let pages: PageRenderer
     let inbox: MailInbox
+    let policy: OrganizationPolicy
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/account") { request, context in
@@ -80,6 +81,22 @@ struct AccountPortalController: Sendable {
                     throw OAuthError.invalidRequest("team_id and enabled (true or false) are required")
                 }
                 try await actions.setEmailForwarding(appleID: session.email, teamID: teamID, enabled: enabled)
+            }
+        }
+        router.post("/account/organization") { request, context in
+            await change(request, context) { form, session in
+                guard let bundleID = form.nonEmpty("bundle_id"), actions.directory.app(bundleID: bundleID) != nil,
+                    let blocked = form["blocked"].flatMap(Bool.init)
+                else {
+                    throw OAuthError.invalidRequest("bundle_id (a registered app) and blocked (true or false) are required")
+                }
+                try await policy.setBlocked(email: session.email, bundleID: bundleID, blocked: blocked)
+            }
+        }
+        router.post("/account/test-notification") { request, context in
+            await change(request, context) { form, session in
+                guard let bundleID = form.nonEmpty("bundle_id") else { throw OAuthError.invalidRequest("bundle_id is required") }
+                _ = try await actions.sendTestNotification(appleID: session.email, bundleID: bundleID)
             }
         }
         router.post("/account/delete") { request, context in
@@ -164,6 +181,14 @@ struct AccountPortalController: Sendable {
                 "attempts": entry.attempts,
             ]
         }
+        let attempts: [[String: Any]] = overview.attempts.map { attempt in
+            [
+                "notification_id": attempt.notificationID, "type": attempt.type, "url": attempt.url,
+                "attempted": attempt.attemptedAt.date.formatted(Self.timeFormat),
+                "result": attempt.httpStatus.map { "HTTP \($0)" } ?? attempt.error ?? "",
+                "next": attempt.nextAttemptAt.map { $0.date.formatted(Self.timeFormat) } ?? "—",
+            ]
+        }
         let mail: [[String: Any]] = try await inbox.messages(appleID: session.email).map { summary in
             [
                 "id": summary.id, "from": summary.from, "to": summary.to, "subject": summary.subject.isEmpty ? "—" : summary.subject,
@@ -177,8 +202,22 @@ struct AccountPortalController: Sendable {
             "apps": apps,
             "notifications": notifications,
             "has_notifications": !notifications.isEmpty,
+            "attempts": attempts,
+            "has_attempts": !attempts.isEmpty,
             "csrf": session.csrf,
         ]
+        if let managed = accounts.configured(email: session.email)?.managed {
+            let blocked = try await policy.blockedApps(email: session.email)
+            values["managed"] = PageRenderer.string("portal_managed", language, managed.organization)
+            values["organization_apps"] = actions.directory.configuration.apps.map { app -> [String: Any] in
+                let isBlocked = blocked.contains(app.bundleID)
+                return [
+                    "bundle_id": app.bundleID, "csrf": session.csrf, "blocked_next": isBlocked ? "false" : "true",
+                    "state": PageRenderer.string(isBlocked ? "portal_blocked" : "portal_allowed", language),
+                    "button": PageRenderer.string(isBlocked ? "portal_allow" : "portal_block", language),
+                ]
+            }
+        }
         if let message { values["message"] = message }
         let body = pages.render("portal", language: language, title: PageRenderer.string("portal_title", language), values: values)
         return HTTPExchange.html(body, language: language)

@@ -9,6 +9,9 @@ struct AdminController: Sendable {
     let actions: AccountActions
     let keys: SigningKeyRing
     let inbox: MailInbox
+    let policy: OrganizationPolicy
+    /// The fixture API, registered on the same group (and behind the same checks).
+    let fixtures: FixtureController
 
     struct RevokeConsent: Decodable {
         let appleID: String
@@ -44,8 +47,29 @@ struct AdminController: Sendable {
         }
     }
 
+    struct SetOrganizationBlock: Decodable {
+        let appleID: String
+        let bundleID: String
+        let blocked: Bool
+        enum CodingKeys: String, CodingKey {
+            case appleID = "apple_id"
+            case bundleID = "bundle_id"
+            case blocked
+        }
+    }
+
+    struct SendTestNotification: Decodable {
+        let appleID: String
+        let bundleID: String
+        enum CodingKeys: String, CodingKey {
+            case appleID = "apple_id"
+            case bundleID = "bundle_id"
+        }
+    }
+
     func register(on router: Router<BasicRequestContext>) {
         let admin = router.group("emulator/admin")
+        fixtures.register(on: admin) { request in try authorize(request) }
         admin.post("revoke-consent") { request, context in
             await handle(request, context, RevokeConsent.self) { body in
                 try await actions.revokeConsent(appleID: body.appleID, clientID: body.clientID)
@@ -70,6 +94,15 @@ struct AdminController: Sendable {
                 return ["result": "app transferred"]
             }
         }
+        admin.post("set-organization-block") { request, context in
+            await handle(request, context, SetOrganizationBlock.self) { body in
+                guard actions.directory.app(bundleID: body.bundleID) != nil else {
+                    throw AccountActions.Failure.notFound("bundle_id is not a registered app")
+                }
+                try await policy.setBlocked(email: body.appleID.lowercased(), bundleID: body.bundleID, blocked: body.blocked)
+                return ["result": body.blocked ? "app blocked by the organization" : "app allowed by the organization"]
+            }
+        }
         admin.post("rotate-keys") { request, context in
             await HTTPExchange.answering(context) {
                 try authorize(request)
@@ -82,6 +115,28 @@ struct AdminController: Sendable {
                 try authorize(request)
                 let appleID = try HTTPExchange.query(request)["apple_id"]?.lowercased()
                 return HTTPExchange.json(try await actions.store.transaction { try await OutboxEntry.list(appleID: appleID, in: $0) })
+            }
+        }
+        admin.get("notifications/attempts") { request, context in
+            await HTTPExchange.answering(context) {
+                try authorize(request)
+                let query = try HTTPExchange.query(request)
+                let appleID = query.nonEmpty("apple_id")?.lowercased()
+                let text = query.nonEmpty("notification_id")
+                let notificationID = text.flatMap { $0.count <= 18 ? Int($0) : nil }
+                if text != nil, (notificationID ?? 0) <= 0 {
+                    throw OAuthError.invalidRequest("notification_id must be a positive integer")
+                }
+                let attempts = try await actions.store.read {
+                    try await NotificationDeliveryLog.list(appleID: appleID, notificationID: notificationID, in: $0)
+                }
+                return HTTPExchange.json(["attempts": attempts])
+            }
+        }
+        admin.post("send-test-notification") { request, context in
+            await handle(request, context, SendTestNotification.self) { body in
+                let id = try await actions.sendTestNotification(appleID: body.appleID, bundleID: body.bundleID)
+                return ["result": "test notification queued", "notification_id": String(id)]
             }
         }
         admin.get("mail") { request, context in

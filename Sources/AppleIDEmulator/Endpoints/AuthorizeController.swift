@@ -15,6 +15,7 @@ struct AuthorizeController: Sendable {
     let authorizer: Authorizer
     let sessions: SessionStore
     let pages: PageRenderer
+    let policy: OrganizationPolicy
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/auth/authorize") { request, context in
@@ -58,6 +59,12 @@ struct AuthorizeController: Sendable {
                 return signInPage(authorize, language: language, accountName: String(accountName.prefix(254)), error: message, status: .unauthorized)
             }
             account = found
+        }
+        // A Work & School account whose organization blocks the app: refused on the redirect, as a cancel is.
+        if account.managed != nil, try await policy.isBlocked(email: account.storageKey, bundleID: authorize.client.bundleID) {
+            if let sessionID { try await sessions.delete(sessionID) }
+            return deliver(
+                authorize, [("error", "access_denied")] + (authorize.state.map { [("state", $0)] } ?? []), user: nil, language: language)
         }
         let firstName = form["first_name"]
         let lastName = form["last_name"]
@@ -157,12 +164,16 @@ struct AuthorizeController: Sendable {
             "signed_in_as": PageRenderer.string("signed_in_as", language, account.email),
             "hidden": PageRenderer.hidden(authorize.hiddenFields + [("session", session)]),
             "ask_name": first && authorize.scopes.contains("name"),
-            "ask_email": first && authorize.scopes.contains("email"),
+            "ask_email": first && authorize.scopes.contains("email") && account.managed == nil,
             "first_name": account.firstName,
             "last_name": account.lastName,
             "email": account.email,
         ]
-        if first && authorize.scopes.contains("email") {
+        if let managed = account.managed, first && authorize.scopes.contains("email") {
+            // No Hide My Email: the organization's address (or none) is what the app gets.
+            values["managed_note"] = PageRenderer.string(managed.email == nil ? "managed_no_email" : "managed_shares", language, managed.organization)
+            if let email = managed.email { values["managed_email"] = email }
+        } else if first && authorize.scopes.contains("email") {
             let relay = try await authorizer.relayAddress(for: account, client: authorize.client)
             values["relay_email"] = relay
             values["forward_hint"] = PageRenderer.string("hide_email_hint", language, account.email)

@@ -6,6 +6,7 @@ struct DeviceController: Sendable {
     let directory: ClientDirectory
     let accounts: AppleIDDirectory
     let authorizer: Authorizer
+    let policy: OrganizationPolicy
 
     struct DeviceCredential: Encodable {
         struct FullName: Encodable {
@@ -44,6 +45,9 @@ struct DeviceController: Sendable {
                     let account = try await accounts.authenticate(accountName: accountName, password: password)
                 else {
                     throw OAuthError(code: "invalid_credentials", description: "the Apple ID or password is incorrect", status: .unauthorized)
+                }
+                if account.managed != nil, try await policy.isBlocked(email: account.storageKey, bundleID: client.bundleID) {
+                    throw OAuthError(code: "access_denied", description: "the person's organization blocks this app", status: .forbidden)
                 }
                 let outcome = try await authorizer.authorize(
                     client: client, account: account, scopes: scopes, nonce: form.nonEmpty("nonce"), redirectURI: nil,

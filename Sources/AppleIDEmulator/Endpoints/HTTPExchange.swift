@@ -31,16 +31,22 @@ enum HTTPExchange {
 
     /// Reads a JSON body (admin endpoints): `application/json`, at most 64 KiB.
     static func json<Body: Decodable>(_ request: Request, as type: Body.Type) async throws(OAuthError) -> Body {
+        let body = try await jsonData(request)
+        do {
+            return try JSONDecoder().decode(Body.self, from: body)
+        } catch {
+            throw .invalidRequest("the body is not the expected JSON object")
+        }
+    }
+
+    /// The bytes of a JSON body: `application/json`, at most ``maximumFormBody`` bytes.
+    static func jsonData(_ request: Request) async throws(OAuthError) -> Data {
         let contentType = MediaType.essence(of: request.headers[.contentType])
         guard contentType == "application/json" else { throw .invalidRequest("the body must be application/json") }
         guard let body = try? await request.body.collect(upTo: maximumFormBody) else {
             throw .invalidRequest("the body is larger than \(maximumFormBody) bytes")
         }
-        do {
-            return try JSONDecoder().decode(Body.self, from: Data(body.readableBytesView))
-        } catch {
-            throw .invalidRequest("the body is not the expected JSON object")
-        }
+        return Data(body.readableBytesView)
     }
 
     /// The query string's fields, decoded strictly.

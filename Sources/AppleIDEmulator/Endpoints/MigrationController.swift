@@ -10,6 +10,8 @@ struct MigrationController: Sendable {
     let store: EmulatorStore
     let random: EmulatorRandom
     let time: EmulatorTime
+    /// Where new relay addresses are issued.
+    let relayDomain: RelayDomain
 
     struct Transfer: Encodable {
         let transferSub: String
@@ -89,8 +91,12 @@ struct MigrationController: Sendable {
             guard try await AppleIDDirectory.isActive(email: email, in: database) else {
                 throw OAuthError.invalidGrant("the Apple ID no longer exists")
             }
-            let user = try await TeamUser.ensure(email: email, teamID: teamID, random: random, in: database)
+            let user = try await TeamUser.ensure(email: email, teamID: teamID, random: random, relayDomain: relayDomain, in: database)
             let grant = try await Grant.find(email: email, bundleID: client.bundleID, in: database)
+            // A Work & School account: the organization's address or none, and no is_private_email.
+            if let managed = try await ManagedAccountRecord.find(email: email, in: database) {
+                return Migrated(sub: user.subject, email: managed.workEmail, isPrivateEmail: nil)
+            }
             let hidden = grant?.emailChoice == .hide
             return Migrated(sub: user.subject, email: hidden ? user.relayEmail : email, isPrivateEmail: hidden)
         }

@@ -60,35 +60,38 @@ struct NotificationDeliveryService: Service {
         }
     }
 
-    private func attempt(_ entry: OutboxEntry) async {
+    /// One attempt: POSTs, then records the outcome on the outbox row and in the delivery log, in one transaction.
+    func attempt(_ entry: OutboxEntry) async {
         let result = await post(entry)
         let attempts = entry.attempts + 1
         let now = time.now.timeIntervalSince1970
-        let delivered = result == "200" || result.hasPrefix("2")
+        let delivered = result.isDelivered
         let givingUp = !delivered && attempts >= options.outboxMaximumAttempts
         let next = now + options.backoff(afterAttempts: attempts)
         logger.debug(
             "notification attempt",
-            metadata: ["jti": "\(entry.jti)", "type": "\(entry.eventType)", "attempt": "\(attempts)", "result": "\(result)"]
+            metadata: ["jti": "\(entry.jti)", "type": "\(entry.eventType)", "attempt": "\(attempts)", "result": "\(result.summary)"]
         )
         do {
             try await store.transaction { database in
                 try await database.raw(
                     """
-                    UPDATE outbox SET attempts = \(bind: attempts), last_result = \(bind: result),
+                    UPDATE outbox SET attempts = \(bind: attempts), last_result = \(bind: result.summary),
                         delivered_at = \(bind: delivered ? now : nil), failed_at = \(bind: givingUp ? now : nil),
                         next_attempt_at = \(bind: delivered || givingUp ? now : next)
                     WHERE id = \(bind: entry.id)
                     """
                 ).run()
+                try await NotificationDeliveryLog.record(
+                    notificationID: entry.id, url: entry.url, at: now, result: result, nextAttemptAt: delivered || givingUp ? nil : next, in: database)
             }
         } catch {
             logger.debug("outbox update failed", metadata: ["error.type": "\(type(of: error))"])
         }
     }
 
-    /// POSTs one notification; returns the HTTP status as text, or a short failure description.
-    private func post(_ entry: OutboxEntry) async -> String {
+    /// POSTs one notification; returns the HTTP status, or a short failure description.
+    private func post(_ entry: OutboxEntry) async -> DeliveryResult {
         let issuedAt = Int64(time.now.timeIntervalSince1970)
         let payload: String
         do {
@@ -96,7 +99,7 @@ struct NotificationDeliveryService: Service {
                 Claims(iss: address.issuer, aud: entry.audience, iat: issuedAt, exp: issuedAt + 3600, jti: entry.jti, events: entry.event)
             )
         } catch {
-            return "signing failed"
+            return .failure("signing failed")
         }
         var request = HTTPClientRequest(url: entry.url)
         request.method = .POST
@@ -108,9 +111,10 @@ struct NotificationDeliveryService: Service {
             let timeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
             let response = try await httpClient.execute(request, timeout: timeout, logger: logger)
             _ = try? await response.body.collect(upTo: 64 * 1024)
-            return "\(response.status.code)"
+            return .status(Int(response.status.code))
         } catch {
-            return "unreachable"
+            // The client's own description (connect timeout, connection refused, TLS handshake failure…): no secrets.
+            return .failure("unreachable: " + String(String(describing: error).prefix(200)))
         }
     }
 }

@@ -7,6 +7,9 @@ enum NotificationType: String, Sendable {
     case emailEnabled = "email-enabled"
     case consentRevoked = "consent-revoked"
     case accountDelete = "account-delete"
+    /// Not one of Apple's events: what the emulator's "send a test notification" action sends, to check
+    /// that an endpoint is reachable, verifies the signature and answers 2xx.
+    case test = "test"
 }
 
 /// Queues notifications in the store, in the same transaction as the change they report.

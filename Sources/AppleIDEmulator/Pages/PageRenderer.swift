@@ -17,7 +17,7 @@ struct PageRenderer: Sendable {
             "sign_in": PageTemplates.signIn, "consent": PageTemplates.consent, "form_post": PageTemplates.formPost,
             "web_message": PageTemplates.webMessage,
             "error": PageTemplates.error, "portal_sign_in": PageTemplates.portalSignIn, "portal": PageTemplates.portal,
-            "mail_message": PageTemplates.mailMessage,
+            "mail_message": PageTemplates.mailMessage, "root": PageTemplates.root,
         ]
         self.library = try PageTemplateLibrary(templates: templates, strings: PageStrings.table)
         self.autoSubmitScriptHash = Data(SHA256.hash(data: Array(PageTemplates.autoSubmitScript.utf8))).base64EncodedString()

@@ -98,6 +98,12 @@ enum PageTemplates {
         <p class="hint" id="email_hide_hint">{{relay_email}} — {{forward_hint}}</p></div>
         </fieldset>
         {{/ask_email}}
+        {{#managed_note}}
+        <fieldset>
+        <legend>{{t.email}}</legend>
+        <p class="hint" id="managed_email">{{managed_note}}{{#managed_email}} <code>{{managed_email}}</code>{{/managed_email}}</p>
+        </fieldset>
+        {{/managed_note}}
         <div class="buttons">
         <button type="submit" name="action" value="cancel">{{t.cancel}}</button>
         <button type="submit" class="primary" name="action" value="continue" autofocus>{{t.continue}}</button>
@@ -158,7 +164,20 @@ enum PageTemplates {
         {{> head}}
         <h1>{{t.portal_title}}</h1>
         <p class="note">{{signed_in_as}}</p>
+        {{#managed}}<p class="note" id="managed">{{managed}}</p>{{/managed}}
         {{#message}}<p role="status">{{message}}</p>{{/message}}
+        {{#managed}}
+        <section aria-labelledby="organization-heading">
+        <h2 id="organization-heading">{{t.portal_organization}}</h2>
+        {{#organization_apps}}
+        <form method="post" action="/account/organization">
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="bundle_id" value="{{bundle_id}}">
+        <input type="hidden" name="blocked" value="{{blocked_next}}">
+        <p><code>{{bundle_id}}</code>: {{state}} <button type="submit">{{button}}</button></p>
+        </form>
+        {{/organization_apps}}
+        </section>
+        {{/managed}}
         <section aria-labelledby="apps-heading">
         <h2 id="apps-heading">{{t.portal_apps}}</h2>
         {{^apps}}<p>{{t.portal_no_apps}}</p>{{/apps}}
@@ -174,6 +193,10 @@ enum PageTemplates {
         <button type="submit">{{forwarding_button}}</button>
         </form>
         {{/relay}}
+        <form method="post" action="/account/test-notification">
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="bundle_id" value="{{bundle_id}}">
+        <button type="submit">{{t.portal_test_notification}}</button>
+        </form>
         <form method="post" action="/account/stop-using">
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="bundle_id" value="{{bundle_id}}">
         <button type="submit">{{t.portal_stop}}</button>
@@ -193,6 +216,16 @@ enum PageTemplates {
         </tbody>
         </table>
         {{/has_notifications}}
+        {{#has_attempts}}
+        <h3 id="attempts-heading">{{t.portal_attempts_log}}</h3>
+        <table aria-labelledby="attempts-heading">
+        <thead><tr><th scope="col">{{t.portal_attempted}}</th><th scope="col">{{t.portal_notification}}</th><th scope="col">URL</th><th scope="col">{{t.portal_result}}</th><th scope="col">{{t.portal_next_retry}}</th></tr></thead>
+        <tbody>
+        {{#attempts}}<tr class="attempt"><td>{{attempted}}</td><td>#{{notification_id}} {{type}}</td><td><code>{{url}}</code></td><td>{{result}}</td><td>{{next}}</td></tr>
+        {{/attempts}}
+        </tbody>
+        </table>
+        {{/has_attempts}}
         </section>
         <section aria-labelledby="mail-heading">
         <h2 id="mail-heading">{{t.portal_mail}}</h2>

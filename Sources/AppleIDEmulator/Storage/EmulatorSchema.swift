@@ -71,5 +71,23 @@ enum EmulatorSchema {
             id INTEGER PRIMARY KEY AUTOINCREMENT, attempted_at REAL NOT NULL, envelope_from TEXT NOT NULL,
             recipient TEXT NOT NULL, apple_id TEXT, reply TEXT NOT NULL, reason TEXT NOT NULL)
         """,
+        // Work & School (managed) accounts, written from the configuration at start, and the organization's
+        // switch per app (seeded from `blocked_apps`, then switched by the portal or the admin API).
+        """
+        CREATE TABLE IF NOT EXISTS managed_accounts (
+            email TEXT PRIMARY KEY, organization TEXT NOT NULL, work_email TEXT)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS organization_blocks (
+            email TEXT NOT NULL, bundle_id TEXT NOT NULL, blocked INTEGER NOT NULL, PRIMARY KEY (email, bundle_id))
+        """,
+        // Every delivery attempt of a server-to-server notification: when, where, the HTTP status or the
+        // connection error, and when the next attempt is due (none once delivered or given up).
+        """
+        CREATE TABLE IF NOT EXISTS notification_attempts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, outbox_id INTEGER NOT NULL, attempted_at REAL NOT NULL, url TEXT NOT NULL,
+            http_status INTEGER, error TEXT, next_attempt_at REAL)
+        """,
+        "CREATE INDEX IF NOT EXISTS notification_attempts_by_outbox ON notification_attempts (outbox_id, id)",
     ]
 }

@@ -31,6 +31,14 @@ final class StoredValueCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         return value
     }
 
+    /// Forgets every value: after a write of many (a fixture reset or seed).
+    func invalidateAll() {
+        state.withLock { state in
+            state.values.removeAll()
+            state.generation += 1
+        }
+    }
+
     /// Forgets `key`'s value: call it after every write of that value.
     func invalidate(_ key: Key) {
         state.withLock { state in

@@ -8,6 +8,8 @@ struct Authorizer: Sendable {
     let random: EmulatorRandom
     let time: EmulatorTime
     let tokens: IdentityTokenFactory
+    /// Where new relay addresses are issued.
+    let relayDomain: RelayDomain
 
     /// Whether `account` has already authorized the app behind `client`.
     func hasGrant(_ account: EmulatorConfiguration.AppleID, client: RegisteredClient) async throws -> Bool {
@@ -30,7 +32,7 @@ struct Authorizer: Sendable {
         let code = Credential.make(prefix: "c", random: random)
         let random = self.random
         let (subject, first) = try await store.transaction { database in
-            let teamUser = try await TeamUser.ensure(email: account.storageKey, teamID: client.teamID, random: random, in: database)
+            let teamUser = try await TeamUser.ensure(email: account.storageKey, teamID: client.teamID, random: random, relayDomain: relayDomain, in: database)
             var grant = try await Grant.find(email: account.storageKey, bundleID: client.bundleID, in: database)
             let first = grant == nil
             if grant == nil {
@@ -39,7 +41,8 @@ struct Authorizer: Sendable {
                     bundleID: client.bundleID,
                     firstName: Self.cleanName(consent.firstName) ?? account.firstName,
                     lastName: Self.cleanName(consent.lastName) ?? account.lastName,
-                    emailChoice: consent.emailChoice ?? .share,
+                    // A Work & School account has no Hide My Email.
+                    emailChoice: account.managed == nil ? consent.emailChoice ?? .share : .share,
                     createdAt: now
                 )
                 try await created.insert(in: database)
@@ -67,7 +70,8 @@ struct Authorizer: Sendable {
                 nonce: nonce,
                 authTime: now,
                 device: device,
-                transferSubject: transferSubject
+                transferSubject: transferSubject,
+                managed: try await ManagedAccountRecord.find(email: account.storageKey, in: database)
             )
             return (subject, first)
         }
@@ -87,7 +91,7 @@ extension Authorizer {
     func relayAddress(for account: EmulatorConfiguration.AppleID, client: RegisteredClient) async throws -> String {
         let random = self.random
         return try await store.transaction { database in
-            try await TeamUser.ensure(email: account.storageKey, teamID: client.teamID, random: random, in: database).relayEmail
+            try await TeamUser.ensure(email: account.storageKey, teamID: client.teamID, random: random, relayDomain: relayDomain, in: database).relayEmail
         }
     }
 }

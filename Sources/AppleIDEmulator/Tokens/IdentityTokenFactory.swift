@@ -11,11 +11,21 @@ struct IdentitySubject: Sendable {
     let authTime: Date
     let device: Bool
     let transferSubject: String?
+    /// Set for a Work & School account: its organization's address (or none) replaces the Apple ID's.
+    var managed: ManagedAccountRecord? = nil
 
-    /// The address the app sees (real or relay), when the email scope was granted.
+    /// The address the app sees (real or relay; a managed account's work address or none), when the
+    /// email scope was granted.
     var email: String? {
         guard scopes.contains("email") else { return nil }
+        if let managed { return managed.workEmail }
         return grant.emailChoice == .hide ? teamUser.relayEmail : grant.email
+    }
+
+    /// `is_private_email` as Apple sends it: absent for a managed account, which has no relay.
+    var isPrivateEmail: String? {
+        guard managed == nil, email != nil else { return nil }
+        return grant.emailChoice == .hide ? "true" : "false"
     }
 
     /// Looks up the `transfer_sub` a transferred app's tokens carry for 60 days.
@@ -54,7 +64,7 @@ struct IdentityTokenFactory: Sendable {
         if let email = subject.email {
             claims.email = email
             claims.emailVerified = "true"
-            claims.isPrivateEmail = subject.grant.emailChoice == .hide ? "true" : "false"
+            claims.isPrivateEmail = subject.isPrivateEmail
         }
         claims.nonce = subject.nonce
         claims.realUserStatus = subject.device ? 2 : nil

@@ -10,6 +10,8 @@ struct TokenService: Sendable {
     let random: EmulatorRandom
     let time: EmulatorTime
     let tokens: IdentityTokenFactory
+    /// Where new relay addresses are issued (a transferred app's users get new ones).
+    let relayDomain: RelayDomain
 
     /// `grant_type=authorization_code`: single use, five minutes, bound to client and redirect URI.
     func exchangeCode(_ code: String?, redirectURI: String?, client: RegisteredClient) async throws -> TokenResponseBody {
@@ -33,7 +35,7 @@ struct TokenService: Sendable {
             try await CodeRecord.markUsed(code, at: now, in: database)
             let subject = try await Self.subject(
                 email: record.email, client: client, scopes: record.scopes, nonce: record.nonce, authTime: record.authTime,
-                device: record.device, now: now, random: random, in: database
+                device: record.device, now: now, random: random, relayDomain: relayDomain, in: database
             )
             for (token, kind, expiry) in [
                 (refreshToken, TokenRecord.Kind.refresh, nil), (accessToken, .access, now.addingTimeInterval(Self.accessTokenLifetime)),
@@ -68,7 +70,7 @@ struct TokenService: Sendable {
             guard record.clientID == client.clientID else { throw OAuthError.invalidGrant("the refresh token was issued to another client") }
             let subject = try await Self.subject(
                 email: email, client: client, scopes: record.scopes, nonce: nil, authTime: record.authTime ?? now,
-                device: record.device, now: now, random: random, in: database
+                device: record.device, now: now, random: random, relayDomain: relayDomain, in: database
             )
             try await TokenRecord.insert(
                 accessToken,
@@ -109,18 +111,18 @@ struct TokenService: Sendable {
     /// The subject of a token for an Apple ID whose consent must still stand.
     private static func subject(
         email: String, client: RegisteredClient, scopes: [String], nonce: String?, authTime: Date, device: Bool,
-        now: Date, random: EmulatorRandom, in database: any SQLDatabase
+        now: Date, random: EmulatorRandom, relayDomain: RelayDomain, in database: any SQLDatabase
     ) async throws -> IdentitySubject {
         guard try await AppleIDDirectory.isActive(email: email, in: database),
             let grant = try await Grant.find(email: email, bundleID: client.bundleID, in: database)
         else {
             throw OAuthError.invalidGrant("the user has revoked the authorization or deleted the Apple ID")
         }
-        let teamUser = try await TeamUser.ensure(email: email, teamID: client.teamID, random: random, in: database)
+        let teamUser = try await TeamUser.ensure(email: email, teamID: client.teamID, random: random, relayDomain: relayDomain, in: database)
         let transferSubject = try await IdentitySubject.transferSubject(for: client, email: email, now: now, random: random, in: database)
         return IdentitySubject(
             client: client, teamUser: teamUser, grant: grant, scopes: scopes, nonce: nonce, authTime: authTime, device: device,
-            transferSubject: transferSubject
+            transferSubject: transferSubject, managed: try await ManagedAccountRecord.find(email: email, in: database)
         )
     }
 }

@@ -39,9 +39,10 @@ public struct IdentityToken: Sendable, Hashable {
     /// `sub`, under the name AuthenticationServices uses.
     public var user: String { subject }
 
-    /// Whether ``email`` is a relay address (by claim, or by its `@privaterelay.appleid.com` domain).
+    /// Whether ``email`` is a relay address: by the `is_private_email` claim, or when it is absent by
+    /// its domain (``AppleRelayDomains/isRelayAddress(_:)``: `private.icloud.com` or `privaterelay.appleid.com`).
     public var isRelayEmail: Bool {
-        isPrivateEmail ?? (email?.lowercased().hasSuffix("@privaterelay.appleid.com") ?? false)
+        isPrivateEmail ?? (email.map { AppleRelayDomains.isRelayAddress($0) } ?? false)
     }
 }
 

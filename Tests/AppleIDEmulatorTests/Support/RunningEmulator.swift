@@ -81,6 +81,11 @@ struct RunningEmulator: Sendable {
         return try await send(.POST, path, headers: headers, body: Array(body))
     }
 
+    /// POSTs `json` (already JSON text) with `headers`.
+    func post(_ path: String, json: String, headers: [(String, String)]) async throws -> HTTPResult {
+        try await send(.POST, path, headers: headers, body: Array(json.utf8))
+    }
+
     func send(_ method: HTTPMethod, _ path: String, headers: [(String, String)], body: [UInt8]?) async throws -> HTTPResult {
         var request = HTTPClientRequest(url: path.hasPrefix("http") ? path : baseURL + path)
         request.method = method

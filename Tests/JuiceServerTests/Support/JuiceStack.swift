@@ -18,6 +18,10 @@ struct StackEnvironment: Sendable {
     static let servicesID = "com.example.apple-samplecode.juice.web"
     static let johnny = EmulatorConfiguration.AppleID(email: "appleseed@juice.test", password: "juice", firstName: "Johnny", lastName: "Appleseed")
     static let jane = EmulatorConfiguration.AppleID(email: "jane@juice.test", password: "juice-jane", firstName: "Jane", lastName: "Doe")
+    /// A Work & School account whose organization gives apps no email.
+    static let pupil = EmulatorConfiguration.AppleID(
+        email: "pupil@appleid.school.test", password: "juice-pupil", firstName: "Pat", lastName: "Pupil",
+        managed: .init(organization: "Juice School"))
     /// The team an app transfer moves the app to.
     static let receivingTeamID = "TEAMJUICE2"
     /// Another app of the team: its tokens are not for this server.
@@ -129,7 +133,7 @@ struct StackEnvironment: Sendable {
                 ),
                 .init(teamID: Self.teamID, bundleID: Self.otherBundleID),
             ],
-            appleIDs: [Self.johnny, Self.jane]
+            appleIDs: [Self.johnny, Self.jane, Self.pupil]
         )
     }
 

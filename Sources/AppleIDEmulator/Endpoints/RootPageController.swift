@@ -1,0 +1,37 @@
+import Hummingbird
+import JuiceInfrastructure
+
+/// `GET /`: the emulator's home page (what it is, its endpoints, links to the Apple ID portal and the
+/// inbox of mail forwarded by Hide My Email), in English or Simplified Chinese by `Accept-Language`.
+struct RootPageController: Sendable {
+    let pages: PageRenderer
+    let address: EmulatorAddress
+    let relayDomain: RelayDomain
+
+    /// Each endpoint and the key of the string that says what it is for.
+    static let endpoints: [(path: String, purpose: String)] = [
+        ("GET /.well-known/openid-configuration", "root_discovery"),
+        ("GET /auth/keys", "root_keys"),
+        ("GET|POST /auth/authorize", "root_authorize"),
+        ("POST /auth/token", "root_token"),
+        ("POST /auth/revoke", "root_revoke"),
+        ("POST /auth/usermigrationinfo", "root_migration"),
+        ("GET /appleauth/static/jsapi/appleid/1/en_US/appleid.auth.js", "root_script"),
+        ("POST /emulator/device/authorize", "root_device"),
+        ("/account", "root_portal_endpoint"),
+        ("/emulator/admin/…", "root_admin"),
+    ]
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/") { request, _ in
+            let language = PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage])
+            let values: [String: Any] = [
+                "issuer": address.issuer,
+                "relay_domain": relayDomain.rawValue,
+                "endpoints": Self.endpoints.map { ["path": $0.path, "purpose": PageRenderer.string($0.purpose, language)] },
+            ]
+            let body = pages.render("root", language: language, title: PageRenderer.string("root_title", language), values: values)
+            return HTTPExchange.html(body, language: language)
+        }
+    }
+}
