@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import JuiceInfrastructure
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -109,6 +110,7 @@ public func buildEmulatorApplication(
     }
     return Application(
         router: router,
+        server: .http1(idle: options.httpIdleTimeout, head: options.httpHeaderTimeout, body: options.httpBodyTimeout),
         configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "AppleIDEmulator"),
         services: services,
         onServerRunning: { channel in

@@ -20,6 +20,12 @@ public struct EmulatorOptions: Sendable {
     /// 2026-06-15; `.privateRelay` keeps the old `privaterelay.appleid.com`. Addresses already issued keep
     /// their domain, and the relay delivers to every issued address.
     public var relayDomain: RelayDomain
+    /// The HTTP server closes a connection with no request in progress after this (60 s by default).
+    public var httpIdleTimeout: Duration = .seconds(60)
+    /// A request's head must arrive within this of its first byte, or the connection is closed (10 s).
+    public var httpHeaderTimeout: Duration = .seconds(10)
+    /// A request's body must arrive within this of the end of its head, or the connection is closed (30 s).
+    public var httpBodyTimeout: Duration = .seconds(30)
 
     /// Creates options.
     public init(

@@ -136,11 +136,23 @@ struct CasePlayer {
 
     /// Apple's cross-site form_post to the redirect URI, then the probe with what the callback set.
     private func deliver(_ start: inout WebStart, _ fields: [(String, String)]) async throws -> Observation {
-        let answer: BackendClient.Answer
+        var answer: BackendClient.Answer
         do {
             answer = try await client.postForm(options.redirectURI, fields, cookies: start.cookies.header(crossSite: true))
         } catch {
             return .failure(error, what: "the callback")
+        }
+        start.cookies.take(answer.setCookies)
+        // A browser follows a redirect to the backend's own origin as a top-level GET, which carries
+        // its Lax cookies: a backend may finish there, where it can check the browser that started.
+        for _ in 0..<3 {
+            guard (300..<400).contains(answer.status), let location = answer.location, location.hasPrefix("/") else { break }
+            do {
+                answer = try await client.get(options.backend + location, cookies: start.cookies.header(crossSite: false))
+            } catch {
+                return .failure(error, what: location)
+            }
+            start.cookies.take(answer.setCookies)
         }
         switch answer.status {
         case 500...: return .error("the callback answered HTTP \(answer.status)")
@@ -148,7 +160,6 @@ struct CasePlayer {
         case 200..<400: break
         default: return .error("the callback answered HTTP \(answer.status)")
         }
-        start.cookies.take(answer.setCookies)
         guard let probePath = options.probePath else { return .accepted("the callback answered HTTP \(answer.status)") }
         do {
             let probe = try await client.get(options.backend + probePath, cookies: start.cookies.header(crossSite: false))

@@ -2,6 +2,7 @@ import AppleSignIn
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import JuiceInfrastructure
 import Logging
 import ServiceLifecycle
 
@@ -73,6 +74,7 @@ public func buildApplication(
     }
     return Application(
         router: router,
+        server: .http1(idle: configuration.httpTimeouts.idle, head: configuration.httpTimeouts.header, body: configuration.httpTimeouts.body),
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "Juice"),
         services: services,
         onServerRunning: { channel in

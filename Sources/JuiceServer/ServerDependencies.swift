@@ -69,9 +69,14 @@ struct ServerDependencies: Sendable {
         let sessions = SQLSessionStore(database: database)
         let authorizations = SQLAuthorizationStore(database: database)
         let tokens = SessionTokens(lifetime: configuration.sessionLifetime, random: random, time: time)
-        let hasher = try await PasswordHasher.make(cost: configuration.passwordHashCost, random: random)
+        let hasher = try await PasswordHasher.make(
+            cost: configuration.passwordHashCost,
+            limiter: BcryptLimiter(slots: configuration.passwordHashConcurrency, maximumWaiting: configuration.passwordHashQueue), random: random)
         let passwords = PasswordAccounts(
-            accounts: accounts, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginLimits, time: time), tokens: tokens
+            accounts: accounts, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginLimits, time: time), tokens: tokens,
+            signUps: LoginThrottle(
+                limits: .init(perUsername: configuration.signUpLimit, perAddress: configuration.signUpLimit, window: configuration.signUpWindow),
+                time: time)
         )
         let keys = AppleKeySet(
             source: TimedAppleKeySource(
@@ -105,7 +110,10 @@ struct ServerDependencies: Sendable {
         }
         let appleSignIn = AppleWebSignIn(
             configuration: configuration, pipeline: pipeline(webVerifier), authorizations: authorizations, random: random, time: time,
-            metrics: metrics.signIns
+            binding: FlowBinding(
+                secure: configuration.usesSecureCookies, lifetime: configuration.authorizationLifetime, random: random,
+                secret: configuration.refreshTokenKey),
+            handoff: CallbackHandoff(secret: configuration.refreshTokenKey), metrics: metrics.signIns
         )
         return ServerDependencies(
             configuration: configuration,

@@ -52,8 +52,18 @@ struct EmulatorRunCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("relay-domain"),
-        help: "The domain new Hide My Email addresses are issued on: private.icloud.com (Apple's since 2026), privaterelay.appleid.com or icloud.com.")
+        help: "The domain new Hide My Email addresses are issued on: private.icloud.com (Apple's since 2026), privaterelay.appleid.com or icloud.com."
+    )
     var relayDomain: String = RelayDomain.privateICloud.rawValue
+
+    @Option(name: .customLong("http-idle-timeout"), help: "Seconds before the HTTP server closes a connection with no request in progress.")
+    var httpIdleTimeout: Int = 60
+
+    @Option(name: .customLong("http-header-timeout"), help: "Seconds a request's head may take to arrive, from its first byte.")
+    var httpHeaderTimeout: Int = 10
+
+    @Option(name: .customLong("http-body-timeout"), help: "Seconds a request's body may take to arrive, from the end of its head.")
+    var httpBodyTimeout: Int = 30
 
     func validate() throws {
         guard RelayDomain(rawValue: relayDomain) != nil else {
@@ -63,6 +73,12 @@ struct EmulatorRunCommand: AsyncParsableCommand {
         if let smtpPort, !(0...65535).contains(smtpPort) { throw ValidationError("--smtp-port must be between 0 and 65535") }
         guard (1024...1_073_741_824).contains(smtpMaximumSize) else { throw ValidationError("--smtp-max-size must be between 1024 and 1073741824") }
         guard (1...86_400).contains(smtpIdleTimeout) else { throw ValidationError("--smtp-idle-timeout must be between 1 and 86400 seconds") }
+        for (name, value, limit) in [
+            ("--http-idle-timeout", httpIdleTimeout, 86_400), ("--http-header-timeout", httpHeaderTimeout, 3600),
+            ("--http-body-timeout", httpBodyTimeout, 3600),
+        ] where !(1...limit).contains(value) {
+            throw ValidationError("\(name) must be between 1 and \(limit) seconds")
+        }
         for (name, value) in [("--issuer", issuer), ("--public-url", publicURL)] {
             if let value, URL(string: value)?.scheme == nil { throw ValidationError("\(name) must be an absolute URL") }
         }
@@ -90,6 +106,12 @@ struct EmulatorRunCommand: AsyncParsableCommand {
                 throw CLIError("\(seed): \(error.reason)")
             }
         }
+        var options = EmulatorOptions(
+            smtp: smtpPort.map { SMTPOptions(host: host, port: $0, maximumMessageSize: smtpMaximumSize, idleTimeout: .seconds(smtpIdleTimeout)) },
+            relayDomain: RelayDomain(rawValue: relayDomain) ?? .privateICloud)
+        options.httpIdleTimeout = .seconds(httpIdleTimeout)
+        options.httpHeaderTimeout = .seconds(httpHeaderTimeout)
+        options.httpBodyTimeout = .seconds(httpBodyTimeout)
         let app = try await buildEmulatorApplication(
             configuration: configuration,
             dataDirectory: URL(fileURLWithPath: dataDirectory),
@@ -97,10 +119,7 @@ struct EmulatorRunCommand: AsyncParsableCommand {
             port: port,
             issuer: issuer,
             publicURL: publicURL,
-            options: EmulatorOptions(
-                smtp: smtpPort.map {
-                    SMTPOptions(host: host, port: $0, maximumMessageSize: smtpMaximumSize, idleTimeout: .seconds(smtpIdleTimeout))
-                }, relayDomain: RelayDomain(rawValue: relayDomain) ?? .privateICloud),
+            options: options,
             onSMTPRunning: { port in print("Private email relay (SMTP) on \(host):\(port)") }
         )
         try await app.runService()

@@ -125,6 +125,9 @@ struct DevelopmentStack {
         guard let sender = MailSender(parsing: mailFrom) else { throw CLIError("the development mail sender \(mailFrom) is not an address") }
         configuration.mail = MailSettings(smtpHost: "127.0.0.1", smtpPort: emulatorSMTPPort, sender: sender)
         configuration.mailDeliveryInterval = .seconds(2)
+        // One developer (or a schemathesis run) on loopback is the only client: the per-address sign-up
+        // limit would only get in the way.
+        configuration.signUpLimit = 10_000
         let server: any ApplicationProtocol
         do {
             server = try await buildApplication(configuration: configuration, logger: logger, onServerRunning: banner.listening)

@@ -41,8 +41,9 @@ struct DevelopmentMailTests {
         }
     }
 
-    /// `/auth/apple` → the emulator's sign-in and consent (Hide My Email) → the form_post to the callback;
-    /// returns the session cookie (`name=value`) the callback set.
+    /// `/auth/apple` → the emulator's sign-in and consent (Hide My Email) → the form_post to the callback
+    /// → the browser's GET of `/auth/apple/finish` with the flow cookie `/auth/apple` set; returns the
+    /// session cookie (`name=value`) the finish set.
     static func signIn(_ serve: ServeProcess, _ http: HTTPClient) async throws -> String? {
         let start = try await send(http, .GET, serve.url + "/auth/apple")
         #expect(start.status == 302)
@@ -55,7 +56,11 @@ struct DevelopmentMailTests {
         let action = try #require(formAction(page.body))
         let callback = try await send(http, .POST, action, form: hiddenInputs(page.body), headers: [("Origin", serve.emulatorURL)])
         #expect(callback.status == 303, "the callback answered \(callback.status): \(callback.body.prefix(300))")
-        return callback.cookie
+        let flow = try #require(start.cookie, "GET /auth/apple sets the flow cookie")
+        #expect(flow.hasPrefix("juice_flow="))
+        let finish = try await send(http, .GET, serve.url + (callback.location ?? ""), headers: [("Cookie", flow)])
+        #expect(finish.status == 303, "the finish answered \(finish.status): \(finish.body.prefix(300))")
+        return finish.cookie
     }
 
     struct Answer {

@@ -271,7 +271,7 @@ struct AccountSettingsTests {
                 ),
                 (
                     "application/json", #"{"current_password": "golden-quince-3", "new_password": ""# + String(repeating: "é", count: 40) + #""}"#,
-                    400, "invalid_password"
+                    400, "password_too_long"
                 ),
             ] as [(String, String, Int, String)] {
                 let answer = try await Browser().send(.POST, stack.serverURL + path, headers: bearer + [("Content-Type", contentType)], body: text)

@@ -91,7 +91,7 @@ struct OperationsTests {
             let genuine = try await AppleFlow.authorize(try await AppleFlow.start(stack, browser), browser: browser)
             var parts = try #require(genuine.field("id_token")).split(separator: ".").map(String.init)
             parts[2] = String(parts[2].reversed())
-            let forged = try await AppleFlow.deliver(genuine.replacing("id_token", with: parts.joined(separator: ".")), stack, Browser())
+            let forged = try await AppleFlow.deliver(genuine.replacing("id_token", with: parts.joined(separator: ".")), stack, browser)
             #expect(forged.status == 400)
 
             let scrape = try await Browser().get(stack.serverURL + "/metrics")
@@ -104,7 +104,8 @@ struct OperationsTests {
             #expect(text.contains(#"juice_apple_request_duration_seconds_count{endpoint="token",outcome="ok"} 1"#))
             #expect(text.contains(#"juice_apple_request_duration_seconds_count{endpoint="keys",outcome="ok"}"#))
             #expect(text.contains(#"juice_http_requests_total{method="GET",route="/auth/apple",status="302"} 2"#))
-            #expect(text.contains(#"juice_http_requests_total{method="POST",route="/auth/apple/callback",status="400"} 1"#))
+            #expect(text.contains(#"juice_http_requests_total{method="POST",route="/auth/apple/callback",status="303"} 2"#))
+            #expect(text.contains(#"juice_http_requests_total{method="GET",route="/auth/apple/finish",status="400"} 1"#))
             #expect(!text.contains(subject), "no user id in any label")
         }
     }

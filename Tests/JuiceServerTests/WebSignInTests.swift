@@ -93,7 +93,8 @@ struct WebSignInTests {
         try await JuiceStack.with(database: database) { stack in
             let browser = Browser()
             func refused(_ post: AppleFlow.ApplePost, _ code: String) async throws {
-                let result = try await AppleFlow.deliver(post, stack, Browser())
+                // Delivered to the browser that started the flow: the forgery, not the browser, is what is refused.
+                let result = try await AppleFlow.deliver(post, stack, browser)
                 #expect(result.status == 400, "\(code): \(result.status)")
                 #expect(result.setCookies["juice_session"] == nil)
                 #expect(result.body.contains(code), "expected \(code)")

@@ -133,9 +133,9 @@ struct APIController: Sendable {
             )
             return SignInResponse(token: token, account: AccountResponse(result.account))
         }
-        routes.post("/api/accounts") { request, _ -> EditedResponse<SignInResponse> in
+        routes.post("/api/accounts") { request, context -> EditedResponse<SignInResponse> in
             let body = try await request.decodeJSON(PasswordBody.self)
-            let (token, account, _) = try await passwords.signUp(username: body.username, password: body.password)
+            let (token, account, _) = try await passwords.signUp(username: body.username, password: body.password, address: context.clientAddress)
             return EditedResponse(status: .created, response: SignInResponse(token: token, account: AccountResponse(account)))
         }
         routes.post("/api/auth/password") { request, context in

@@ -31,8 +31,7 @@ struct PasswordChange: Sendable {
                 throw ServerError.rateLimited(retryAfter: wait)
             }
             try PasswordAccounts.checkNewPassword(newPassword, username: credential.username, current: currentPassword)
-            let matches =
-                currentPassword.utf8.count <= 1024 ? try await passwords.hasher.verify(currentPassword, hash: credential.passwordHash) : false
+            let matches = try await passwords.hasher.verify(currentPassword, hash: credential.passwordHash)
             guard matches else {
                 await passwords.throttle.recordFailure(username: credential.username, address: address)
                 throw ServerError(.invalidCredentials, status: .unauthorized, "the current password is incorrect")

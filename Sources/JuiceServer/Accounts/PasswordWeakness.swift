@@ -35,13 +35,20 @@ enum PasswordWeakness: Sendable, Hashable, CaseIterable {
     ///   - username: The normalized username it may not contain, if any.
     ///   - list: The common passwords.
     static func check(_ password: String, username: String?, list: CommonPasswords) -> PasswordWeakness? {
-        let lowered = password.lowercased()
+        let lowered = comparable(password)
         if let username, username.count >= 3, lowered.contains(username) { return .containsUsername }
         let scalars = Array(lowered.unicodeScalars)
         if isRepetitive(scalars) { return .repetitive }
         if isSequential(scalars) { return .sequential }
         if list.contains(lowered) { return .common }
         return nil
+    }
+
+    /// The form every rule compares: NFKC (compatibility characters such as fullwidth letters become
+    /// their plain forms), without leading or trailing whitespace, in lowercase. `"ｐａｓｓｗｏｒｄ"`,
+    /// `" password"` and `"PASSWORD "` all become `"password"`.
+    static func comparable(_ password: String) -> String {
+        password.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
 
     /// At most two distinct characters, or a unit of one to three characters repeated throughout.

@@ -1,8 +1,10 @@
 import Foundation
 import Hummingbird
 
-/// `GET /auth/apple` (start: store state and nonce, redirect to Apple) and
-/// `POST /auth/apple/callback` (Apple's cross-site `form_post`, which carries no cookies).
+/// `GET /auth/apple` (start: store state and nonce, bind the flow to this browser, redirect to Apple),
+/// `POST /auth/apple/callback` (Apple's cross-site `form_post`, which carries no Lax cookie: it
+/// consumes the state and hands over to the finish) and `GET /auth/apple/finish` (same-site, with the
+/// browser's cookies: signs in only in the browser, and links only in the session, that started it).
 struct AppleAuthController: Sendable {
     let signIn: AppleWebSignIn
     let cookies: SessionCookies
@@ -10,11 +12,13 @@ struct AppleAuthController: Sendable {
 
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
-        routes.get("/auth/apple") { _, context in
+        routes.get("/auth/apple") { request, context in
             let session = context.signedIn?.viaCookie == true ? context.signedIn?.session : nil
-            let url = try await signIn.begin(session: session)
+            let (browser, cookie) = signIn.binding.start(request)
+            let url = try await signIn.begin(session: session, browser: browser)
             var response = Response.redirect(to: url.absoluteString, type: .found)
             response.headers[.cacheControl] = "no-store"
+            response.setCookie(cookie)
             return response
         }
         routes.get("/auth/apple/native") { request, _ in
@@ -38,12 +42,18 @@ struct AppleAuthController: Sendable {
                 return Response.seeOther("/?notice=cancelled")
             case .relayed(let url):
                 return Response.seeOther(url.absoluteString)
-            case .signedIn(let token, let result):
-                var response = Response.seeOther(result.linked ? "/account?notice=linked" : "/account")
-                response.setCookie(cookies.session(token))
-                response.setCookie(csrf.rotate())
-                return response
+            case .handoff(let sealed):
+                return Response.seeOther("/auth/apple/finish?answer=" + sealed)
             }
+        }
+        routes.get("/auth/apple/finish") { request, context in
+            let sessionID = context.signedIn?.viaCookie == true ? context.signedIn?.session.id : nil
+            let (token, result) = try await signIn.finish(
+                sealed: request.uri.queryParameters.get("answer") ?? "", browser: signIn.binding.browser(of: request), sessionID: sessionID)
+            var response = Response.seeOther(result.linked ? "/account?notice=linked" : "/account")
+            response.setCookie(cookies.session(token))
+            response.setCookie(csrf.rotate())
+            return response
         }
         return routes
     }

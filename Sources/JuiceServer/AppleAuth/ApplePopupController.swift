@@ -28,14 +28,18 @@ struct ApplePopupController: Sendable {
             await answering(context) {
                 try origin.verifySameOrigin(request)
                 let session = context.signedIn?.viaCookie == true ? context.signedIn?.session : nil
-                return try await popup.begin(session: session).response(from: request, context: context)
+                let (browser, cookie) = popup.web.binding.start(request)
+                var response = try await popup.begin(session: session, browser: browser).response(from: request, context: context)
+                response.setCookie(cookie)
+                return response
             }
         }
         routes.post("/auth/apple/popup/complete") { request, context in
             await answering(context) {
                 try origin.verifySameOrigin(request)
                 let answer = try await request.decodeJSON(ApplePopupSignIn.Answer.self)
-                let (token, result) = try await popup.complete(answer)
+                let sessionID = context.signedIn?.viaCookie == true ? context.signedIn?.session.id : nil
+                let (token, result) = try await popup.complete(answer, browser: popup.web.binding.browser(of: request), sessionID: sessionID)
                 var response = try Completed(location: result.linked ? "/account?notice=linked" : "/account").response(
                     from: request, context: context)
                 response.setCookie(cookies.session(token))

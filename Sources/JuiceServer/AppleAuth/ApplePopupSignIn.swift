@@ -3,16 +3,18 @@ import Foundation
 import Hummingbird
 
 /// Sign in with Apple JS in a popup (`AppleID.auth.signIn()` with `usePopup: true`), without HTTP:
-/// ``begin(session:)`` stores a single-use `state` and `nonce` and returns what the page passes to
-/// `AppleID.auth.init`; ``complete(_:)`` takes what `signIn()` resolved with and hands it to the
-/// form_post callback's own code path (``AppleWebSignIn/complete(fields:)``): the same parsing of
-/// Apple's answer, the state consumed atomically, the stored nonce required, `c_hash`, the code
-/// exchange with the callback URI, and the once-only name. Only input and output are adapted here.
+/// ``begin(session:browser:)`` stores a single-use `state` (bound to the browser, ``FlowBinding``)
+/// and `nonce` and returns what the page passes to `AppleID.auth.init`; ``complete(_:browser:sessionID:)``
+/// takes what `signIn()` resolved with and hands it to the form_post callback's own code path
+/// (``AppleWebSignIn/complete(fields:)`` then ``AppleWebSignIn/finish(sealed:browser:sessionID:)``):
+/// the same parsing of Apple's answer, the state consumed atomically, the browser and session
+/// checked, the stored nonce required, `c_hash`, the code exchange with the callback URI, and the
+/// once-only name. Only input and output are adapted here.
 ///
 /// ```swift
-/// let start = try await popup.begin(session: currentSession)   // JSON for AppleID.auth.init
-/// // … the page posts what signIn() resolved with:
-/// let (token, result) = try await popup.complete(answer)
+/// let start = try await popup.begin(session: currentSession, browser: flowID)   // JSON for AppleID.auth.init
+/// // … the page posts what signIn() resolved with (a same-origin request: the flow cookie comes along):
+/// let (token, result) = try await popup.complete(answer, browser: flowIDFromCookie, sessionID: currentSession?.id)
 /// ```
 struct ApplePopupSignIn: Sendable {
     /// What `AppleID.auth.init` needs (the JSON `POST /auth/apple/popup` answers).
@@ -60,9 +62,11 @@ struct ApplePopupSignIn: Sendable {
 
     /// Stores a pending web authorization (fresh `state` and `nonce`, single use, the authorization
     /// lifetime) and returns the popup's configuration.
-    /// - Parameter session: The current session, if any: its account gets the Apple ID linked.
-    func begin(session: Session?) async throws -> Start {
-        let request = try await web.beginWeb(session: session)
+    /// - Parameters:
+    ///   - session: The current session, if any: its account gets the Apple ID linked.
+    ///   - browser: The starting browser's flow id (``FlowBinding/start(_:)``).
+    func begin(session: Session?, browser: String) async throws -> Start {
+        let request = try await web.beginWeb(session: session, browser: browser)
         return Start(
             clientId: request.clientID, scope: request.scopes.map(\.rawValue).joined(separator: " "),
             redirectURI: request.redirectURI.absoluteString, state: request.state, nonce: request.nonce ?? ""
@@ -70,9 +74,13 @@ struct ApplePopupSignIn: Sendable {
     }
 
     /// Signs in with the popup's answer: the new session's token and the account.
+    /// - Parameters:
+    ///   - browser: The flow id of the browser that posts it (its cookie).
+    ///   - sessionID: The session of that browser, if signed in with the cookie.
     /// - Throws: ``ServerError`` (`invalid_request` for a malformed answer, `invalid_state`,
-    ///   `invalid_identity_token`, `invalid_code`, 503 when Apple is unreachable) or a storage error.
-    func complete(_ answer: Answer) async throws -> (token: String, result: AppleSignInResult) {
+    ///   `browser_mismatch`, `invalid_identity_token`, `invalid_code`, 503 when Apple is unreachable)
+    ///   or a storage error.
+    func complete(_ answer: Answer, browser: String?, sessionID: String?) async throws -> (token: String, result: AppleSignInResult) {
         // The form_post's fields, checked by the same code as the callback's.
         var fields: [(String, String)] = []
         if let code = answer.code { fields.append(("code", code)) }
@@ -84,8 +92,8 @@ struct ApplePopupSignIn: Sendable {
         case nil: break
         }
         switch try await web.complete(fields: fields) {
-        case .signedIn(let token, let result):
-            return (token, result)
+        case .handoff(let sealed):
+            return try await web.finish(sealed: sealed, browser: browser, sessionID: sessionID)
         case .cancelled, .relayed:
             // A popup answer never carries a cancellation (the script rejects instead) nor a native
             // relay's state; the state is spent either way.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A Sign in with Apple request waiting for Apple's answer, kept server-side under its single-use
-/// `state` so the callback needs no cookie.
+/// `state` so the cross-site callback needs no cookie (the same-site finish then checks the browser
+/// the state is bound to: ``FlowBinding``).
 struct PendingAuthorization: Sendable, Hashable {
     /// What the sign-in is for, with what only that kind of sign-in needs.
     enum Purpose: Sendable, Hashable {

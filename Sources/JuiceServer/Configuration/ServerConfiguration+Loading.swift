@@ -27,7 +27,8 @@ extension ServerConfiguration {
     /// The server's own settings, next to the toolkit's `config.json` fields.
     static let serverFields: [String] = [
         "public_url", "database_url", "host", "port", "session_lifetime", "refresh_token_key", "refresh_token_key_path", "password_hash_cost",
-        "smtp_url", "mail_from", "trusted_proxies", "require_nonce",
+        "smtp_url", "mail_from", "trusted_proxies", "require_nonce", "idle_timeout", "header_timeout", "body_timeout", "sign_up_limit",
+        "password_hash_concurrency",
     ]
     /// The toolkit's fields (see ``AppleSignInConfiguration``).
     static let toolkitFields: [String] = [
@@ -129,6 +130,13 @@ extension ServerConfiguration {
         let port = integer("port", in: 0...65535) ?? 8080
         let sessionLifetime = integer("session_lifetime", in: 60...31_536_000) ?? 7 * 86_400
         let cost = integer("password_hash_cost", in: 4...31) ?? 12
+        let defaults = HTTPTimeouts()
+        let timeouts = HTTPTimeouts(
+            idle: integer("idle_timeout", in: 1...86_400).map { .seconds($0) } ?? defaults.idle,
+            header: integer("header_timeout", in: 1...3600).map { .seconds($0) } ?? defaults.header,
+            body: integer("body_timeout", in: 1...3600).map { .seconds($0) } ?? defaults.body)
+        let signUpLimit = integer("sign_up_limit", in: 1...1_000_000)
+        let hashConcurrency = integer("password_hash_concurrency", in: 1...1024)
         var refreshTokenKey: SymmetricKey?
         switch (string("refresh_token_key"), string("refresh_token_key_path")) {
         case (nil, nil):
@@ -211,6 +219,9 @@ extension ServerConfiguration {
         configuration.mail = mail
         configuration.trustedProxies = trustedProxies
         configuration.requireNonce = requireNonce
+        configuration.httpTimeouts = timeouts
+        if let signUpLimit { configuration.signUpLimit = signUpLimit }
+        configuration.passwordHashConcurrency = hashConcurrency
         return configuration
     }
 

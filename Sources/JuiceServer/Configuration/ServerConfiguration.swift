@@ -48,6 +48,17 @@ public struct ServerConfiguration: Sendable {
     /// Whether the native API refuses an identity token without a nonce even when it claims
     /// `nonce_supported: false` (Apple's rule accepts it; the web flows always require one).
     public var requireNonce = false
+    /// Sign-up attempts allowed from one client address within ``signUpWindow`` (429 `rate_limited` after).
+    public var signUpLimit = 10
+    /// The window of ``signUpLimit``.
+    public var signUpWindow: TimeInterval = 3600
+    /// bcrypt computations that may run at once, half of them at most for new-password hashes
+    /// (``BcryptLimiter``); `nil` is one per core.
+    public var passwordHashConcurrency: Int?
+    /// Password checks that may wait for a bcrypt slot (503 `server_busy` beyond); `nil` is 16 per slot.
+    public var passwordHashQueue: Int?
+    /// The HTTP idle, header-read and body-read timeouts.
+    public var httpTimeouts = HTTPTimeouts()
 
     /// Creates a configuration from already-validated values.
     public init(

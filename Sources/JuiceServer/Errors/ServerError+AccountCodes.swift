@@ -8,3 +8,8 @@ extension ServerError.Code {
     /// The change needs a fresh sign-in (within the last minutes).
     static let reauthenticationRequired = ServerError.Code(rawValue: "reauthentication_required")
 }
+
+extension ServerError.Code {
+    /// A web sign-in is finished in a browser (or session) other than the one that started it.
+    static let browserMismatch = ServerError.Code(rawValue: "browser_mismatch")
+}

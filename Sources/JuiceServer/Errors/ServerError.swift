@@ -37,6 +37,10 @@ struct ServerError: Error, Sendable, Hashable, CustomStringConvertible, HTTPResp
         static let usernameTaken = Code(rawValue: "username_taken")
         /// The password does not meet the length rules.
         static let invalidPassword = Code(rawValue: "invalid_password")
+        /// A new password holds a control character (NUL, tab, a line break…).
+        static let passwordInvalidCharacters = Code(rawValue: "password_invalid_characters")
+        /// A new password is longer than the 72 UTF-8 bytes bcrypt reads.
+        static let passwordTooLong = Code(rawValue: "password_too_long")
         /// Too many attempts; try later.
         static let rateLimited = Code(rawValue: "rate_limited")
         /// The Apple ID is already linked to another account.

@@ -62,7 +62,8 @@ struct WebController: Sendable {
             let form = try await request.form(CredentialsForm.self)
             try csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
             do {
-                let (token, _, _) = try await passwords.signUp(username: form.username ?? "", password: form.password ?? "")
+                let (token, _, _) = try await passwords.signUp(
+                    username: form.username ?? "", password: form.password ?? "", address: context.clientAddress)
                 return signedIn(token: token, replacing: context.signedIn, location: "/account?notice=welcome")
             } catch let error as any ServerErrorConvertible where error.serverError.status.code < 500 {
                 return formPage(.signup, request, context, username: form.username ?? "", error: error.serverError)

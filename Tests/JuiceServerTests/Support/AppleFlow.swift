@@ -40,9 +40,13 @@ enum AppleFlow {
         return ApplePost(action: try #require(Scrape.formAction(page.body)), fields: Scrape.hiddenInputs(page.body))
     }
 
-    /// Posts Apple's answer to the callback as a cross-site POST: no cookies, the emulator's Origin.
+    /// Posts Apple's answer to the callback as a cross-site POST (no cookies, the emulator's Origin),
+    /// then follows its redirect to `/auth/apple/finish` as a browser does: a top-level GET, which
+    /// carries the browser's Lax cookies. Returns the last answer.
     static func deliver(_ post: ApplePost, _ stack: JuiceStack, _ browser: Browser) async throws -> HTTPResult {
-        try await browser.postForm(post.action, post.fields, headers: [("Origin", stack.emulatorURL)], sendCookies: false)
+        let callback = try await browser.postForm(post.action, post.fields, headers: [("Origin", stack.emulatorURL)], sendCookies: false)
+        guard callback.status == 303, let location = callback.location, location.hasPrefix("/auth/apple/finish?") else { return callback }
+        return try await browser.get(stack.serverURL + location)
     }
 
     /// The whole flow; returns the callback's answer.
