@@ -44,7 +44,7 @@ struct HTTPTimeoutTests {
                 configuration.httpTimeouts = HTTPTimeouts(
                     idle: .seconds(timeouts.idle), header: .seconds(timeouts.head), body: .seconds(timeouts.body))
                 service = try await buildApplication(
-                    configuration: configuration, time: TestClock().time, httpClient: Browser.http, logger: logger, metrics: ServerMetrics(),
+                    configuration: configuration, time: TestClock().time, httpClient: Browser.pool, logger: logger, metrics: ServerMetrics(),
                     onServerRunning: { sink.yield($0) })
             case .emulator:
                 var options = EmulatorOptions()
@@ -53,7 +53,7 @@ struct HTTPTimeoutTests {
                 options.httpBodyTimeout = .seconds(timeouts.body)
                 service = try await buildEmulatorApplication(
                     configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"),
-                    port: 0, options: options, httpClient: Browser.http, logger: logger, onServerRunning: { sink.yield($0) })
+                    port: 0, options: options, httpClient: Browser.pool, logger: logger, onServerRunning: { sink.yield($0) })
             }
             let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [], logger: logger))
             try await withThrowingTaskGroup(of: Void.self) { tasks in
