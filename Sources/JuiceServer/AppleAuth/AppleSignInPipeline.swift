@@ -73,7 +73,7 @@ struct AppleSignInPipeline: Sendable {
             token = try await verifier.verify(
                 attempt.identityToken, nonce: attempt.nonce, authorizationCode: attempt.authorizationCode, requiresNonce: attempt.requiresNonce)
         } catch {
-            metrics?.identityTokenRefused(code: error.code.rawValue)
+            metrics?.identityTokenRefused(code: error.code.description)
             // A nonce is spent whether or not the token it came with passes; a nonce spent before
             // is what the caller hears about first.
             try await spend(nonceKey: attempt.nonceKey, code: nil)
