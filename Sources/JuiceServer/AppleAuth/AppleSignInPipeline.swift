@@ -2,6 +2,7 @@ import AppleSignIn
 import Crypto
 import Foundation
 import Hummingbird
+import JuiceEncodings
 
 /// One Apple sign-in, whatever brought it (the web callback, the native API, the JS popup):
 /// verify the identity token → spend the code (and a native nonce) → redeem the code → record the
@@ -108,7 +109,7 @@ struct AppleSignInPipeline: Sendable {
     /// Spends a native nonce and a code in one statement (either may be absent); the code only once the
     /// token vouched for it, so nobody can spend someone else's code with a token of their own.
     private func spend(nonceKey: String?, code: String?) async throws {
-        let codeKey = code.map(SHA256.hex)
+        let codeKey = code.map(sha256Hex)
         let fresh = try await authorizations.spend([nonceKey, codeKey].compactMap { $0 }, at: time.now)
         if let nonceKey, !fresh.contains(nonceKey) { throw Self.nonceSpent }
         if let codeKey, !fresh.contains(codeKey) {
