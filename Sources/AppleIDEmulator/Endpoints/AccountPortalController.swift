@@ -22,7 +22,7 @@ struct AccountPortalController: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/account") { request, context in
-            let language = PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage])
+            let language = request.language
             return await answering(context, language) {
                 guard let (id, session) = try await currentSession(request) else {
                     return signInPage(language: language, accountName: "", error: nil)
@@ -33,7 +33,7 @@ struct AccountPortalController: Sendable {
             }
         }
         router.get("/account/mail/{id}") { request, context in
-            let language = PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage])
+            let language = request.language
             return await answering(context, language) {
                 guard let (_, session) = try await currentSession(request) else {
                     return signInPage(language: language, accountName: "", error: nil)
@@ -52,7 +52,7 @@ struct AccountPortalController: Sendable {
             }
         }
         router.post("/account/sign-in") { request, context in
-            let language = PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage])
+            let language = request.language
             return await answering(context, language) {
                 let form = try await HTTPExchange.form(request)
                 let accountName = String((form["account_name"] ?? "").prefix(254))
@@ -117,7 +117,7 @@ struct AccountPortalController: Sendable {
         endsSession: Bool = false,
         _ perform: @escaping @Sendable (FormFields, SessionStore.Session) async throws -> Void
     ) async -> Response {
-        let language = PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage])
+        let language = request.language
         return await answering(context, language) {
             let form = try await HTTPExchange.form(request)
             guard let (id, session) = try await currentSession(request) else {

@@ -19,14 +19,14 @@ struct AuthorizeController: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/auth/authorize") { request, context in
-            let language = PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage])
+            let language = request.language
             return await answering(request, context, language) {
                 let authorize = try await AuthorizeRequest.validate(try HTTPExchange.query(request), directory: directory)
                 return signInPage(authorize, language: language, accountName: "", error: nil)
             }
         }
         router.post("/auth/authorize") { request, context in
-            let language = PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage])
+            let language = request.language
             return await answering(request, context, language) {
                 let form = try await HTTPExchange.form(request)
                 let authorize = try await AuthorizeRequest.validate(form, directory: directory)

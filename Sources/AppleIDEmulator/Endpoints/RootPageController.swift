@@ -24,7 +24,7 @@ struct RootPageController: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/") { request, _ in
-            let language = PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage])
+            let language = request.language
             let values: [String: Any] = [
                 "issuer": address.issuer,
                 "relay_domain": relayDomain.rawValue,

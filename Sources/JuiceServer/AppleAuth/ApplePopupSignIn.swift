@@ -97,7 +97,7 @@ struct ApplePopupSignIn: Sendable {
         case .cancelled, .relayed:
             // A popup answer never carries a cancellation (the script rejects instead) nor a native
             // relay's state; the state is spent either way.
-            throw ServerError(.invalidState, status: .badRequest, "this sign-in has expired or was already used; start again")
+            throw ServerError.staleState
         }
     }
 }

@@ -153,7 +153,7 @@ struct AppleWebSignIn: Sendable {
             throw ServerError.invalidRequest("Apple's answer is malformed: \(error.reason)")
         }
         guard let pending = try await authorizations.consume(state: response.state, now: time.now) else {
-            throw ServerError(.invalidState, status: .badRequest, "this sign-in has expired or was already used; start again")
+            throw ServerError.staleState
         }
         switch pending.purpose {
         case .native(let target, let relayState):

@@ -48,7 +48,7 @@ struct CallbackHandoff: Sendable {
             let plain = try? AES.GCM.open(box, using: key), let answer = try? JSONDecoder().decode(Answer.self, from: plain),
             answer.expiresAt > Int64(now.timeIntervalSince1970)
         else {
-            throw ServerError(.invalidState, status: .badRequest, "this sign-in has expired or was already used; start again")
+            throw ServerError.staleState
         }
         return answer
     }

@@ -1,6 +1,7 @@
 import AppleSignIn
 import Foundation
 import Hummingbird
+import JuiceInfrastructure
 
 /// The account's own security settings, as pages and as JSON:
 ///

@@ -16,7 +16,7 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch {
             let serverError = Self.serverError(for: error, logger: context.logger)
             if Self.wantsJSON(request) { return serverError.jsonResponse() }
-            var page = pages.errorPage(serverError, language: PageLanguage.preferred(acceptLanguage: request.headers[.acceptLanguage]))
+            var page = pages.errorPage(serverError, language: request.language)
             page.headers.append(contentsOf: serverError.headers)
             return page
         }

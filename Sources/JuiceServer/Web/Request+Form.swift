@@ -23,11 +23,6 @@ extension Request {
             throw ServerError.invalidRequest("the form could not be read")
         }
     }
-
-    /// The page language from `Accept-Language`.
-    var language: PageLanguage {
-        PageLanguage.preferred(acceptLanguage: headers[.acceptLanguage])
-    }
 }
 
 extension Response {
