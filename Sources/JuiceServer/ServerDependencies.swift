@@ -88,7 +88,7 @@ struct ServerDependencies: Sendable {
         let webVerifier = IdentityTokenVerifier(keys: keys, issuer: configuration.apple.issuer, audiences: [configuration.apple.clientID], time: time)
         let signer = try ClientSecretSigner(configuration: configuration.apple, time: time)
         let client = AppleIDClient(baseURL: configuration.apple.appleBaseURL, signer: signer, httpClient: httpClient, logger: logger)
-        let cipher = RefreshTokenCipher(key: configuration.refreshTokenKey)
+        let cipher = RefreshTokenCipher(key: configuration.serverSecret)
         let cookies = SessionCookies(secure: configuration.usesSecureCookies, sessionLifetime: configuration.sessionLifetime)
         // The native API accepts every client id: the bundle id (a device) and the Services ID (the relay).
         let nativeVerifier = IdentityTokenVerifier(
@@ -112,8 +112,8 @@ struct ServerDependencies: Sendable {
             configuration: configuration, pipeline: pipeline(webVerifier), authorizations: authorizations, random: random, time: time,
             binding: FlowBinding(
                 secure: configuration.usesSecureCookies, lifetime: configuration.authorizationLifetime, random: random,
-                secret: configuration.refreshTokenKey),
-            handoff: CallbackHandoff(secret: configuration.refreshTokenKey), metrics: metrics.signIns
+                secret: configuration.serverSecret),
+            handoff: CallbackHandoff(secret: configuration.serverSecret), metrics: metrics.signIns
         )
         return ServerDependencies(
             configuration: configuration,
@@ -132,14 +132,14 @@ struct ServerDependencies: Sendable {
             pages: try PageRenderer(),
             cookies: cookies,
             csrf: CSRFProtection(
-                cookies: cookies, random: random, origin: configuration.publicOrigin, key: CSRFProtection.key(from: configuration.refreshTokenKey)
+                cookies: cookies, random: random, origin: configuration.publicOrigin, key: CSRFProtection.key(from: configuration.serverSecret)
             ),
             time: time,
             random: random,
             nativeSignIn: AppleNativeSignIn(
                 configuration: configuration, pipeline: pipeline(nativeVerifier),
                 nonces: NativeNonces(
-                    secret: configuration.refreshTokenKey, lifetime: configuration.authorizationLifetime, random: random, time: time),
+                    secret: configuration.serverSecret, lifetime: configuration.authorizationLifetime, random: random, time: time),
                 time: time, metrics: metrics.signIns
             ),
             lifecycle: lifecycle,

@@ -52,9 +52,9 @@ struct DevelopmentStack {
             record = TeamKeyRecord(teamID: generated.teamID, keyID: generated.keyID, publicKeyPEM: generated.publicKeyPEM)
             try JSONEncoder().encode(record).write(to: recordFile)
         }
-        let refreshTokenKey: SymmetricKey
+        let serverSecret: SymmetricKey
         do {
-            refreshTokenKey = try SecretFile.loadOrCreateKey(at: dataDirectory.appendingPathComponent("refresh-token.key"))
+            serverSecret = try SecretFile.loadOrCreateKey(at: dataDirectory.appendingPathComponent("refresh-token.key"))
         } catch {
             throw CLIError(error.reason)
         }
@@ -119,7 +119,7 @@ struct DevelopmentStack {
             appleBaseURL: URL(string: emulatorBase)!, issuer: emulatorBase
         )
         var configuration = ServerConfiguration(
-            apple: apple, publicURL: publicURLValue, host: host, port: port, database: location, refreshTokenKey: refreshTokenKey
+            apple: apple, publicURL: publicURLValue, host: host, port: port, database: location, serverSecret: serverSecret
         )
         // Juice mails its users through the emulator's relay, from the sender registered there.
         guard let sender = MailSender(parsing: mailFrom) else { throw CLIError("the development mail sender \(mailFrom) is not an address") }

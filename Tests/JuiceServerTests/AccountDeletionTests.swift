@@ -16,7 +16,7 @@ struct AccountDeletionTests {
                     .decode(column: "refresh_token", as: String?.self)
             }
         }
-        return try RefreshTokenCipher(key: stack.environment.refreshTokenKey).open(try #require(sealed), subject: subject)
+        return try RefreshTokenCipher(key: stack.environment.serverSecret).open(try #require(sealed), subject: subject)
     }
 
     static func pending(_ stack: JuiceStack) async throws -> Int {

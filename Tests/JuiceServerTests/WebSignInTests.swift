@@ -63,9 +63,9 @@ struct WebSignInTests {
                     try await sql.select().column("refresh_token").from("apple_identities").first()?.decode(column: "refresh_token", as: String?.self)
                 }
                 let box = try #require(sealed)
-                let refreshToken = try RefreshTokenCipher(key: environment.refreshTokenKey).open(box, subject: subject)
+                let refreshToken = try RefreshTokenCipher(key: environment.serverSecret).open(box, subject: subject)
                 #expect(!refreshToken.isEmpty && !box.contains(refreshToken), "the refresh token is stored sealed")
-                #expect(throws: (any Error).self) { try RefreshTokenCipher(key: environment.refreshTokenKey).open(box, subject: "another-sub") }
+                #expect(throws: (any Error).self) { try RefreshTokenCipher(key: environment.serverSecret).open(box, subject: "another-sub") }
             }
         }
     }

@@ -137,20 +137,20 @@ extension ServerConfiguration {
             body: integer("body_timeout", in: 1...3600).map { .seconds($0) } ?? defaults.body)
         let signUpLimit = integer("sign_up_limit", in: 1...1_000_000)
         let hashConcurrency = integer("password_hash_concurrency", in: 1...1024)
-        var refreshTokenKey: SymmetricKey?
+        var serverSecret: SymmetricKey?
         switch (string("refresh_token_key"), string("refresh_token_key_path")) {
         case (nil, nil):
             problem("refresh_token_key", "is required: 32 random bytes, base64 (e.g. `openssl rand -base64 32`), or refresh_token_key_path")
         case (.some, .some):
             problem("refresh_token_key", "give either refresh_token_key or refresh_token_key_path, not both")
         case (let inline?, nil):
-            refreshTokenKey = Self.parseKey(inline)
-            if refreshTokenKey == nil { problem("refresh_token_key", "must be 32 bytes, base64-encoded") }
+            serverSecret = Self.parseKey(inline)
+            if serverSecret == nil { problem("refresh_token_key", "must be 32 bytes, base64-encoded") }
         case (nil, let path?):
             let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
             if let text = try? String(contentsOf: url, encoding: .utf8) {
-                refreshTokenKey = Self.parseKey(text)
-                if refreshTokenKey == nil { problem("refresh_token_key_path", "\(url.path) must hold 32 bytes, base64-encoded") }
+                serverSecret = Self.parseKey(text)
+                if serverSecret == nil { problem("refresh_token_key_path", "\(url.path) must hold 32 bytes, base64-encoded") }
             } else {
                 problem("refresh_token_key_path", "cannot read \(url.path)")
             }
@@ -205,14 +205,14 @@ extension ServerConfiguration {
                 problem("redirect_uri", "must be \(expected) (the callback under public_url), not \(redirect.absoluteString)")
             }
         }
-        guard problems.isEmpty, let apple, let publicURL, let refreshTokenKey else { throw ConfigurationError(problems) }
+        guard problems.isEmpty, let apple, let publicURL, let serverSecret else { throw ConfigurationError(problems) }
         var configuration = ServerConfiguration(
             apple: apple,
             publicURL: publicURL,
             host: host,
             port: port,
             database: database,
-            refreshTokenKey: refreshTokenKey,
+            serverSecret: serverSecret,
             sessionLifetime: TimeInterval(sessionLifetime),
             passwordHashCost: cost
         )

@@ -29,8 +29,11 @@ public struct ServerConfiguration: Sendable {
     public var sessionLifetime: TimeInterval
     /// How long a sign-in request (`state` and `nonce`) may wait for Apple's answer.
     public var authorizationLifetime: TimeInterval
-    /// The AES-256-GCM key that seals Apple refresh tokens at rest.
-    public var refreshTokenKey: SymmetricKey
+    /// The server's secret (juice.json `refresh_token_key`, a name kept for existing files): it seals
+    /// Apple refresh tokens at rest (AES-256-GCM), and keys derived from it (HKDF, one per purpose) tag
+    /// CSRF tokens, native nonces, sign-in flow bindings and callback hand-offs. Every instance of one
+    /// deployment must share it.
+    public var serverSecret: SymmetricKey
     /// The bcrypt cost of password hashes (4...31; 12 by default).
     public var passwordHashCost: Int
     /// Failed password sign-ins allowed per username and per client address within ``LoginThrottle/Limits/window``.
@@ -67,7 +70,7 @@ public struct ServerConfiguration: Sendable {
         host: String = "127.0.0.1",
         port: Int = 8080,
         database: DatabaseLocation,
-        refreshTokenKey: SymmetricKey,
+        serverSecret: SymmetricKey,
         sessionLifetime: TimeInterval = 7 * 86_400,
         authorizationLifetime: TimeInterval = 600,
         passwordHashCost: Int = 12,
@@ -79,7 +82,7 @@ public struct ServerConfiguration: Sendable {
         self.host = host
         self.port = port
         self.database = database
-        self.refreshTokenKey = refreshTokenKey
+        self.serverSecret = serverSecret
         self.sessionLifetime = sessionLifetime
         self.authorizationLifetime = authorizationLifetime
         self.passwordHashCost = passwordHashCost

@@ -63,7 +63,7 @@ struct LiveJuice: Sendable {
                 )
                 let configuration = ServerConfiguration(
                     apple: apple, publicURL: URL(string: serverURL)!, port: serverPort,
-                    database: .sqlite(path: directory.appendingPathComponent("juice.sqlite").path), refreshTokenKey: SymmetricKey(size: .bits256),
+                    database: .sqlite(path: directory.appendingPathComponent("juice.sqlite").path), serverSecret: SymmetricKey(size: .bits256),
                     passwordHashCost: 4
                 )
                 let serverPorts = AsyncStream.makeStream(of: Int.self)

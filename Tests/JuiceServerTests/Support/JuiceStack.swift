@@ -42,7 +42,7 @@ struct StackEnvironment: Sendable {
     let directory: URL
     let teamKey: P256.Signing.PrivateKey
     let keyID: String
-    let refreshTokenKey: SymmetricKey
+    let serverSecret: SymmetricKey
     let serverPort: Int
     /// Which database the server runs on.
     let kind: TestDatabase
@@ -78,7 +78,7 @@ struct StackEnvironment: Sendable {
             postgresName = created.name
         }
         return StackEnvironment(
-            directory: directory, teamKey: P256.Signing.PrivateKey(), keyID: "KEYJUICE01", refreshTokenKey: SymmetricKey(size: .bits256),
+            directory: directory, teamKey: P256.Signing.PrivateKey(), keyID: "KEYJUICE01", serverSecret: SymmetricKey(size: .bits256),
             serverPort: try FreePort.pick(), kind: kind, database: database, postgresName: postgresName
         )
     }
@@ -147,7 +147,7 @@ struct StackEnvironment: Sendable {
         )
         var configuration = ServerConfiguration(
             apple: apple, publicURL: URL(string: serverURL)!, port: serverPort, database: database,
-            refreshTokenKey: refreshTokenKey, passwordHashCost: 4, loginLimits: loginLimits
+            serverSecret: serverSecret, passwordHashCost: 4, loginLimits: loginLimits
         )
         // Tests run revocation retries themselves, at chosen moments of the test clock: a background
         // pass racing them (taking an entry while Apple is down, calling after it is back) would not.
