@@ -18,13 +18,18 @@ struct RequestReadDeadlineHandlerTests {
         _ = try channel.readInbound(as: ByteBuffer.self)
     }
 
+    /// Sends `text` on a new channel, moves its clock by `wait`, and says whether it is still open.
+    static func isOpen(after text: String, wait: TimeAmount) throws -> Bool {
+        let channel = try Self.channel()
+        try send(text, to: channel)
+        channel.embeddedEventLoop.advanceTime(by: wait)
+        defer { _ = try? channel.finish() }
+        return channel.isActive
+    }
+
     @Test("an idle connection is left alone: waiting between requests is not this handler's concern")
     func idle() throws {
-        let channel = try Self.channel()
-        try Self.send("\r\n", to: channel)
-        channel.embeddedEventLoop.advanceTime(by: .minutes(10))
-        #expect(channel.isActive)
-        _ = try channel.finish()
+        #expect(try Self.isOpen(after: "\r\n", wait: .minutes(10)))
     }
 
     @Test("a head still incomplete at its deadline closes the connection, however its bytes trickle in")
@@ -42,24 +47,17 @@ struct RequestReadDeadlineHandlerTests {
 
     @Test("a complete head without a body disarms the deadline")
     func completeHead() throws {
-        let channel = try Self.channel()
-        try Self.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n", to: channel)
-        channel.embeddedEventLoop.advanceTime(by: .minutes(1))
-        #expect(channel.isActive)
-        _ = try channel.finish()
+        #expect(try Self.isOpen(after: "GET / HTTP/1.1\r\nHost: a\r\n\r\n", wait: .minutes(1)))
     }
 
     @Test("a body short of its Content-Length at its deadline closes the connection; a whole one does not")
     func body() throws {
-        let slow = try Self.channel()
-        try Self.send("POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\n12345", to: slow)
-        slow.embeddedEventLoop.advanceTime(by: .seconds(9))
-        #expect(slow.isActive)
-        slow.embeddedEventLoop.advanceTime(by: .seconds(1))
-        #expect(!slow.isActive)
+        let partial = "POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\n12345"
+        #expect(try Self.isOpen(after: partial, wait: .seconds(9)))
+        #expect(try !Self.isOpen(after: partial, wait: .seconds(10)))
 
         let whole = try Self.channel()
-        try Self.send("POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\n12345", to: whole)
+        try Self.send(partial, to: whole)
         try Self.send("67890", to: whole)
         whole.embeddedEventLoop.advanceTime(by: .minutes(1))
         #expect(whole.isActive)
