@@ -37,7 +37,11 @@ let package = Package(
     ],
     targets: [
         // Base64URL, hex and constant-time comparison: no dependencies, no protocol logic.
-        .target(name: "JuiceEncodings", swiftSettings: swiftSettings),
+        .target(
+            name: "JuiceEncodings",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         // What the emulator and the server both run on and that is not the protocol: the SQLite
         // store, the async lock, page templates and language negotiation.
         .target(

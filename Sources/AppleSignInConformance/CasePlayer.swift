@@ -1,5 +1,6 @@
 import AppleIDEmulator
 import Foundation
+import JuiceEncodings
 
 /// Plays the cases of one run against the backend, in order, keeping who has signed in so far.
 struct CasePlayer {
@@ -186,7 +187,7 @@ struct CasePlayer {
         let code = await authority.issueCode(
             clientID: options.appAudience, redirectURI: nil, subject: nativeSubject, nonce: nil, refused: scenario.codeRefusedByApple)
         let content = TokenMint.IdentityContent(
-            subject: nativeSubject, audience: options.appAudience, nonce: ConformanceSupport.sha256Hex(rawNonce), code: code, email: email)
+            subject: nativeSubject, audience: options.appAudience, nonce: sha256Hex(rawNonce), code: code, email: email)
         let token = try await TokenMint(issuer: options.effectiveIssuer, now: Date()).identityToken(
             content, defect: scenario.defect, keys: authority.keys)
         var body: [String: ClaimValue] = [

@@ -245,7 +245,7 @@ struct BenchSignIn: Sendable {
         guard let nonce = nonceAnswer["nonce"] as? String, !nonce.isEmpty else {
             throw BenchSignInError(kind: "nonce", "the server's POST /api/auth/nonce answer has no nonce")
         }
-        let hashed = SHA256.hash(data: Data(nonce.utf8)).hexString
+        let hashed = sha256Hex(nonce)
         let credential = try await post(
             httpClient, emulator + "/emulator/device/authorize",
             form: [

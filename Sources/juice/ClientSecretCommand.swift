@@ -9,14 +9,10 @@ struct ClientSecretCommand: AsyncParsableCommand {
         abstract: "Print an ES256 client secret for Apple's REST endpoints."
     )
 
-    @Option(name: .customLong("team-id"), help: "The 10-character team id (iss).")
-    var teamID: String
+    @OptionGroup var team: TeamKeyOptions
 
     @Option(name: .customLong("client-id"), help: "The client id the secret is used with (sub).")
     var clientID: String
-
-    @Option(name: .customLong("key-id"), help: "The 10-character key id (kid).")
-    var keyID: String
 
     @Option(help: "The team's .p8 private key file.")
     var key: String
@@ -29,7 +25,7 @@ struct ClientSecretCommand: AsyncParsableCommand {
 
     func run() async throws {
         var document: [String: JSONValue] = [
-            "client_id": .string(clientID), "team_id": .string(teamID), "key_id": .string(keyID),
+            "client_id": .string(clientID), "team_id": .string(team.teamID), "key_id": .string(team.keyID),
             "private_key_path": .string(key),
         ]
         document["issuer"] = nil

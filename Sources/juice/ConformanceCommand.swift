@@ -22,11 +22,8 @@ struct ConformanceCommand: AsyncParsableCommand {
     @Option(help: "The issuer (iss) of the kit's tokens (default: http://127.0.0.1:PORT).")
     var issuer: String?
 
-    @Option(name: .customLong("team-id"), help: "The backend's team id.")
-    var teamID: String
-
-    @Option(name: .customLong("key-id"), help: "The id of the backend's Sign in with Apple key.")
-    var keyID: String
+    /// The backend's team and key.
+    @OptionGroup var team: TeamKeyOptions
 
     @Option(name: .customLong("team-key"), help: "The backend's team key: its .p8 or the public-key PEM.")
     var teamKey: String
@@ -87,7 +84,7 @@ struct ConformanceCommand: AsyncParsableCommand {
             throw ConformanceStartError("--team-key: cannot read \(teamKey)")
         }
         var options = ConformanceOptions(
-            backend: backend, port: port, issuer: issuer, teamID: teamID, keyID: keyID,
+            backend: backend, port: port, issuer: issuer, teamID: team.teamID, keyID: team.keyID,
             teamPublicKeyPEM: try ConformanceOptions.teamPublicKeyPEM(fromPEM: String(decoding: data, as: UTF8.self)), clientID: clientID,
             redirectURI: redirectURI, bundleID: bundleID)
         options.startPath = start

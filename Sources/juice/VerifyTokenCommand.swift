@@ -81,7 +81,7 @@ struct VerifyTokenCommand: AsyncParsableCommand {
             let identity = try await verifier.verify(tokenText, nonce: nonce, authorizationCode: code)
             return (true, JSONValue.object(identity.normalizedClaims).jsonString())
         } catch {
-            return refusal(error.code.rawValue, error.reason)
+            return refusal(error.code.description, error.reason)
         }
     }
 }

@@ -64,7 +64,7 @@ struct NativeNoncesTests {
 
     @Test("the spent key is the nonce's SHA-256, marked so that it never equals a code's key")
     func spentKey() {
-        let hash = SHA256.hex(Self.nonces(TestClock()).issue())
+        let hash = sha256Hex(Self.nonces(TestClock()).issue())
         #expect(NativeNonces.spentKey(nonceHash: hash) == "nonce:" + hash)
         #expect(NativeNonces.spentKey(nonceHash: hash) != hash)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import JuiceEncodings
 
 /// Short-lived browser sessions: between the sign-in and consent pages (`authorize`), and in the
 /// account portal (`portal`). Only digests of session ids are stored.
@@ -30,7 +31,7 @@ struct SessionStore: Sendable {
             try await database.raw(
                 """
                 INSERT INTO sessions (id_hash, purpose, email, client_id, csrf, expires_at)
-                VALUES (\(bind: Hashing.storageKey(id)), \(bind: purpose.rawValue), \(bind: email), \(bind: clientID), \(bind: csrf), \(bind: expiresAt))
+                VALUES (\(bind: sha256Hex(id)), \(bind: purpose.rawValue), \(bind: email), \(bind: clientID), \(bind: csrf), \(bind: expiresAt))
                 """
             ).run()
         }
@@ -46,7 +47,7 @@ struct SessionStore: Sendable {
                 let row = try await database.raw(
                     """
                     SELECT s.email, s.csrf, s.client_id FROM sessions s JOIN apple_ids a ON a.email = s.email
-                    WHERE s.id_hash = \(bind: Hashing.storageKey(id)) AND s.purpose = \(bind: purpose.rawValue)
+                    WHERE s.id_hash = \(bind: sha256Hex(id)) AND s.purpose = \(bind: purpose.rawValue)
                       AND s.expires_at > \(bind: now) AND a.deleted_at IS NULL
                     """
                 ).first()
@@ -59,7 +60,7 @@ struct SessionStore: Sendable {
     /// Ends a session.
     func delete(_ id: String) async throws {
         try await store.transaction { database in
-            try await database.raw("DELETE FROM sessions WHERE id_hash = \(bind: Hashing.storageKey(id))").run()
+            try await database.raw("DELETE FROM sessions WHERE id_hash = \(bind: sha256Hex(id))").run()
         }
     }
 }

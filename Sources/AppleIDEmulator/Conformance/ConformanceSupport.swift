@@ -1,6 +1,7 @@
 import CryptoExtras
 import Foundation
 import Logging
+import JuiceEncodings
 
 /// What the conformance kit (`AppleSignInConformance`) borrows from the emulator: the same RS256
 /// signer, key format, encodings and `c_hash` rule, so the kit's tokens are the emulator's tokens and
@@ -14,11 +15,6 @@ package enum ConformanceSupport {
     /// Apple's `c_hash`/`at_hash`: base64url of the left half of SHA-256.
     package static func leftHalfHash(_ value: String) -> String {
         Hashing.leftHalfHash(value)
-    }
-
-    /// Lowercase hex SHA-256 (how a native app puts its nonce into the request).
-    package static func sha256Hex(_ value: String) -> String {
-        Hashing.storageKey(value)
     }
 
     /// `/auth/keys`' body for `keys`, in Apple's shape.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SQLKit
+import JuiceEncodings
 
 /// `POST /auth/revoke`: revoking a user's token ends the grant and every token under it, as at Apple.
 struct RevocationController: Sendable {
@@ -28,7 +29,7 @@ struct RevocationController: Sendable {
                         try await Grant.end(email: email, bundleID: record.bundleID, at: now, in: database)
                     } else {
                         try await database.raw(
-                            "UPDATE tokens SET revoked_at = \(bind: now.timeIntervalSince1970) WHERE token_hash = \(bind: Hashing.storageKey(token))"
+                            "UPDATE tokens SET revoked_at = \(bind: now.timeIntervalSince1970) WHERE token_hash = \(bind: sha256Hex(token))"
                         ).run()
                     }
                 }

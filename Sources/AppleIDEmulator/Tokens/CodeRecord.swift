@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import JuiceEncodings
 
 /// A stored (hashed) authorization code.
 struct CodeRecord: Sendable {
@@ -21,7 +22,7 @@ struct CodeRecord: Sendable {
         try await database.raw(
             """
             INSERT INTO codes (code_hash, client_id, redirect_uri, email, bundle_id, scopes, nonce, auth_time, device, expires_at)
-            VALUES (\(bind: Hashing.storageKey(code)), \(bind: clientID), \(bind: redirectURI), \(bind: email), \(bind: bundleID),
+            VALUES (\(bind: sha256Hex(code)), \(bind: clientID), \(bind: redirectURI), \(bind: email), \(bind: bundleID),
                     \(bind: scopes.joined(separator: " ")), \(bind: nonce), \(bind: authTime.timeIntervalSince1970), \(bind: device ? 1 : 0),
                     \(bind: expiresAt.timeIntervalSince1970))
             """
@@ -29,7 +30,7 @@ struct CodeRecord: Sendable {
     }
 
     static func find(_ code: String, in database: any SQLDatabase) async throws -> CodeRecord? {
-        guard let row = try await database.raw("SELECT * FROM codes WHERE code_hash = \(bind: Hashing.storageKey(code))").first() else { return nil }
+        guard let row = try await database.raw("SELECT * FROM codes WHERE code_hash = \(bind: sha256Hex(code))").first() else { return nil }
         return CodeRecord(
             clientID: try row.decode(column: "client_id", as: String.self),
             redirectURI: try row.decode(column: "redirect_uri", as: String?.self),
@@ -45,7 +46,7 @@ struct CodeRecord: Sendable {
     }
 
     static func markUsed(_ code: String, at now: Date, in database: any SQLDatabase) async throws {
-        try await database.raw("UPDATE codes SET used_at = \(bind: now.timeIntervalSince1970) WHERE code_hash = \(bind: Hashing.storageKey(code))")
+        try await database.raw("UPDATE codes SET used_at = \(bind: now.timeIntervalSince1970) WHERE code_hash = \(bind: sha256Hex(code))")
             .run()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import JuiceEncodings
 
 /// A stored (hashed) refresh, access or migration token.
 struct TokenRecord: Sendable {
@@ -24,7 +25,7 @@ struct TokenRecord: Sendable {
         try await database.raw(
             """
             INSERT INTO tokens (token_hash, kind, client_id, email, bundle_id, team_id, scopes, auth_time, device, created_at, expires_at)
-            VALUES (\(bind: Hashing.storageKey(token)), \(bind: record.kind.rawValue), \(bind: record.clientID), \(bind: record.email),
+            VALUES (\(bind: sha256Hex(token)), \(bind: record.kind.rawValue), \(bind: record.clientID), \(bind: record.email),
                     \(bind: record.bundleID), \(bind: record.teamID), \(bind: record.scopes.joined(separator: " ")),
                     \(bind: record.authTime?.timeIntervalSince1970), \(bind: record.device ? 1 : 0), \(bind: now.timeIntervalSince1970),
                     \(bind: record.expiresAt?.timeIntervalSince1970))
@@ -33,7 +34,7 @@ struct TokenRecord: Sendable {
     }
 
     static func find(_ token: String, in database: any SQLDatabase) async throws -> TokenRecord? {
-        guard let row = try await database.raw("SELECT * FROM tokens WHERE token_hash = \(bind: Hashing.storageKey(token))").first() else {
+        guard let row = try await database.raw("SELECT * FROM tokens WHERE token_hash = \(bind: sha256Hex(token))").first() else {
             return nil
         }
         return TokenRecord(

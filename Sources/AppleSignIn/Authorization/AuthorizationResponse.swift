@@ -43,7 +43,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
         }
         let state = values["state"].flatMap { $0.isEmpty ? nil : $0 }
         if let error = values["error"] {
-            if error == AuthorizationResponseError.Code.userCancelled.rawValue {
+            if error == AuthorizationResponseError.Code.userCancelled.description {
                 throw AuthorizationResponseError(.userCancelled, "the person cancelled Sign in with Apple", state: state, appleError: error)
             }
             throw AuthorizationResponseError(.appleError, "Apple answered \"\(error.prefix(80))\"", state: state, appleError: error)

@@ -1,21 +1,33 @@
 /// An authorization response that cannot be used.
 public struct AuthorizationResponseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable identifier for the problem.
-    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
-        public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        // The set of codes is closed: a caller matches on the static members and cannot invent one.
+        private enum Base: String, Sendable {
+            case userCancelled = "user_cancelled_authorize"
+            case appleError = "apple_error"
+            case missingField = "missing_field"
+            case malformedUser = "malformed_user"
+            case malformedBody = "malformed_body"
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) { self.base = base }
+
+        /// The stable string of the code, e.g. for a log line or an error body.
+        public var description: String { base.rawValue }
 
         /// The person pressed Cancel (`error=user_cancelled_authorize`).
-        public static let userCancelled = Code(rawValue: "user_cancelled_authorize")
+        public static let userCancelled = Code(.userCancelled)
         /// Apple returned another `error`.
-        public static let appleError = Code(rawValue: "apple_error")
+        public static let appleError = Code(.appleError)
         /// A required field (`code`, `state`) is missing or empty.
-        public static let missingField = Code(rawValue: "missing_field")
+        public static let missingField = Code(.missingField)
         /// The `user` field is not the JSON Apple sends.
-        public static let malformedUser = Code(rawValue: "malformed_user")
+        public static let malformedUser = Code(.malformedUser)
         /// The body is not form-urlencoded UTF-8, or is too large.
-        public static let malformedBody = Code(rawValue: "malformed_body")
+        public static let malformedBody = Code(.malformedBody)
     }
 
     /// The problem.

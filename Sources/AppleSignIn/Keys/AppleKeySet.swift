@@ -33,7 +33,6 @@ public actor AppleKeySet {
     private nonisolated let cache = Mutex<CachedKeys>(CachedKeys(keys: nil, expiresAt: .distantPast))
     private var lastAttempt: Date = .distantPast
     private var inFlight: Task<JSONWebKeySet, any Error>?
-    private(set) var fetchCount = 0
 
     /// Creates a key set.
     /// - Parameters:
@@ -58,12 +57,6 @@ public actor AppleKeySet {
         self.time = time
         self.logger = logger
     }
-
-    /// The number of fetches attempted so far (for tests and metrics).
-    public var fetchesAttempted: Int { fetchCount }
-
-    /// The key ids currently cached.
-    public nonisolated var cachedKeyIDs: [String] { cache.withLock { $0.keys?.keyIDs ?? [] } }
 
     /// Returns the RSA key named `kid`, fetching the key set when the cache is stale or lacks it.
     nonisolated func key(for kid: String) async throws(TokenVerificationError) -> _RSA.Signing.PublicKey {
@@ -111,7 +104,6 @@ public actor AppleKeySet {
             return try await inFlight.value
         }
         lastAttempt = time.now
-        fetchCount += 1
         // The fetch is shared by every caller that arrives while it runs, so it must not be
         // cancelled with the first caller: it runs in its own task, which every caller awaits.
         let fetch = Task<JSONWebKeySet, any Error> {

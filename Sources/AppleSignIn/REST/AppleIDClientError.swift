@@ -4,21 +4,33 @@
 /// ``appleErrorDescription`` carry Apple's `error` and `error_description` (e.g. `invalid_grant`).
 public struct AppleIDClientError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure.
-    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
-        public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        // The set of codes is closed: a caller matches on the static members and cannot invent one.
+        private enum Base: String, Sendable {
+            case apple = "apple_error"
+            case timeout
+            case unreachable
+            case invalidResponse = "invalid_response"
+            case clientSecret = "client_secret"
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) { self.base = base }
+
+        /// The stable string of the code, e.g. for a log line or an error body.
+        public var description: String { base.rawValue }
 
         /// Apple answered with an OAuth error body.
-        public static let apple = Code(rawValue: "apple_error")
+        public static let apple = Code(.apple)
         /// No answer within the deadline.
-        public static let timeout = Code(rawValue: "timeout")
+        public static let timeout = Code(.timeout)
         /// Apple could not be reached (connection, TLS, DNS).
-        public static let unreachable = Code(rawValue: "unreachable")
+        public static let unreachable = Code(.unreachable)
         /// Apple answered something that is not its documented shape.
-        public static let invalidResponse = Code(rawValue: "invalid_response")
+        public static let invalidResponse = Code(.invalidResponse)
         /// The client secret could not be signed.
-        public static let clientSecret = Code(rawValue: "client_secret")
+        public static let clientSecret = Code(.clientSecret)
     }
 
     /// The kind of failure.

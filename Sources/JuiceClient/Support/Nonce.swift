@@ -1,4 +1,4 @@
-import Crypto
+import JuiceEncodings
 
 /// The nonce contract of Sign in with Apple: the server hands out a raw nonce, Apple receives its
 /// SHA-256 in lowercase hex, and the identity token carries that hash back for the server to check.
@@ -10,9 +10,6 @@ import Crypto
 public enum Nonce {
     /// SHA-256 of the UTF-8 of `rawNonce`, as 64 lowercase hex digits.
     public static func sha256Hex(_ rawNonce: String) -> String {
-        SHA256.hash(data: Array(rawNonce.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        JuiceEncodings.sha256Hex(rawNonce)
     }
 }

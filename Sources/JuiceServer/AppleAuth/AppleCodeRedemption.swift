@@ -27,7 +27,7 @@ struct AppleCodeRedemption: Sendable {
         let response: TokenResponse
         do {
             if let metrics {
-                response = try await metrics.timingAppleCall(endpoint: "token", errorCode: { $0.code.rawValue }, exchange)
+                response = try await metrics.timingAppleCall(endpoint: "token", errorCode: { $0.code.description }, exchange)
             } else {
                 response = try await exchange()
             }
@@ -39,7 +39,7 @@ struct AppleCodeRedemption: Sendable {
             do {
                 confirmed = try await verifier.verify(idToken)
             } catch {
-                metrics?.identityTokenRefused(code: error.code.rawValue)
+                metrics?.identityTokenRefused(code: error.code.description)
                 throw ServerError(error)
             }
             guard confirmed.subject == token.subject else {

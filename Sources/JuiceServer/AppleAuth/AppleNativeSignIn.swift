@@ -2,6 +2,7 @@ import AppleSignIn
 import Crypto
 import Foundation
 import Hummingbird
+import JuiceEncodings
 
 /// Native Sign in with Apple (what the Juice iOS app does), without HTTP.
 ///
@@ -80,7 +81,7 @@ struct AppleNativeSignIn: Sendable {
         guard nonces.isValid(credential.nonce) else {
             throw ServerError(.invalidNonce, status: .badRequest, "this nonce was not issued by this server or has expired; request a new one")
         }
-        let nonceHash = SHA256.hex(credential.nonce)
+        let nonceHash = sha256Hex(credential.nonce)
         return try await pipeline.signIn(
             .init(
                 identityToken: credential.identityToken, authorizationCode: credential.authorizationCode, nonce: nonceHash,

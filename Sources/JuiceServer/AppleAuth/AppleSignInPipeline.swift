@@ -2,6 +2,7 @@ import AppleSignIn
 import Crypto
 import Foundation
 import Hummingbird
+import JuiceEncodings
 
 /// One Apple sign-in, whatever brought it (the web callback, the native API, the JS popup):
 /// verify the identity token → spend the code (and a native nonce) → redeem the code → record the
@@ -73,7 +74,7 @@ struct AppleSignInPipeline: Sendable {
             token = try await verifier.verify(
                 attempt.identityToken, nonce: attempt.nonce, authorizationCode: attempt.authorizationCode, requiresNonce: attempt.requiresNonce)
         } catch {
-            metrics?.identityTokenRefused(code: error.code.rawValue)
+            metrics?.identityTokenRefused(code: error.code.description)
             // A nonce is spent whether or not the token it came with passes; a nonce spent before
             // is what the caller hears about first.
             try await spend(nonceKey: attempt.nonceKey, code: nil)
@@ -108,7 +109,7 @@ struct AppleSignInPipeline: Sendable {
     /// Spends a native nonce and a code in one statement (either may be absent); the code only once the
     /// token vouched for it, so nobody can spend someone else's code with a token of their own.
     private func spend(nonceKey: String?, code: String?) async throws {
-        let codeKey = code.map(SHA256.hex)
+        let codeKey = code.map(sha256Hex)
         let fresh = try await authorizations.spend([nonceKey, codeKey].compactMap { $0 }, at: time.now)
         if let nonceKey, !fresh.contains(nonceKey) { throw Self.nonceSpent }
         if let codeKey, !fresh.contains(codeKey) {

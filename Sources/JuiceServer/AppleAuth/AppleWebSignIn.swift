@@ -143,7 +143,7 @@ struct AppleWebSignIn: Sendable {
             if let state = error.state, let pending = try await authorizations.consume(state: state, now: time.now),
                 case .native(let target, let relayState) = pending.purpose
             {
-                return try Self.relay(to: target, state: relayState, [("error", error.appleError ?? error.code.rawValue)])
+                return try Self.relay(to: target, state: relayState, [("error", error.appleError ?? error.code.description)])
             }
             if error.code == .userCancelled { return .cancelled }
             if error.code == .appleError {

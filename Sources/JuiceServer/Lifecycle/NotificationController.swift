@@ -44,7 +44,7 @@ struct NotificationController: Sendable {
                     return ServerError(.appleUnavailable, status: .serviceUnavailable, "Apple's signing keys cannot be fetched; deliver again later")
                         .jsonResponse()
                 }
-                return ServerError(.init(rawValue: error.code.rawValue), status: .badRequest, error.reason).jsonResponse()
+                return ServerError(.init(rawValue: error.code.description), status: .badRequest, error.reason).jsonResponse()
             }
             let outcome = try await lifecycle.apply(notification, receivedAt: time.now)
             let status: String

@@ -48,7 +48,7 @@ struct RevocationQueue: Sendable {
         do {
             try await revoke(token, clientID: entry.clientID)
         } catch {
-            try await reschedule(entry, failure: error.code.rawValue + (error.appleError.map { ":\($0.prefix(32))" } ?? ""), logger: logger)
+            try await reschedule(entry, failure: error.code.description + (error.appleError.map { ":\($0.prefix(32))" } ?? ""), logger: logger)
             return false
         }
         try await store.complete(id: entry.id)
@@ -59,7 +59,7 @@ struct RevocationQueue: Sendable {
     private func revoke(_ token: String, clientID: String) async throws(AppleIDClientError) {
         let client = client
         guard let metrics else { return try await client.revoke(token, hint: .refreshToken, clientID: clientID) }
-        try await metrics.timingAppleCall(endpoint: "revoke", errorCode: { $0.code.rawValue }) { () async throws(AppleIDClientError) in
+        try await metrics.timingAppleCall(endpoint: "revoke", errorCode: { $0.code.description }) { () async throws(AppleIDClientError) in
             try await client.revoke(token, hint: .refreshToken, clientID: clientID)
         }
     }

@@ -28,7 +28,7 @@ public struct ServerMetrics: Sendable {
     }
 
     /// A swift-metrics factory writing into ``registry``.
-    public var factory: any MetricsFactory { PrometheusMetricsFactory(registry: registry) }
+    var factory: any MetricsFactory { PrometheusMetricsFactory(registry: registry) }
 
     /// Sign-in counters on this registry.
     var signIns: SignInMetrics { SignInMetrics(factory: factory) }
@@ -49,7 +49,7 @@ public struct ServerMetrics: Sendable {
     ]
 
     /// Counts one identity token refused with verification error `code`.
-    public func identityTokenRefused(code: String) {
+    func identityTokenRefused(code: String) {
         registry.makeCounter(descriptor: Self.identityTokenFailures, labels: [("code", code)]).increment()
     }
 
@@ -58,14 +58,14 @@ public struct ServerMetrics: Sendable {
     ///   - endpoint: `keys`, `token`, `revoke`, `migration` … (a fixed word, not a URL).
     ///   - outcome: `ok` or an error code.
     ///   - duration: How long it took.
-    public func appleCall(endpoint: String, outcome: String, duration: Duration) {
+    func appleCall(endpoint: String, outcome: String, duration: Duration) {
         registry.makeDurationHistogram(
             descriptor: Self.appleRequestDuration, labels: [("endpoint", endpoint), ("outcome", outcome)], buckets: Self.latencyBuckets
         ).record(duration)
     }
 
     /// Times `call` as a call to Apple's `endpoint`; errors are recorded by `errorCode` and rethrown.
-    public func timingAppleCall<Result: Sendable, Failure: Error>(
+    func timingAppleCall<Result: Sendable, Failure: Error>(
         endpoint: String, errorCode: (Failure) -> String = { _ in "error" }, _ call: () async throws(Failure) -> Result
     ) async throws(Failure) -> Result {
         let start = ContinuousClock.now
@@ -80,12 +80,12 @@ public struct ServerMetrics: Sendable {
     }
 
     /// Sets the number of revocations waiting for Apple.
-    public func setQueuedRevocations(_ count: Int) {
+    func setQueuedRevocations(_ count: Int) {
         registry.makeGauge(descriptor: Self.queuedRevocations).set(Double(count))
     }
 
     /// Counts one mail delivery attempt by its outcome.
-    public func mail(outcome: String) {
+    func mail(outcome: String) {
         registry.makeCounter(descriptor: Self.mailDeliveries, labels: [("outcome", outcome)]).increment()
     }
 
@@ -120,7 +120,7 @@ public struct ServerMetrics: Sendable {
     }
 
     /// The Prometheus text exposition of every metric.
-    public func render() -> String {
+    func render() -> String {
         registry.emitToString()
     }
 }

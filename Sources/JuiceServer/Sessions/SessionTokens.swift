@@ -1,6 +1,7 @@
 import AppleSignIn
 import Crypto
 import Foundation
+import JuiceEncodings
 
 /// Mints session tokens: 32 random bytes (base64url) given once to the client; only their SHA-256
 /// is stored.
@@ -28,6 +29,6 @@ struct SessionTokens: Sendable {
 
     /// The stored form of a token.
     static func hash(_ token: String) -> String {
-        SHA256.hex(token)
+        sha256Hex(token)
     }
 }
