@@ -206,6 +206,23 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "JuiceEncodingsTests",
+            dependencies: ["JuiceTestSupport", "JuiceEncodings"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "JuiceInfrastructureTests",
+            dependencies: [
+                "JuiceTestSupport",
+                "JuiceInfrastructure",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "AppleIDEmulatorTests",
             dependencies: [
                 "JuiceTestSupport",

@@ -8,7 +8,8 @@ import Testing
 /// ``SQLiteStore`` runs each call on its connection's own thread (``ThreadPoolTaskExecutor``).
 @Suite("The SQLite store: a call runs on the connection's thread, statements without thread hops")
 struct SQLiteStoreTests {
-    static var logger: Logger { DatabaseTests.logger }
+    /// Warnings and errors, kept in memory (the store logs nothing else a test needs).
+    static var logger: Logger { LogCapture().logger(level: .warning) }
 
     /// The name of the thread running the caller (NIO names its pool threads `TP-#n`), from Linux's
     /// `/proc/thread-self/comm`.

@@ -1,8 +1,7 @@
 import Foundation
 import JuiceEncodings
+import JuiceTestSupport
 import Testing
-
-@testable import AppleSignIn
 
 @Suite("base64url")
 struct Base64URLTests {
