@@ -15,6 +15,11 @@ import Synchronization
 /// ephemeral range (32768–60999 on Linux) so that no outgoing connection takes one between picking
 /// and binding. Ports are handed out in turn, never the same one twice in a run, so two tests
 /// picking at the same moment cannot get the same port.
+///
+/// Test runs may also overlap (two `swift test` at once, on a developer's machine): each process
+/// claims every port it hands out with a lock on that port's byte of one shared file, held until the
+/// process exits, and skips a port another process holds. So a server that a test restarts on its
+/// port finds it still free, though another run marches through the same range.
 package final class PortPool: Sendable {
     private let range: Range<Int>
     private let next: Mutex<Int>
@@ -32,7 +37,7 @@ package final class PortPool: Sendable {
                 defer { next = next + 1 < range.upperBound ? next + 1 : range.lowerBound }
                 return next
             }
-            if Self.isFree(candidate) { return candidate }
+            if Self.isFree(candidate), PortClaims.claim(candidate) { return candidate }
         }
         throw POSIXError(.EADDRINUSE)
     }
@@ -54,5 +59,26 @@ package final class PortPool: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         return bound == 0
+    }
+}
+
+/// Ports claimed by this process against other test processes: a write lock (`fcntl` record lock) on
+/// byte `port` of one file in the temporary directory. Record locks belong to the process, so they
+/// never conflict within it and go away when it exits, however it exits.
+private enum PortClaims {
+    private static let descriptor: Int32 = {
+        let path = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/juice-test-ports.lock"
+        return open(path, O_RDWR | O_CREAT, 0o600)
+    }()
+
+    /// Whether this process now holds `port` (always, when the lock file cannot be opened).
+    static func claim(_ port: Int) -> Bool {
+        guard descriptor >= 0 else { return true }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = off_t(port)
+        lock.l_len = 1
+        return fcntl(descriptor, F_SETLK, &lock) == 0
     }
 }
