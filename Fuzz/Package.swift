@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "fuzz-form-post", targets: ["FuzzFormPost"]),
         .executable(name: "fuzz-notification", targets: ["FuzzNotification"]),
         .executable(name: "fuzz-configuration", targets: ["FuzzConfiguration"]),
+        .executable(name: "fuzz-mail-from", targets: ["FuzzMailFrom"]),
     ],
     dependencies: [
         .package(path: root.path)
@@ -58,6 +59,11 @@ let package = Package(
                 .product(name: "AppleSignIn", package: rootPackage),
                 .product(name: "JuiceServer", package: rootPackage),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "FuzzMailFrom",
+            dependencies: ["FuzzSupport", .product(name: "AppleIDEmulator", package: rootPackage)],
             swiftSettings: swiftSettings
         ),
     ]
