@@ -87,4 +87,22 @@ struct RelayLimitsTests {
             #expect(try await MailRelayTests.refused(emulator).count == 3)
         }
     }
+
+    @Test("Refused messages count against the same limit, so one session writes at most that many rows to the refusal log")
+    func refusedMessages() async throws {
+        try await MailRelayTests.withRelay(smtp: Self.options(refusedRecipients: 3)) { emulator, port, relay in
+            let before = try await MailRelayTests.refused(emulator).count
+            let foreign = RelayFromHeaderTests.message(fromHeaders: ["Evil <evil@evil.example>"], to: relay)
+            let round: [SMTPTalk.Step] = [
+                .command("MAIL FROM:<hello@example.com>"), .command("RCPT TO:<\(relay)>"), .command("DATA"), .message(foreign),
+            ]
+            let transcript = try await SMTPTalk.converse(
+                port: port, [.command("EHLO python.test")] + round + round + round + [.await(5)])
+            let refusedRound: [Int] = [250, 250, 354, 550]
+            let expected: [Int] = [220, 250] + refusedRound + refusedRound + refusedRound + [421]
+            #expect(transcript.replies.map(\.code) == expected, "\(transcript.replies)")
+            #expect(transcript.closed)
+            #expect(try await MailRelayTests.refused(emulator).count - before == 3)
+        }
+    }
 }

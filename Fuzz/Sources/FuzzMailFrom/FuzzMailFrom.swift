@@ -1,30 +1,49 @@
 @_spi(Fuzzing) import AppleIDEmulator
 import FuzzSupport
 
-// Input: a flags byte, then either a whole message as the relay receives it after DATA (flags bit 0
-// clear: headers, folding, several From headers, a body) or a From header value alone (bit 0 set).
-// Property of every accepted input: one to 32 mailboxes, each `local@domain` with one `@`, a non-empty
-// local part and domain, lowercase, and no white space, control character, `<`, `>` or `,` — so no
-// second mailbox can hide inside a returned address.
+// Input: a flags byte, then either one `From` header value (flags even), as the relay's
+// `MailboxListParser` reads it, or a whole message (flags odd), whose headers are split and unfolded
+// and whose one `From` is read as on delivery (none or several `From` headers are refused).
+//
+// Every mailbox the relay returns is checked against the team's registered sources, so a returned
+// address must be one plain `local@domain`: a single `@`, a non-empty local part and dotted domain, no
+// white space, CR, LF or other control character, no character that could start another address or a
+// comment, lowercased; and at most the limit of mailboxes.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMailFrom(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data, size > 0 else { return 0 }
-    let flags = data[0]
-    let rest = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
-    let result =
-        flags & 1 == 0
-        ? EmulatorFuzzingEntryPoints.headerFrom(ofMessage: rest)
-        : EmulatorFuzzingEntryPoints.mailboxList(String(decoding: rest, as: UTF8.self))
-    guard case .success(let addresses) = result else { return 0 }
-    fuzzRequire(!addresses.isEmpty && addresses.count <= 32, "accepted \(addresses.count) mailboxes")
-    for address in addresses {
-        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
-        fuzzRequire(parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty, "accepted a malformed address")
-        fuzzRequire(address == address.lowercased(), "accepted an address that is not lowercase")
-        fuzzRequire(
-            !address.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F || "<>,".unicodeScalars.contains($0) },
-            "accepted an address with a separator or control character")
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let rest = Array(bytes.dropFirst())
+    let result: Result<[String], RelayFuzzingEntryPoints.Refusal>
+    if bytes[0] & 1 == 0 {
+        let value = String(decoding: rest, as: UTF8.self)
+        result = RelayFuzzingEntryPoints.mailboxes(inFromValue: value)
+        if case .success = result {
+            fuzzRequire(value.utf8.count <= RelayFuzzingEntryPoints.limits.octets, "accepted a value over the length limit")
+        }
+    } else {
+        result = RelayFuzzingEntryPoints.mailboxes(inMessage: rest)
+    }
+    switch result {
+    case .success(let addresses):
+        fuzzRequire(!addresses.isEmpty, "accepted a From that names nobody")
+        fuzzRequire(addresses.count <= RelayFuzzingEntryPoints.limits.mailboxes, "accepted more mailboxes than the limit")
+        for address in addresses { checkPlainAddress(address) }
+    case .failure(let refusal):
+        fuzzRequire(!refusal.reason.isEmpty, "a refusal without a reason")
     }
     return 0
+}
+
+/// One `local@domain` the source check can compare as it is.
+func checkPlainAddress(_ address: String) {
+    let parts = address.split(separator: "@", omittingEmptySubsequences: false)
+    fuzzRequire(parts.count == 2, "an address without exactly one @: \(address.debugDescription)")
+    fuzzRequire(!parts[0].isEmpty, "an empty local part: \(address.debugDescription)")
+    fuzzRequire(parts[1].contains(".") && !parts[1].hasPrefix(".") && !parts[1].hasSuffix("."), "a domain that is not dotted: \(address.debugDescription)")
+    fuzzRequire(
+        !address.unicodeScalars.contains { $0.value < 0x21 || $0.value == 0x7F || "<>(),;:\\\"[]".unicodeScalars.contains($0) },
+        "white space, a control or a special character in an address: \(address.debugDescription)")
+    fuzzRequire(address == address.lowercased(), "an address not lowercased: \(address.debugDescription)")
 }

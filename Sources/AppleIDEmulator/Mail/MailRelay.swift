@@ -82,7 +82,9 @@ struct MailRelay: Sendable {
 
     /// Delivers a complete message to every recipient, or to none: the header `From` must be a
     /// source of each recipient's team. Returns the reply for the end of `DATA`.
-    func deliver(_ raw: [UInt8], envelopeFrom: String, to recipients: [Recipient]) async throws -> SMTPReply {
+    /// Delivers `raw` to every recipient, or refuses it whole; a refusal is logged for at most the first
+    /// `logged` recipients (a session's share of the refusal log).
+    func deliver(_ raw: [UInt8], envelopeFrom: String, to recipients: [Recipient], loggingAtMost logged: Int) async throws -> SMTPReply {
         let content = MailContent(parsing: raw)
         let now = time.now
         let random = random
@@ -92,7 +94,7 @@ struct MailRelay: Sendable {
             case .failure(let failure):
                 let reply = SMTPReply(
                     550, "5.7.1", "the From header cannot be trusted (\(failure.reason)); it must name registered email sources only")
-                try await Self.logRefusal(reply, reason: "header From unreadable", envelopeFrom: envelopeFrom, recipients: recipients, at: now, in: database)
+                try await Self.logRefusal(reply, reason: "header From unreadable", envelopeFrom: envelopeFrom, recipients: Array(recipients.prefix(logged)), at: now, in: database)
                 return reply
             case .success(let addresses):
                 headerFrom = addresses
@@ -102,7 +104,7 @@ struct MailRelay: Sendable {
                 let reply = SMTPReply(
                     550, "5.7.1",
                     "header From <\(foreign)> is not an email source of team \(recipient.sources.teamID) (\(recipient.sources.registered))")
-                try await Self.logRefusal(reply, reason: "header From not registered", envelopeFrom: envelopeFrom, recipients: recipients, at: now, in: database)
+                try await Self.logRefusal(reply, reason: "header From not registered", envelopeFrom: envelopeFrom, recipients: Array(recipients.prefix(logged)), at: now, in: database)
                 return reply
             }
             var ids: [String] = []
@@ -124,11 +126,13 @@ struct MailRelay: Sendable {
         }
     }
 
-    /// Logs a refusal that happens outside a recipient check (an oversized message, for example).
-    func logRefusal(_ reply: SMTPReply, reason: String, envelopeFrom: String, recipients: [Recipient]) async throws {
+    /// Logs a refusal that happens outside a recipient check (an oversized message, for example), for
+    /// at most the first `logged` recipients.
+    func logRefusal(_ reply: SMTPReply, reason: String, envelopeFrom: String, recipients: [Recipient], loggingAtMost logged: Int) async throws {
         let now = time.now
+        let shown = Array(recipients.prefix(logged))
         try await store.transaction { database in
-            try await Self.logRefusal(reply, reason: reason, envelopeFrom: envelopeFrom, recipients: recipients, at: now, in: database)
+            try await Self.logRefusal(reply, reason: reason, envelopeFrom: envelopeFrom, recipients: shown, at: now, in: database)
         }
     }
 

@@ -15,7 +15,9 @@ struct SMTPSession: Sendable {
     let relay: MailRelay
     let hostname: String
     let maximumMessageSize: Int
-    /// Refused `RCPT TO` after which the session ends with `421`.
+    /// Refusals after which the session ends with `421`: each refused `RCPT TO`, and each recipient of a
+    /// refused message. Each is one row of the relay's refusal log, so one session writes at most this
+    /// many rows and cannot push older refusals out of it.
     let maximumRefusedRecipients: Int
     /// The longest line, in octets without CRLF (RFC 5321 §4.5.3.1.6: 1000 with CRLF).
     static let maximumLineLength = 998
@@ -74,10 +76,7 @@ struct SMTPSession: Sendable {
         case "RCPT":
             let reply = try await recipient(argument)
             guard !reply.isPositive else { return Output(replies: [reply]) }
-            refusedRecipients += 1
-            guard refusedRecipients >= maximumRefusedRecipients else { return Output(replies: [reply]) }
-            let closing = SMTPReply(421, "4.7.0", "\(hostname) too many refused recipients in one session, closing the connection")
-            return Output(replies: [reply, closing], close: true)
+            return counted(reply, refusals: 1)
         case "DATA":
             guard argument.isEmpty else { return Output(replies: [SMTPReply(501, "5.5.4", "DATA takes no argument")]) }
             guard envelopeFrom != nil else { return Output(replies: [SMTPReply(503, "5.5.1", "MAIL FROM first")]) }
@@ -164,6 +163,9 @@ struct SMTPSession: Sendable {
         return Output()
     }
 
+    /// Refusal-log rows this session may still write.
+    private var refusalsLeft: Int { max(0, maximumRefusedRecipients - refusedRecipients) }
+
     private mutating func endOfMessage() async -> Output {
         let text = message ?? []
         let sender = envelopeFrom ?? ""
@@ -179,13 +181,25 @@ struct SMTPSession: Sendable {
                     ? SMTPReply(552, "5.3.4", "message exceeds the limit of \(maximumMessageSize) octets; nothing was delivered")
                     : SMTPReply(500, "5.5.6", "a message line exceeds \(Self.maximumLineLength) octets; nothing was delivered")
                 try await relay.logRefusal(
-                    reply, reason: tooLarge ? "message too large" : "line too long", envelopeFrom: sender, recipients: accepted)
-                return Output(replies: [reply])
+                    reply, reason: tooLarge ? "message too large" : "line too long", envelopeFrom: sender, recipients: accepted,
+                    loggingAtMost: refusalsLeft)
+                return counted(reply, refusals: accepted.count)
             }
-            return Output(replies: [try await relay.deliver(text, envelopeFrom: sender, to: accepted)])
+            let reply = try await relay.deliver(text, envelopeFrom: sender, to: accepted, loggingAtMost: refusalsLeft)
+            return counted(reply, refusals: accepted.count)
         } catch {
             return Output(replies: [SMTPReply(451, "4.3.0", "local error in processing; nothing was delivered, try again later")])
         }
+    }
+
+    /// `reply`, and when it is a refusal, `refusals` more counted against the session's limit: at the limit
+    /// the session is told `421` and closed.
+    private mutating func counted(_ reply: SMTPReply, refusals: Int) -> Output {
+        guard !reply.isPositive else { return Output(replies: [reply]) }
+        refusedRecipients += refusals
+        guard refusedRecipients >= maximumRefusedRecipients else { return Output(replies: [reply]) }
+        let closing = SMTPReply(421, "4.7.0", "\(hostname) too many refused recipients in one session, closing the connection")
+        return Output(replies: [reply, closing], close: true)
     }
 
     private mutating func reset() {
