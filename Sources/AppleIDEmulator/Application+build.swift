@@ -79,26 +79,35 @@ public func buildEmulatorApplication(
 
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
-    DiscoveryController(keys: keys, address: address).register(on: router)
-    AppleIDScriptController().register(on: router)
-    TokenController(validator: validator, service: TokenService(store: store, random: random, time: time, tokens: tokens, relayDomain: options.relayDomain)).register(on: router)
-    RevocationController(validator: validator, store: store, time: time).register(on: router)
-    MigrationController(validator: validator, directory: directory, store: store, random: random, time: time, relayDomain: options.relayDomain).register(on: router)
-    DeviceController(directory: directory, accounts: accounts, authorizer: authorizer, policy: OrganizationPolicy(store: store))
-        .register(on: router)
-    let sessions = SessionStore(store: store, random: random, time: time)
-    let pages = try PageRenderer()
+    router.addRoutes(DiscoveryController(keys: keys, address: address).endpoints)
+    router.addRoutes(AppleIDScriptController().endpoints)
+    router.addRoutes(
+        TokenController(
+            validator: validator, service: TokenService(store: store, random: random, time: time, tokens: tokens, relayDomain: options.relayDomain)
+        ).endpoints)
+    router.addRoutes(RevocationController(validator: validator, store: store, time: time).endpoints)
+    router.addRoutes(
+        MigrationController(validator: validator, directory: directory, store: store, random: random, time: time, relayDomain: options.relayDomain)
+            .endpoints)
+    router.addRoutes(
+        DeviceController(directory: directory, accounts: accounts, authorizer: authorizer, policy: OrganizationPolicy(store: store)).endpoints)
+    let sessions = BrowserSessionStore(store: store, random: random, time: time)
+    let pages = try EmulatorPageRenderer()
     let policy = OrganizationPolicy(store: store)
-    AuthorizeController(directory: directory, accounts: accounts, authorizer: authorizer, sessions: sessions, pages: pages, policy: policy)
-        .register(on: router)
-    RootPageController(pages: pages, address: address, relayDomain: options.relayDomain).register(on: router)
+    router.addRoutes(
+        AuthorizeController(directory: directory, accounts: accounts, authorizer: authorizer, sessions: sessions, pages: pages, policy: policy)
+            .endpoints)
+    router.addRoutes(RootPageController(pages: pages, address: address, relayDomain: options.relayDomain).endpoints)
     let inbox = MailInbox(store: store)
-    AccountPortalController(accounts: accounts, actions: actions, sessions: sessions, pages: pages, inbox: inbox, policy: policy).register(on: router)
-    AdminController(
-        adminToken: configuration.adminToken, address: address, actions: actions, keys: keys, inbox: inbox, policy: policy,
-        fixtures: FixtureController(
-            fixtures: FixtureActions(live: live, store: store, directory: directory, accounts: accounts, clock: clock))
-    ).register(on: router)
+    router.addRoutes(
+        AccountPortalController(accounts: accounts, actions: actions, sessions: sessions, pages: pages, inbox: inbox, policy: policy).endpoints)
+    router.addRoutes(
+        AdminController(
+            adminToken: configuration.adminToken, address: address, actions: actions, keys: keys, inbox: inbox, policy: policy,
+            fixtures: FixtureController(
+                fixtures: FixtureActions(live: live, store: store, directory: directory, accounts: accounts, clock: clock))
+        ).endpoints
+    )
 
     let delivery = NotificationDeliveryService(
         store: store, signer: signer, address: address, time: time, options: options, httpClient: httpClient, logger: logger
@@ -106,7 +115,8 @@ public func buildEmulatorApplication(
     var services: [any Service] = [StoreLifecycleService(store: store), delivery]
     if let smtp = options.smtp {
         let relay = MailRelay(store: store, directory: directory, random: random, time: time, dailyLimit: smtp.dailyLimitPerAddress)
-        services.append(SMTPRelayService(options: smtp, relay: relay, hostname: options.relayDomain.rawValue, logger: logger, onRunning: onSMTPRunning))
+        services.append(
+            SMTPRelayService(options: smtp, relay: relay, hostname: options.relayDomain.rawValue, logger: logger, onRunning: onSMTPRunning))
     }
     return Application(
         router: router,

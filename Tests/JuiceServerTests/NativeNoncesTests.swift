@@ -21,12 +21,12 @@ struct NativeNoncesTests {
         let nonce = nonces.issue()
         #expect(nonce.count == 75)
         #expect(nonces.issue() != nonce, "each nonce has its own random part")
-        #expect(nonces.isValid(nonce))
-        #expect(Self.nonces(clock).isValid(nonce), "another instance sharing the secret accepts it")
+        #expect(nonces.isValid(rawNonce: nonce))
+        #expect(Self.nonces(clock).isValid(rawNonce: nonce), "another instance sharing the secret accepts it")
         clock.advance(by: 599)
-        #expect(nonces.isValid(nonce))
+        #expect(nonces.isValid(rawNonce: nonce))
         clock.advance(by: 1)
-        #expect(!nonces.isValid(nonce), "refused once its lifetime is over")
+        #expect(!nonces.isValid(rawNonce: nonce), "refused once its lifetime is over")
     }
 
     @Test("refused: another server's nonce, a changed random part, a moved expiry, a nonce outliving this server's lifetime")
@@ -34,21 +34,21 @@ struct NativeNoncesTests {
         let clock = TestClock(Date(timeIntervalSince1970: 1_900_000_000))
         let nonces = Self.nonces(clock)
         let foreign = Self.nonces(clock, secret: SymmetricKey(data: [UInt8](repeating: 8, count: 32))).issue()
-        #expect(!nonces.isValid(foreign), "a nonce tagged with another secret")
+        #expect(!nonces.isValid(rawNonce: foreign), "a nonce tagged with another secret")
 
         let bytes = try #require(Base64URL.decode(nonces.issue()))
         var changedRandom = bytes
         changedRandom[0] ^= 1
-        #expect(!nonces.isValid(Base64URL.encode(changedRandom)))
+        #expect(!nonces.isValid(rawNonce: Base64URL.encode(changedRandom)))
         var movedExpiry = bytes
         movedExpiry[16 + 6] &+= 1  // about a minute later, same tag
-        #expect(!nonces.isValid(Base64URL.encode(movedExpiry)))
+        #expect(!nonces.isValid(rawNonce: Base64URL.encode(movedExpiry)))
         var changedTag = bytes
         changedTag[bytes.count - 1] ^= 0x80
-        #expect(!nonces.isValid(Base64URL.encode(changedTag)))
+        #expect(!nonces.isValid(rawNonce: Base64URL.encode(changedTag)))
 
         let longLived = Self.nonces(clock, lifetime: 86_400).issue()
-        #expect(!nonces.isValid(longLived), "a genuine tag with an expiry past what this server issues")
+        #expect(!nonces.isValid(rawNonce: longLived), "a genuine tag with an expiry past what this server issues")
     }
 
     @Test(
@@ -59,7 +59,7 @@ struct NativeNoncesTests {
         ])
     func hostile(_ text: String) {
         let nonces = Self.nonces(TestClock())
-        #expect(!nonces.isValid(text))
+        #expect(!nonces.isValid(rawNonce: text))
     }
 
     @Test("the spent key is the nonce's SHA-256, marked so that it never equals a code's key")

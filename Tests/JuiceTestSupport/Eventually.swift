@@ -7,7 +7,9 @@ package func eventually<T>(
         if let value = try await condition() { return value }
         try await Task.sleep(for: interval)
     }
-    return nil
+    // Once more at the deadline: on a loaded machine the sleep above can end long after it, and what
+    // was awaited may have come meanwhile (a child that wrote its file while this task waited for a thread).
+    return try await condition()
 }
 
 /// Waits until `condition` holds, failing with a message naming `what` after `timeout`.

@@ -15,12 +15,13 @@ struct AccountPortalController: Sendable {
 
     let accounts: AppleIDDirectory
     let actions: AccountActions
-    let sessions: SessionStore
-    let pages: PageRenderer
+    let sessions: BrowserSessionStore
+    let pages: EmulatorPageRenderer
     let inbox: MailInbox
     let policy: OrganizationPolicy
 
-    func register(on router: Router<BasicRequestContext>) {
+    var endpoints: RouteCollection<BasicRequestContext> {
+        let router = RouteCollection(context: BasicRequestContext.self)
         router.get("/account") { request, context in
             let language = request.language
             return await answering(context, language) {
@@ -29,7 +30,7 @@ struct AccountPortalController: Sendable {
                 }
                 let done = (try? HTTPExchange.query(request))?["done"] != nil
                 return try await portalPage(
-                    session: session, sessionID: id, language: language, message: done ? PageRenderer.string("portal_done", language) : nil)
+                    session: session, sessionID: id, language: language, message: done ? EmulatorPageRenderer.string("portal_done", language) : nil)
             }
         }
         router.get("/account/mail/{id}") { request, context in
@@ -60,7 +61,8 @@ struct AccountPortalController: Sendable {
                     let account = try await accounts.authenticate(accountName: accountName, password: password)
                 else {
                     return signInPage(
-                        language: language, accountName: accountName, error: PageRenderer.string("bad_credentials", language), status: .unauthorized)
+                        language: language, accountName: accountName, error: EmulatorPageRenderer.string("bad_credentials", language),
+                        status: .unauthorized)
                 }
                 let (id, _) = try await sessions.create(.portal, email: account.storageKey)
                 var response = HTTPExchange.redirect(to: "/account")
@@ -108,6 +110,7 @@ struct AccountPortalController: Sendable {
         router.post("/account/sign-out") { request, context in
             await change(request, context, endsSession: true) { _, _ in }
         }
+        return router
     }
 
     /// A state-changing POST: a live session, its CSRF token, then `perform`, then back to `/account`.
@@ -115,13 +118,14 @@ struct AccountPortalController: Sendable {
         _ request: Request,
         _ context: BasicRequestContext,
         endsSession: Bool = false,
-        _ perform: @escaping @Sendable (FormFields, SessionStore.Session) async throws -> Void
+        _ perform: @escaping @Sendable (FormFields, BrowserSessionStore.Session) async throws -> Void
     ) async -> Response {
         let language = request.language
         return await answering(context, language) {
             let form = try await HTTPExchange.form(request)
             guard let (id, session) = try await currentSession(request) else {
-                return signInPage(language: language, accountName: "", error: PageRenderer.string("portal_expired", language), status: .unauthorized)
+                return signInPage(
+                    language: language, accountName: "", error: EmulatorPageRenderer.string("portal_expired", language), status: .unauthorized)
             }
             guard constantTimeEquals(form["csrf"] ?? "", session.csrf) else {
                 throw OAuthError(code: "invalid_request", description: "the form has expired; reload the page", status: .forbidden)
@@ -143,7 +147,7 @@ struct AccountPortalController: Sendable {
         }
     }
 
-    private func currentSession(_ request: Request) async throws -> (String, SessionStore.Session)? {
+    private func currentSession(_ request: Request) async throws -> (String, BrowserSessionStore.Session)? {
         guard let id = request.cookies[Self.cookieName]?.value, !id.isEmpty,
             let session = try await sessions.find(id, purpose: .portal)
         else { return nil }
@@ -153,11 +157,13 @@ struct AccountPortalController: Sendable {
     private func signInPage(language: PageLanguage, accountName: String, error: String?, status: HTTPResponse.Status = .ok) -> Response {
         var values: [String: Any] = ["account_name": accountName]
         if let error { values["error"] = error }
-        let body = pages.render("portal_sign_in", language: language, title: PageRenderer.string("portal_sign_in", language), values: values)
+        let body = pages.render("portal_sign_in", language: language, title: EmulatorPageRenderer.string("portal_sign_in", language), values: values)
         return HTTPExchange.html(body, status: status, language: language)
     }
 
-    private func portalPage(session: SessionStore.Session, sessionID: String, language: PageLanguage, message: String?) async throws -> Response {
+    private func portalPage(
+        session: BrowserSessionStore.Session, sessionID: String, language: PageLanguage, message: String?
+    ) async throws -> Response {
         let overview = try await actions.overview(appleID: session.email)
         let dateFormat = Date.ISO8601FormatStyle().year().month().day()
         let apps: [[String: Any]] = overview.apps.map { entry in
@@ -169,9 +175,9 @@ struct AccountPortalController: Sendable {
             ]
             if let relay = entry.relay {
                 app["relay"] = relay.relayEmail
-                app["forwarding_text"] = PageRenderer.string(relay.forwarding ? "portal_forwarding_on" : "portal_forwarding_off", language)
+                app["forwarding_text"] = EmulatorPageRenderer.string(relay.forwarding ? "portal_forwarding_on" : "portal_forwarding_off", language)
                 app["forwarding_next"] = relay.forwarding ? "false" : "true"
-                app["forwarding_button"] = PageRenderer.string(relay.forwarding ? "portal_turn_off" : "portal_turn_on", language)
+                app["forwarding_button"] = EmulatorPageRenderer.string(relay.forwarding ? "portal_turn_off" : "portal_turn_on", language)
             }
             return app
         }
@@ -198,7 +204,7 @@ struct AccountPortalController: Sendable {
         var values: [String: Any] = [
             "mail": mail,
             "has_mail": !mail.isEmpty,
-            "signed_in_as": PageRenderer.string("signed_in_as", language, session.email),
+            "signed_in_as": EmulatorPageRenderer.string("signed_in_as", language, session.email),
             "apps": apps,
             "notifications": notifications,
             "has_notifications": !notifications.isEmpty,
@@ -208,18 +214,18 @@ struct AccountPortalController: Sendable {
         ]
         if let managed = accounts.configured(email: session.email)?.managed {
             let blocked = try await policy.blockedApps(email: session.email)
-            values["managed"] = PageRenderer.string("portal_managed", language, managed.organization)
+            values["managed"] = EmulatorPageRenderer.string("portal_managed", language, managed.organization)
             values["organization_apps"] = actions.directory.configuration.apps.map { app -> [String: Any] in
                 let isBlocked = blocked.contains(app.bundleID)
                 return [
                     "bundle_id": app.bundleID, "csrf": session.csrf, "blocked_next": isBlocked ? "false" : "true",
-                    "state": PageRenderer.string(isBlocked ? "portal_blocked" : "portal_allowed", language),
-                    "button": PageRenderer.string(isBlocked ? "portal_allow" : "portal_block", language),
+                    "state": EmulatorPageRenderer.string(isBlocked ? "portal_blocked" : "portal_allowed", language),
+                    "button": EmulatorPageRenderer.string(isBlocked ? "portal_allow" : "portal_block", language),
                 ]
             }
         }
         if let message { values["message"] = message }
-        let body = pages.render("portal", language: language, title: PageRenderer.string("portal_title", language), values: values)
+        let body = pages.render("portal", language: language, title: EmulatorPageRenderer.string("portal_title", language), values: values)
         return HTTPExchange.html(body, language: language)
     }
 

@@ -68,9 +68,10 @@ struct AdminController: Sendable {
         }
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    var endpoints: RouteCollection<BasicRequestContext> {
+        let router = RouteCollection(context: BasicRequestContext.self)
         let admin = router.group("emulator/admin").add(middleware: AdminRequestGuard(adminToken: adminToken, address: address))
-        fixtures.register(on: admin)
+        admin.addRoutes(fixtures.endpoints)
         admin.post("revoke-consent") { request, context in
             await handle(request, context, RevokeConsent.self) { body in
                 try await actions.revokeConsent(appleID: body.appleID, clientID: body.clientID)
@@ -160,6 +161,7 @@ struct AdminController: Sendable {
                 return HTTPExchange.json(message)
             }
         }
+        return router
     }
 
     private func handle<Body: Decodable>(

@@ -14,7 +14,8 @@ struct AppleIDScriptController: Sendable {
     /// The path for `locale`.
     static func path(locale: String) -> String { "/appleauth/static/jsapi/appleid/1/\(locale)/appleid.auth.js" }
 
-    func register(on router: Router<BasicRequestContext>) {
+    var endpoints: RouteCollection<BasicRequestContext> {
+        let router = RouteCollection(context: BasicRequestContext.self)
         router.get("/appleauth/static/jsapi/appleid/1/:locale/appleid.auth.js") { _, context in
             guard let locale = context.parameters.get("locale"), Self.locales.contains(locale) else {
                 return HTTPExchange.error(OAuthError(code: "not_found", description: "no script for this locale", status: .notFound))
@@ -25,5 +26,6 @@ struct AppleIDScriptController: Sendable {
             headers[.xContentTypeOptions] = "nosniff"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: Self.script)))
         }
+        return router
     }
 }

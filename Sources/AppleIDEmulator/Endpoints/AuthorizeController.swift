@@ -13,15 +13,16 @@ struct AuthorizeController: Sendable {
     let directory: ClientDirectory
     let accounts: AppleIDDirectory
     let authorizer: Authorizer
-    let sessions: SessionStore
-    let pages: PageRenderer
+    let sessions: BrowserSessionStore
+    let pages: EmulatorPageRenderer
     let policy: OrganizationPolicy
 
-    func register(on router: Router<BasicRequestContext>) {
+    var endpoints: RouteCollection<BasicRequestContext> {
+        let router = RouteCollection(context: BasicRequestContext.self)
         router.get("/auth/authorize") { request, context in
             let language = request.language
             return await answering(request, context, language) {
-                let authorize = try await AuthorizeRequest.validate(try HTTPExchange.query(request), directory: directory)
+                let authorize = try await ValidatedAuthorizeRequest.validate(try HTTPExchange.query(request), directory: directory)
                 return signInPage(authorize, language: language, accountName: "", error: nil)
             }
         }
@@ -29,13 +30,14 @@ struct AuthorizeController: Sendable {
             let language = request.language
             return await answering(request, context, language) {
                 let form = try await HTTPExchange.form(request)
-                let authorize = try await AuthorizeRequest.validate(form, directory: directory)
+                let authorize = try await ValidatedAuthorizeRequest.validate(form, directory: directory)
                 return try await submit(form, authorize, language: language)
             }
         }
+        return router
     }
 
-    private func submit(_ form: FormFields, _ authorize: AuthorizeRequest, language: PageLanguage) async throws -> Response {
+    private func submit(_ form: FormFields, _ authorize: ValidatedAuthorizeRequest, language: PageLanguage) async throws -> Response {
         if form["action"] == "cancel" {
             if let session = form.nonEmpty("session") { try await sessions.delete(session) }
             return deliver(
@@ -55,7 +57,7 @@ struct AuthorizeController: Sendable {
             guard accountName.utf8.count <= 254, let password = form.nonEmpty("password"),
                 let found = try await accounts.authenticate(accountName: accountName, password: password)
             else {
-                let message = PageRenderer.string("bad_credentials", language)
+                let message = EmulatorPageRenderer.string("bad_credentials", language)
                 return signInPage(authorize, language: language, accountName: String(accountName.prefix(254)), error: message, status: .unauthorized)
             }
             account = found
@@ -72,7 +74,8 @@ struct AuthorizeController: Sendable {
         if (firstName?.count ?? 0) > 64 || (lastName?.count ?? 0) > 64 {
             let id = try await consentSession(sessionID, account: account, authorize)
             return try await consentPage(
-                authorize, account: account, first: first, session: id, language: language, error: PageRenderer.string("name_too_long", language)
+                authorize, account: account, first: first, session: id, language: language,
+                error: EmulatorPageRenderer.string("name_too_long", language)
             )
         }
         guard form["action"] == "continue" else {
@@ -93,7 +96,9 @@ struct AuthorizeController: Sendable {
     }
 
     /// The existing session, or a new one for the consent page.
-    private func consentSession(_ existing: String?, account: EmulatorConfiguration.AppleID, _ authorize: AuthorizeRequest) async throws -> String {
+    private func consentSession(
+        _ existing: String?, account: EmulatorConfiguration.AppleID, _ authorize: ValidatedAuthorizeRequest
+    ) async throws -> String {
         if let existing { return existing }
         return try await sessions.create(.authorize, email: account.storageKey, clientID: authorize.client.clientID).id
     }
@@ -101,7 +106,7 @@ struct AuthorizeController: Sendable {
     /// Sends the answer to the (validated) redirect URI per response mode; `user` is the once-only
     /// information as an object, for web_message (the other modes carry it as the `user` field).
     private func deliver(
-        _ authorize: AuthorizeRequest, _ fields: [(String, String)], user: AuthorizationOutcome.UserInfo?, language: PageLanguage
+        _ authorize: ValidatedAuthorizeRequest, _ fields: [(String, String)], user: AuthorizationOutcome.UserInfo?, language: PageLanguage
     ) -> Response {
         switch authorize.responseMode {
         case .query:
@@ -111,8 +116,8 @@ struct AuthorizeController: Sendable {
             return HTTPExchange.redirect(to: authorize.redirectURI + "#" + FormFields.encode(fields))
         case .formPost:
             let body = pages.render(
-                "form_post", language: language, title: PageRenderer.string("redirecting", language),
-                values: ["redirect_uri": authorize.redirectURI, "hidden": PageRenderer.hidden(fields)]
+                "form_post", language: language, title: EmulatorPageRenderer.string("redirecting", language),
+                values: ["redirect_uri": authorize.redirectURI, "hidden": EmulatorPageRenderer.hidden(fields)]
             )
             return HTTPExchange.html(body, language: language, scriptHash: pages.autoSubmitScriptHash)
         case .webMessage:
@@ -143,26 +148,27 @@ struct AuthorizeController: Sendable {
     }
 
     private func signInPage(
-        _ authorize: AuthorizeRequest, language: PageLanguage, accountName: String, error: String?, status: HTTPResponse.Status = .ok
+        _ authorize: ValidatedAuthorizeRequest, language: PageLanguage, accountName: String, error: String?, status: HTTPResponse.Status = .ok
     ) -> Response {
         var values: [String: Any] = [
-            "intro": PageRenderer.string("sign_in_intro", language, authorize.client.clientID),
-            "hidden": PageRenderer.hidden(authorize.hiddenFields),
+            "intro": EmulatorPageRenderer.string("sign_in_intro", language, authorize.client.clientID),
+            "hidden": EmulatorPageRenderer.hidden(authorize.hiddenFields),
             "account_name": accountName,
         ]
         if let error { values["error"] = error }
-        let body = pages.render("sign_in", language: language, title: PageRenderer.string("sign_in_title", language), values: values)
+        let body = pages.render("sign_in", language: language, title: EmulatorPageRenderer.string("sign_in_title", language), values: values)
         return HTTPExchange.html(body, status: status, language: language)
     }
 
     private func consentPage(
-        _ authorize: AuthorizeRequest, account: EmulatorConfiguration.AppleID, first: Bool, session: String, language: PageLanguage, error: String?
+        _ authorize: ValidatedAuthorizeRequest, account: EmulatorConfiguration.AppleID, first: Bool, session: String, language: PageLanguage,
+        error: String?
     ) async throws -> Response {
-        let heading = PageRenderer.string(first ? "consent_title" : "returning_title", language, authorize.client.clientID)
+        let heading = EmulatorPageRenderer.string(first ? "consent_title" : "returning_title", language, authorize.client.clientID)
         var values: [String: Any] = [
             "heading": heading,
-            "signed_in_as": PageRenderer.string("signed_in_as", language, account.email),
-            "hidden": PageRenderer.hidden(authorize.hiddenFields + [("session", session)]),
+            "signed_in_as": EmulatorPageRenderer.string("signed_in_as", language, account.email),
+            "hidden": EmulatorPageRenderer.hidden(authorize.hiddenFields + [("session", session)]),
             "ask_name": first && authorize.scopes.contains("name"),
             "ask_email": first && authorize.scopes.contains("email") && account.managed == nil,
             "first_name": account.firstName,
@@ -171,12 +177,13 @@ struct AuthorizeController: Sendable {
         ]
         if let managed = account.managed, first && authorize.scopes.contains("email") {
             // No Hide My Email: the organization's address (or none) is what the app gets.
-            values["managed_note"] = PageRenderer.string(managed.email == nil ? "managed_no_email" : "managed_shares", language, managed.organization)
+            values["managed_note"] = EmulatorPageRenderer.string(
+                managed.email == nil ? "managed_no_email" : "managed_shares", language, managed.organization)
             if let email = managed.email { values["managed_email"] = email }
         } else if first && authorize.scopes.contains("email") {
             let relay = try await authorizer.relayAddress(for: account, client: authorize.client)
             values["relay_email"] = relay
-            values["forward_hint"] = PageRenderer.string("hide_email_hint", language, account.email)
+            values["forward_hint"] = EmulatorPageRenderer.string("hide_email_hint", language, account.email)
         }
         if let error { values["error"] = error }
         let body = pages.render("consent", language: language, title: heading, values: values)

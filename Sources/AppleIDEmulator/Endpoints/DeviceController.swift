@@ -24,7 +24,8 @@ struct DeviceController: Sendable {
         let authorizedScopes: [String]
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    var endpoints: RouteCollection<BasicRequestContext> {
+        let router = RouteCollection(context: BasicRequestContext.self)
         router.post("/emulator/device/authorize") { request, context in
             await HTTPExchange.answering(context) {
                 let form = try await HTTPExchange.form(request)
@@ -68,5 +69,6 @@ struct DeviceController: Sendable {
                 )
             }
         }
+        return router
     }
 }

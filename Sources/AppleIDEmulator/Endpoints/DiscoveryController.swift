@@ -38,7 +38,8 @@ struct DiscoveryController: Sendable {
         }
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    var endpoints: RouteCollection<BasicRequestContext> {
+        let router = RouteCollection(context: BasicRequestContext.self)
         router.get("/.well-known/openid-configuration") { _, context in
             await HTTPExchange.answering(context) {
                 let base = address.baseURL
@@ -60,5 +61,6 @@ struct DiscoveryController: Sendable {
                 return response
             }
         }
+        return router
     }
 }

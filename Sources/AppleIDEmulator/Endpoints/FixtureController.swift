@@ -17,7 +17,8 @@ struct FixtureController: Sendable {
     }
 
     /// Registers the routes on the admin group (whose ``AdminRequestGuard`` has already checked each request).
-    func register(on admin: RouterGroup<BasicRequestContext>) {
+    var endpoints: RouteCollection<BasicRequestContext> {
+        let admin = RouteCollection(context: BasicRequestContext.self)
         admin.post("reset") { request, context in
             await HTTPExchange.answering(context) {
                 _ = try await HTTPExchange.jsonData(request)
@@ -67,6 +68,7 @@ struct FixtureController: Sendable {
                 return HTTPExchange.json(issued)
             }
         }
+        return admin
     }
 
     private var state: ClockState {

@@ -28,7 +28,8 @@ struct MigrationController: Sendable {
         }
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    var endpoints: RouteCollection<BasicRequestContext> {
+        let router = RouteCollection(context: BasicRequestContext.self)
         router.post("/auth/usermigrationinfo") { request, context in
             await HTTPExchange.answering(context) {
                 let form = try await HTTPExchange.form(request)
@@ -49,6 +50,7 @@ struct MigrationController: Sendable {
                 throw OAuthError.invalidRequest("send sub and target (sending team) or transfer_sub (receiving team)")
             }
         }
+        return router
     }
 
     private func checkBearer(_ bearer: String, client: RegisteredClient, teamID: String, now: Date, in database: any SQLDatabase) async throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
-import SQLKit
 import JuiceEncodings
+import SQLKit
 
 /// `POST /auth/revoke`: revoking a user's token ends the grant and every token under it, as at Apple.
 struct RevocationController: Sendable {
@@ -9,7 +9,8 @@ struct RevocationController: Sendable {
     let store: EmulatorStore
     let time: EmulatorTime
 
-    func register(on router: Router<BasicRequestContext>) {
+    var endpoints: RouteCollection<BasicRequestContext> {
+        let router = RouteCollection(context: BasicRequestContext.self)
         router.post("/auth/revoke") { request, context in
             await HTTPExchange.answering(context) {
                 let form = try await HTTPExchange.form(request)
@@ -36,5 +37,6 @@ struct RevocationController: Sendable {
                 return Response(status: .ok, headers: [.cacheControl: "no-store"])
             }
         }
+        return router
     }
 }

@@ -4,7 +4,7 @@ import JuiceInfrastructure
 /// `GET /`: the emulator's home page (what it is, its endpoints, links to the Apple ID portal and the
 /// inbox of mail forwarded by Hide My Email), in English or Simplified Chinese by `Accept-Language`.
 struct RootPageController: Sendable {
-    let pages: PageRenderer
+    let pages: EmulatorPageRenderer
     let address: EmulatorAddress
     let relayDomain: RelayDomain
 
@@ -22,16 +22,18 @@ struct RootPageController: Sendable {
         ("/emulator/admin/…", "root_admin"),
     ]
 
-    func register(on router: Router<BasicRequestContext>) {
+    var endpoints: RouteCollection<BasicRequestContext> {
+        let router = RouteCollection(context: BasicRequestContext.self)
         router.get("/") { request, _ in
             let language = request.language
             let values: [String: Any] = [
                 "issuer": address.issuer,
                 "relay_domain": relayDomain.rawValue,
-                "endpoints": Self.endpoints.map { ["path": $0.path, "purpose": PageRenderer.string($0.purpose, language)] },
+                "endpoints": Self.endpoints.map { ["path": $0.path, "purpose": EmulatorPageRenderer.string($0.purpose, language)] },
             ]
-            let body = pages.render("root", language: language, title: PageRenderer.string("root_title", language), values: values)
+            let body = pages.render("root", language: language, title: EmulatorPageRenderer.string("root_title", language), values: values)
             return HTTPExchange.html(body, language: language)
         }
+        return router
     }
 }

@@ -5,7 +5,8 @@ struct TokenController: Sendable {
     let validator: ClientSecretValidator
     let service: TokenService
 
-    func register(on router: Router<BasicRequestContext>) {
+    var endpoints: RouteCollection<BasicRequestContext> {
+        let router = RouteCollection(context: BasicRequestContext.self)
         router.post("/auth/token") { request, context in
             await HTTPExchange.answering(context) {
                 let form = try await HTTPExchange.form(request)
@@ -28,5 +29,6 @@ struct TokenController: Sendable {
                 return HTTPExchange.json(body)
             }
         }
+        return router
     }
 }

@@ -26,19 +26,24 @@ public struct JuiceServerAPI: Sendable {
         /// The authorization code, for the server to exchange at Apple.
         public var authorizationCode: String?
         /// The raw nonce from ``JuiceServerAPI/makeNonce()`` whose SHA-256 hex was the request nonce.
-        public var nonce: String
+        public var rawNonce: String
         /// The name Apple gave on the first authorization.
         public var fullName: JuiceAccount.Name?
         /// The email Apple gave on the first authorization.
         public var email: String?
 
         /// A request body with the given fields.
-        public init(identityToken: String, authorizationCode: String?, nonce: String, fullName: JuiceAccount.Name? = nil, email: String? = nil) {
+        public init(identityToken: String, authorizationCode: String?, rawNonce: String, fullName: JuiceAccount.Name? = nil, email: String? = nil) {
             self.identityToken = identityToken
             self.authorizationCode = authorizationCode
-            self.nonce = nonce
+            self.rawNonce = rawNonce
             self.fullName = fullName
             self.email = email
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case identityToken, authorizationCode, fullName, email
+            case rawNonce = "nonce"
         }
     }
 
@@ -115,7 +120,7 @@ public struct JuiceServerAPI: Sendable {
             AppleSignInRequest(
                 identityToken: token,
                 authorizationCode: credential.authorizationCode.flatMap { String(data: $0, encoding: .utf8) },
-                nonce: rawNonce,
+                rawNonce: rawNonce,
                 fullName: name?.givenName == nil && name?.familyName == nil ? nil : name,
                 email: credential.email
             )

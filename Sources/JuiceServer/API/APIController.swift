@@ -70,8 +70,12 @@ struct APIController: Sendable {
 
     /// `{"nonce"}`.
     struct NonceResponse: ResponseEncodable, Sendable {
-        /// The raw nonce; send its SHA-256 hex to Apple.
-        var nonce: String
+        /// The raw nonce; send its SHA-256 hex to Apple (the JSON field `nonce`).
+        var rawNonce: String
+
+        enum CodingKeys: String, CodingKey {
+            case rawNonce = "nonce"
+        }
     }
 
     /// `{"state"}`.
@@ -88,9 +92,15 @@ struct APIController: Sendable {
         }
         var identityToken: String
         var authorizationCode: String?
-        var nonce: String
+        /// The raw nonce from `POST /api/auth/nonce` (the JSON field `nonce`).
+        var rawNonce: String
         var fullName: FullName?
         var email: String?
+
+        enum CodingKeys: String, CodingKey {
+            case identityToken, authorizationCode, fullName, email
+            case rawNonce = "nonce"
+        }
     }
 
     /// A username and password.
@@ -119,29 +129,31 @@ struct APIController: Sendable {
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.post("/api/auth/nonce") { _, _ in
-            NonceResponse(nonce: native.issueNonce())
+            NonceResponse(rawNonce: native.issueNonce())
         }
         routes.post("/api/auth/apple") { request, context in
             let body = try await request.decodeJSON(AppleSignInBody.self)
             let signedIn = context.signedIn.flatMap { $0.viaCookie ? nil : $0 }
-            let (token, result) = try await native.signIn(
+            let (sessionToken, result) = try await native.signIn(
                 .init(
-                    identityToken: body.identityToken, authorizationCode: body.authorizationCode, nonce: body.nonce,
+                    identityToken: body.identityToken, authorizationCode: body.authorizationCode, rawNonce: body.rawNonce,
                     givenName: body.fullName?.givenName, familyName: body.fullName?.familyName
                 ),
                 linkTo: signedIn?.account.id, replacingSession: signedIn?.session.id
             )
-            return SignInResponse(token: token, account: AccountResponse(result.account))
+            return SignInResponse(token: sessionToken, account: AccountResponse(result.account))
         }
         routes.post("/api/accounts") { request, context -> EditedResponse<SignInResponse> in
             let body = try await request.decodeJSON(PasswordBody.self)
-            let (token, account, _) = try await passwords.signUp(username: body.username, password: body.password, address: context.clientAddress)
-            return EditedResponse(status: .created, response: SignInResponse(token: token, account: AccountResponse(account)))
+            let (sessionToken, account, _) = try await passwords.signUp(
+                username: body.username, password: body.password, address: context.clientAddress)
+            return EditedResponse(status: .created, response: SignInResponse(token: sessionToken, account: AccountResponse(account)))
         }
         routes.post("/api/auth/password") { request, context in
             let body = try await request.decodeJSON(PasswordBody.self)
-            let (token, account, _) = try await passwords.signIn(username: body.username, password: body.password, address: context.clientAddress)
-            return SignInResponse(token: token, account: AccountResponse(account))
+            let (sessionToken, account, _) = try await passwords.signIn(
+                username: body.username, password: body.password, address: context.clientAddress)
+            return SignInResponse(token: sessionToken, account: AccountResponse(account))
         }
         routes.get("/api/me") { _, context -> AccountResponse in
             AccountResponse(try requireSignedIn(context).account)

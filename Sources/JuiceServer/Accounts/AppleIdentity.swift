@@ -13,8 +13,8 @@ struct AppleIdentity: Sendable, Hashable {
     let isPrivateEmail: Bool?
     /// Apple's real-user assessment, when Apple sent one.
     let realUserStatus: RealUserStatus?
-    /// The credential state as the server last knew it (`authorized` until Apple says otherwise).
-    let state: String
+    /// What the server last recorded (`authorized` until Apple says otherwise).
+    let status: AppleIdentityStatus
     /// Whether a refresh token is stored (sealed) for this identity.
     let hasRefreshToken: Bool
     /// When the Apple ID was first linked.

@@ -27,8 +27,9 @@ struct PasswordAccounts: Sendable {
     /// within its window.
     /// - Throws: `rate_limited` (429 with `Retry-After`), `invalid_username`, `password_invalid_characters`, `invalid_password` (too short),
     ///   `password_too_long`, `weak_password`, `username_taken`.
-    func signUp(username rawUsername: String, password: String, address: String?) async throws -> (token: String, account: Account, session: Session)
-    {
+    func signUp(
+        username rawUsername: String, password: String, address: String?
+    ) async throws -> (sessionToken: String, account: Account, session: Session) {
         if let wait = await signUps.retryAfter(username: "", address: address) {
             var error = ServerError(.rateLimited, status: .tooManyRequests, "too many sign-ups from this address; wait and try again")
             error.headers[.retryAfter] = String(wait)
@@ -38,9 +39,9 @@ struct PasswordAccounts: Sendable {
         let username = try Self.validUsername(rawUsername)
         try Self.checkNewPassword(password, username: username)
         let hash = try await hasher.hash(password)
-        let (token, draft) = tokens.issue(.password)
+        let (sessionToken, draft) = tokens.issue(.password)
         let (account, session) = try await accounts.createPasswordAccount(username: username, passwordHash: hash, session: draft)
-        return (token, account, session)
+        return (sessionToken, account, session)
     }
 
     /// The normalized form of a username a person chooses.
@@ -78,7 +79,7 @@ struct PasswordAccounts: Sendable {
     /// - Throws: ``ServerError`` `invalid_credentials` or `rate_limited`.
     func signIn(
         username rawUsername: String, password: String, address: String?
-    ) async throws -> (token: String, account: Account, session: Session) {
+    ) async throws -> (sessionToken: String, account: Account, session: Session) {
         let username = Self.normalize(username: rawUsername)
         if let wait = await throttle.retryAfter(username: username, address: address) { throw ServerError.rateLimited(retryAfter: wait) }
         // A password bcrypt would cut short never matches, after the same work (``PasswordHasher/verify(_:hash:)``).
@@ -89,9 +90,9 @@ struct PasswordAccounts: Sendable {
             throw ServerError(.invalidCredentials, status: .unauthorized, "the username or password is incorrect")
         }
         await throttle.recordSuccess(username: username, address: address)
-        let (token, draft) = tokens.issue(.password)
+        let (sessionToken, draft) = tokens.issue(.password)
         let session = try await accounts.startSession(draft, accountID: credential.accountID)
         guard let account = try await accounts.account(id: credential.accountID) else { throw ServerError.unauthorized() }
-        return (token, account, session)
+        return (sessionToken, account, session)
     }
 }

@@ -119,7 +119,8 @@ struct SQLAccountRepository: AccountRepository {
                         SQLBind(signIn.subject), SQLBind(accountID), SQLBind(signIn.clientID), SQLBind(signIn.email),
                         SQLBind(signIn.isPrivateEmail.map { $0 ? 1 : 0 }), SQLBind(signIn.realUserStatus?.rawValue),
                         SQLBind(signIn.sealedRefreshToken),
-                        SQLBind("authorized"), SQLBind(now), SQLBind(now), SQLBind(signIn.sealedRefreshToken == nil ? nil : now)
+                        SQLBind(AppleIdentityStatus.authorized.rawValue), SQLBind(now), SQLBind(now),
+                        SQLBind(signIn.sealedRefreshToken == nil ? nil : now)
                     )
                     .run()
             }
@@ -196,7 +197,9 @@ struct SQLAccountRepository: AccountRepository {
     /// What a sign-in writes to its Apple ID's row: the client id, `authorized`, and whatever Apple
     /// sent this time (an absent value keeps the stored one).
     static func identityAssignments(_ signIn: AppleSignInRecord, at now: Int64) -> SQLQueryString {
-        var assignments: [SQLQueryString] = ["client_id = \(bind: signIn.clientID)", "state = 'authorized'", "updated_at = \(bind: now)"]
+        var assignments: [SQLQueryString] = [
+            "client_id = \(bind: signIn.clientID)", "state = \(bind: AppleIdentityStatus.authorized.rawValue)", "updated_at = \(bind: now)",
+        ]
         if let email = signIn.email { assignments.append("email = \(bind: email)") }
         if let isPrivate = signIn.isPrivateEmail { assignments.append("is_private_email = \(bind: isPrivate ? 1 : 0)") }
         if let status = signIn.realUserStatus { assignments.append("real_user_status = \(bind: status.rawValue)") }
@@ -303,7 +306,7 @@ struct SQLAccountRepository: AccountRepository {
                 email: try row.decode(column: "apple_email", as: String?.self),
                 isPrivateEmail: try row.decode(column: "apple_private_email", as: Int?.self).map { $0 != 0 },
                 realUserStatus: try row.decode(column: "real_user_status", as: Int?.self).flatMap(RealUserStatus.init(rawValue:)),
-                state: try row.decode(column: "state", as: String.self),
+                status: AppleIdentityStatus(rawValue: try row.decode(column: "state", as: String.self)) ?? .revoked,
                 hasRefreshToken: try row.decode(column: "has_refresh_token", as: Int.self) != 0,
                 createdAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "apple_created_at", as: Int64.self)))
             )

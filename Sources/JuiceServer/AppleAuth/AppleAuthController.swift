@@ -48,10 +48,10 @@ struct AppleAuthController: Sendable {
         }
         routes.get("/auth/apple/finish") { request, context in
             let sessionID = context.signedIn?.viaCookie == true ? context.signedIn?.session.id : nil
-            let (token, result) = try await signIn.finish(
+            let (sessionToken, result) = try await signIn.finish(
                 sealed: request.uri.queryParameters.get("answer") ?? "", browser: signIn.binding.browser(of: request), sessionID: sessionID)
             var response = Response.seeOther(result.linked ? "/account?notice=linked" : "/account")
-            response.setCookie(cookies.session(token))
+            response.setCookie(cookies.session(sessionToken))
             response.setCookie(csrf.rotate())
             return response
         }

@@ -18,7 +18,7 @@ import JuiceEncodings
 /// ```swift
 /// let nonce = native.issueNonce()
 /// // … the app signs in with SHA256(nonce) as the request nonce, then:
-/// let (token, result) = try await native.signIn(.init(identityToken: idToken, authorizationCode: code, nonce: nonce))
+/// let (sessionToken, result) = try await native.signIn(.init(identityToken: idToken, authorizationCode: code, rawNonce: nonce))
 /// ```
 struct AppleNativeSignIn: Sendable {
     /// What the client sends: its Apple ID credential and the raw nonce.
@@ -27,8 +27,8 @@ struct AppleNativeSignIn: Sendable {
         var identityToken: String
         /// The credential's `authorizationCode`, if the client sends it.
         var authorizationCode: String?
-        /// The raw nonce from ``AppleNativeSignIn/issueNonce()``.
-        var nonce: String
+        /// The raw nonce from ``AppleNativeSignIn/issueNonce()`` (its SHA-256 hex went to Apple).
+        var rawNonce: String
         /// The credential's `fullName` (sent by Apple on the first authorization only).
         var givenName: String?
         /// Family name, likewise.
@@ -56,7 +56,7 @@ struct AppleNativeSignIn: Sendable {
     /// - Throws: ``ServerError`` (`invalid_nonce`, `invalid_identity_token`, `invalid_code`, 503 when Apple is unreachable).
     func signIn(
         _ credential: Credential, linkTo: String? = nil, replacingSession: String? = nil
-    ) async throws -> (token: String, result: AppleSignInResult) {
+    ) async throws -> (sessionToken: String, result: AppleSignInResult) {
         do {
             let outcome = try await run(credential, linkTo: linkTo, replacingSession: replacingSession)
             metrics.record(.apple, outcome: "success")
@@ -67,24 +67,25 @@ struct AppleNativeSignIn: Sendable {
         }
     }
 
-    private func run(_ credential: Credential, linkTo: String?, replacingSession: String?) async throws -> (token: String, result: AppleSignInResult)
-    {
+    private func run(
+        _ credential: Credential, linkTo: String?, replacingSession: String?
+    ) async throws -> (sessionToken: String, result: AppleSignInResult) {
         guard !credential.identityToken.isEmpty, credential.identityToken.utf8.count <= 16 * 1024 else {
             throw ServerError.invalidRequest("identityToken is required (at most 16 KiB)")
         }
-        guard !credential.nonce.isEmpty, credential.nonce.utf8.count <= 512 else { throw ServerError.invalidRequest("nonce is required") }
+        guard !credential.rawNonce.isEmpty, credential.rawNonce.utf8.count <= 512 else { throw ServerError.invalidRequest("nonce is required") }
         if let code = credential.authorizationCode, code.isEmpty || code.utf8.count > 1024 {
             throw ServerError.invalidRequest("authorizationCode is empty or too long")
         }
         // Checked first, without the database: only a nonce this server issued and that has not
         // expired goes on. The pipeline spends it, with the code, once the token is verified.
-        guard nonces.isValid(credential.nonce) else {
+        guard nonces.isValid(rawNonce: credential.rawNonce) else {
             throw ServerError(.invalidNonce, status: .badRequest, "this nonce was not issued by this server or has expired; request a new one")
         }
-        let nonceHash = sha256Hex(credential.nonce)
+        let nonceHash = sha256Hex(credential.rawNonce)
         return try await pipeline.signIn(
             .init(
-                identityToken: credential.identityToken, authorizationCode: credential.authorizationCode, nonce: nonceHash,
+                identityToken: credential.identityToken, authorizationCode: credential.authorizationCode, expectedNonce: nonceHash,
                 nonceKey: NativeNonces.spentKey(nonceHash: nonceHash), requiresNonce: configuration.requireNonce,
                 givenName: credential.givenName, familyName: credential.familyName, linkAccountID: linkTo, replacesSessionID: replacingSession
             )

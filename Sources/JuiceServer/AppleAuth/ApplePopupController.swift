@@ -39,10 +39,10 @@ struct ApplePopupController: Sendable {
                 try origin.verifySameOrigin(request)
                 let answer = try await request.decodeJSON(ApplePopupSignIn.Answer.self)
                 let sessionID = context.signedIn?.viaCookie == true ? context.signedIn?.session.id : nil
-                let (token, result) = try await popup.complete(answer, browser: popup.web.binding.browser(of: request), sessionID: sessionID)
+                let (sessionToken, result) = try await popup.complete(answer, browser: popup.web.binding.browser(of: request), sessionID: sessionID)
                 var response = try Completed(location: result.linked ? "/account?notice=linked" : "/account").response(
                     from: request, context: context)
-                response.setCookie(cookies.session(token))
+                response.setCookie(cookies.session(sessionToken))
                 response.setCookie(csrf.rotate())
                 return response
             }

@@ -14,7 +14,7 @@ import Hummingbird
 /// ```swift
 /// let start = try await popup.begin(session: currentSession, browser: flowID)   // JSON for AppleID.auth.init
 /// // … the page posts what signIn() resolved with (a same-origin request: the flow cookie comes along):
-/// let (token, result) = try await popup.complete(answer, browser: flowIDFromCookie, sessionID: currentSession?.id)
+/// let (sessionToken, result) = try await popup.complete(answer, browser: flowIDFromCookie, sessionID: currentSession?.id)
 /// ```
 struct ApplePopupSignIn: Sendable {
     /// What `AppleID.auth.init` needs (the JSON `POST /auth/apple/popup` answers).
@@ -80,7 +80,7 @@ struct ApplePopupSignIn: Sendable {
     /// - Throws: ``ServerError`` (`invalid_request` for a malformed answer, `invalid_state`,
     ///   `browser_mismatch`, `invalid_identity_token`, `invalid_code`, 503 when Apple is unreachable)
     ///   or a storage error.
-    func complete(_ answer: Answer, browser: String?, sessionID: String?) async throws -> (token: String, result: AppleSignInResult) {
+    func complete(_ answer: Answer, browser: String?, sessionID: String?) async throws -> (sessionToken: String, result: AppleSignInResult) {
         // The form_post's fields, checked by the same code as the callback's.
         var fields: [(String, String)] = []
         if let code = answer.code { fields.append(("code", code)) }

@@ -20,7 +20,7 @@ struct AppleSignInPipeline: Sendable {
         var authorizationCode: String?
         /// The nonce the token must carry: the web flow's stored nonce, or the SHA-256 hex of a
         /// native client's raw nonce.
-        var nonce: String
+        var expectedNonce: String
         /// The ``NativeNonces/spentKey(nonceHash:)`` of a native nonce, spent in the same statement as the code
         /// (or alone when there is no code, or when the token is refused); `nil` on the web, whose
         /// nonce was spent with its `state`.
@@ -68,11 +68,12 @@ struct AppleSignInPipeline: Sendable {
     /// Signs in: the new session's token and the account.
     /// - Throws: ``ServerError`` (`invalid_nonce`, `invalid_identity_token`, `invalid_code`,
     ///   `apple_id_in_use`, 503 when Apple is unreachable) or a storage error.
-    func signIn(_ attempt: Attempt) async throws -> (token: String, result: AppleSignInResult) {
-        let token: IdentityToken
+    func signIn(_ attempt: Attempt) async throws -> (sessionToken: String, result: AppleSignInResult) {
+        let verified: IdentityToken
         do {
-            token = try await verifier.verify(
-                attempt.identityToken, nonce: attempt.nonce, authorizationCode: attempt.authorizationCode, requiresNonce: attempt.requiresNonce)
+            verified = try await verifier.verify(
+                attempt.identityToken, nonce: attempt.expectedNonce, authorizationCode: attempt.authorizationCode,
+                requiresNonce: attempt.requiresNonce)
         } catch {
             metrics?.identityTokenRefused(code: error.code.description)
             // A nonce is spent whether or not the token it came with passes; a nonce spent before
@@ -85,20 +86,20 @@ struct AppleSignInPipeline: Sendable {
         if let code = attempt.authorizationCode {
             // A code minted for the Services ID (web, relay, popup) was issued for the callback URI;
             // a device's code has none.
-            let redirectURI = token.audience == configuration.apple.clientID ? configuration.redirectURI : nil
-            sealed = try await redemption.redeem(code, for: token, redirectURI: redirectURI)
+            let redirectURI = verified.audience == configuration.apple.clientID ? configuration.redirectURI : nil
+            sealed = try await redemption.redeem(code, for: verified, redirectURI: redirectURI)
         }
         let record = AppleSignInRecord(
-            subject: token.subject,
-            clientID: token.audience,
-            email: token.email,
-            isPrivateEmail: token.email == nil ? nil : token.isRelayEmail,
-            realUserStatus: token.realUserStatus,
+            subject: verified.subject,
+            clientID: verified.audience,
+            email: verified.email,
+            isPrivateEmail: verified.email == nil ? nil : verified.isRelayEmail,
+            realUserStatus: verified.realUserStatus,
             givenName: Self.clean(attempt.givenName),
             familyName: Self.clean(attempt.familyName),
             sealedRefreshToken: sealed,
             at: time.now,
-            transferSubject: token.transferSubject
+            transferSubject: verified.transferSubject
         )
         let (sessionToken, draft) = tokens.issue(.apple)
         let result = try await accounts.completeAppleSignIn(

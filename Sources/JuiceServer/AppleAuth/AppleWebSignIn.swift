@@ -20,7 +20,7 @@ import Hummingbird
 /// …
 /// }
 /// // … the browser comes back with its cookies:
-/// let (token, result) = try await signIn.finish(sealed: sealed, browser: flowIDFromCookie, sessionID: currentSession?.id)
+/// let (sessionToken, result) = try await signIn.finish(sealed: sealed, browser: flowIDFromCookie, sessionID: currentSession?.id)
 /// ```
 struct AppleWebSignIn: Sendable {
     /// The result of Apple's answer.
@@ -182,7 +182,7 @@ struct AppleWebSignIn: Sendable {
     /// - Throws: ``ServerError`` `browser_mismatch` (403) from another browser or session,
     ///   `invalid_state` (expired or forged handoff), and the pipeline's errors (4xx for replays,
     ///   forgeries and bad input; 503 when Apple is unreachable).
-    func finish(sealed: String, browser: String?, sessionID: String?) async throws -> (token: String, result: AppleSignInResult) {
+    func finish(sealed: String, browser: String?, sessionID: String?) async throws -> (sessionToken: String, result: AppleSignInResult) {
         do {
             let answer = try handoff.open(sealed, now: time.now)
             try binding.verify(state: answer.state, browser: browser)
@@ -193,15 +193,15 @@ struct AppleWebSignIn: Sendable {
             guard let idToken = answer.idToken else {
                 throw ServerError(.invalidIdentityToken, status: .badRequest, "Apple's answer has no identity token")
             }
-            let (token, result) = try await pipeline.signIn(
+            let (sessionToken, result) = try await pipeline.signIn(
                 .init(
-                    identityToken: idToken, authorizationCode: answer.code, nonce: answer.nonce, requiresNonce: true,
+                    identityToken: idToken, authorizationCode: answer.code, expectedNonce: answer.nonce, requiresNonce: true,
                     givenName: answer.givenName, familyName: answer.familyName, linkAccountID: answer.linkAccountID,
                     replacesSessionID: answer.replacesSessionID
                 )
             )
             metrics.record(.apple, outcome: "success")
-            return (token, result)
+            return (sessionToken, result)
         } catch let error as any ServerErrorConvertible {
             metrics.record(.apple, outcome: error.serverError.code.rawValue)
             throw error

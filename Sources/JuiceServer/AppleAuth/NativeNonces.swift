@@ -46,10 +46,10 @@ struct NativeNonces: Sendable {
         return Base64URL.encode(bytes)
     }
 
-    /// Whether `nonce` is one this server (or one sharing its secret) issued and it has not expired.
+    /// Whether `rawNonce` is one this server (or one sharing its secret) issued and it has not expired.
     /// Whether it was spent already is the database's to say.
-    func isValid(_ nonce: String) -> Bool {
-        guard nonce.utf8.count <= 128, let bytes = Base64URL.decode(nonce), bytes.count == Self.byteCount else { return false }
+    func isValid(rawNonce: String) -> Bool {
+        guard rawNonce.utf8.count <= 128, let bytes = Base64URL.decode(rawNonce), bytes.count == Self.byteCount else { return false }
         let signed = bytes[..<(Self.randomCount + Self.expiryCount)]
         guard HMAC<SHA256>.isValidAuthenticationCode(bytes[signed.endIndex...], authenticating: signed, using: key) else { return false }
         let expiry = signed[Self.randomCount...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }

@@ -35,9 +35,9 @@ struct SQLAppleLifecycleStore: AppleLifecycleStore {
             switch notification.type {
             case .consentRevoked, .accountDeleted:
                 guard !stale else { return .ignored }
-                let state = notification.type == .consentRevoked ? "revoked" : "deleted"
+                let status: AppleIdentityStatus = notification.type == .consentRevoked ? .revoked : .deleted
                 try await sql.update("apple_identities")
-                    .set("state", to: state).set(SQLColumn("refresh_token"), to: SQLLiteral.null).set("updated_at", to: received)
+                    .set("state", to: status.rawValue).set(SQLColumn("refresh_token"), to: SQLLiteral.null).set("updated_at", to: received)
                     .where("subject", .equal, notification.subject).run()
                 let ended = try await sql.delete(from: "sessions").where("account_id", .equal, accountID).returning("id").all().count
                 return .applied(sessionsEnded: ended)
@@ -62,7 +62,7 @@ struct SQLAppleLifecycleStore: AppleLifecycleStore {
     func credentialState(subject: String) async throws -> AppleIdentityState {
         try await database.read { sql in
             if let row = try await sql.select().column("state").from("apple_identities").where("subject", .equal, subject).first() {
-                return try row.decode(column: "state", as: String.self) == "authorized" ? .authorized : .revoked
+                return (AppleIdentityStatus(rawValue: try row.decode(column: "state", as: String.self)) ?? .revoked).credentialState
             }
             if try await sql.select().column("old_subject").from("transferred_subjects").where("old_subject", .equal, subject).first() != nil {
                 return .transferred
@@ -98,7 +98,9 @@ struct SQLAppleLifecycleStore: AppleLifecycleStore {
                 return 0
             }
             try await sql.update("apple_identities")
-                .set("state", to: "revoked").set(SQLColumn("refresh_token"), to: SQLLiteral.null).set("last_checked_at", to: now)
+                .set("state", to: AppleIdentityStatus.revoked.rawValue).set(SQLColumn("refresh_token"), to: SQLLiteral.null).set(
+                    "last_checked_at", to: now
+                )
                 .set("updated_at", to: now)
                 .where("subject", .equal, subject).run()
             let accountID = try row.decode(column: "account_id", as: String.self)

@@ -18,7 +18,7 @@ struct SessionTokens: Sendable {
     let time: TimeSource
 
     /// A new token and the draft of the session it will prove.
-    func issue(_ method: SignInMethod) -> (token: String, draft: SessionDraft) {
+    func issue(_ method: SignInMethod) -> (sessionToken: String, draft: SessionDraft) {
         let token = random.token()
         let now = Date(timeIntervalSince1970: time.now.timeIntervalSince1970.rounded(.down))
         let draft = SessionDraft(

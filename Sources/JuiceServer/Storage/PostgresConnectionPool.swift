@@ -43,6 +43,11 @@ final class PostgresConnectionPool: Sendable {
     private let maximum: Int
     private let logger: Logger
     private let state = Mutex(State())
+    private let attempts = Atomic<Int>(0)
+
+    /// How many times the pool has tried to open a connection (each try is one `connect`, whatever
+    /// its outcome). Tests count it to prove a refused database is not retried in a loop.
+    var connectionAttempts: Int { attempts.load(ordering: .relaxed) }
 
     init(configuration: PostgresConnection.Configuration, maximum: Int, logger: Logger) {
         self.configuration = configuration
@@ -93,6 +98,7 @@ final class PostgresConnectionPool: Sendable {
             case .use(let connection):
                 return connection
             case .connect(let id):
+                attempts.add(1, ordering: .relaxed)
                 do {
                     return try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
                 } catch {

@@ -29,6 +29,9 @@ final class PostgresJuiceDatabase: JuiceDatabase {
         self.location = location
     }
 
+    /// How many connections this database has tried to open (``PostgresConnectionPool/connectionAttempts``).
+    var connectionAttempts: Int { pool.connectionAttempts }
+
     /// Connects to `url` (`postgres://user:password@host:port/database`, `?sslmode=disable|prefer|require`),
     /// checking once that the server answers.
     /// - Parameters:

@@ -50,10 +50,10 @@ struct WebController: Sendable {
             let form = try await request.form(CredentialsForm.self)
             try csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
             do {
-                let (token, _, _) = try await passwords.signIn(
+                let (sessionToken, _, _) = try await passwords.signIn(
                     username: form.username ?? "", password: form.password ?? "", address: context.clientAddress
                 )
-                return signedIn(token: token, replacing: context.signedIn, location: "/account")
+                return signedIn(sessionToken: sessionToken, replacing: context.signedIn, location: "/account")
             } catch let error as any ServerErrorConvertible where error.serverError.status.code < 500 {
                 return formPage(.login, request, context, username: form.username ?? "", error: error.serverError)
             }
@@ -62,9 +62,9 @@ struct WebController: Sendable {
             let form = try await request.form(CredentialsForm.self)
             try csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
             do {
-                let (token, _, _) = try await passwords.signUp(
+                let (sessionToken, _, _) = try await passwords.signUp(
                     username: form.username ?? "", password: form.password ?? "", address: context.clientAddress)
-                return signedIn(token: token, replacing: context.signedIn, location: "/account?notice=welcome")
+                return signedIn(sessionToken: sessionToken, replacing: context.signedIn, location: "/account?notice=welcome")
             } catch let error as any ServerErrorConvertible where error.serverError.status.code < 500 {
                 return formPage(.signup, request, context, username: form.username ?? "", error: error.serverError)
             }
@@ -95,9 +95,9 @@ struct WebController: Sendable {
 
     // MARK: - Responses
 
-    private func signedIn(token: String, replacing previous: SignedIn?, location: String) -> Response {
+    private func signedIn(sessionToken: String, replacing previous: SignedIn?, location: String) -> Response {
         var response = Response.seeOther(location)
-        response.setCookie(cookies.session(token))
+        response.setCookie(cookies.session(sessionToken))
         response.setCookie(csrf.rotate())
         return response
     }

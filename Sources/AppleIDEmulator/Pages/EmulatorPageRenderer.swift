@@ -3,8 +3,8 @@ import Foundation
 import Hummingbird
 import JuiceInfrastructure
 
-/// Renders the Apple pages from ``PageTemplates`` with the strings of the chosen language.
-struct PageRenderer: Sendable {
+/// Renders the Apple pages from ``EmulatorPageTemplates`` with the strings of the chosen language.
+struct EmulatorPageRenderer: Sendable {
     private let library: PageTemplateLibrary
     /// The CSP hash of the form_post page's auto-submit script.
     let autoSubmitScriptHash: String
@@ -13,15 +13,15 @@ struct PageRenderer: Sendable {
 
     init() throws {
         let templates = [
-            "head": PageTemplates.head, "foot": PageTemplates.foot, "hidden": PageTemplates.hiddenFields,
-            "sign_in": PageTemplates.signIn, "consent": PageTemplates.consent, "form_post": PageTemplates.formPost,
-            "web_message": PageTemplates.webMessage,
-            "error": PageTemplates.error, "portal_sign_in": PageTemplates.portalSignIn, "portal": PageTemplates.portal,
-            "mail_message": PageTemplates.mailMessage, "root": PageTemplates.root,
+            "head": EmulatorPageTemplates.head, "foot": EmulatorPageTemplates.foot, "hidden": EmulatorPageTemplates.hiddenFields,
+            "sign_in": EmulatorPageTemplates.signIn, "consent": EmulatorPageTemplates.consent, "form_post": EmulatorPageTemplates.formPost,
+            "web_message": EmulatorPageTemplates.webMessage,
+            "error": EmulatorPageTemplates.error, "portal_sign_in": EmulatorPageTemplates.portalSignIn, "portal": EmulatorPageTemplates.portal,
+            "mail_message": EmulatorPageTemplates.mailMessage, "root": EmulatorPageTemplates.root,
         ]
-        self.library = try PageTemplateLibrary(templates: templates, strings: PageStrings.table)
-        self.autoSubmitScriptHash = Data(SHA256.hash(data: Array(PageTemplates.autoSubmitScript.utf8))).base64EncodedString()
-        self.webMessageScriptHash = Data(SHA256.hash(data: Array(PageTemplates.webMessageScript.utf8))).base64EncodedString()
+        self.library = try PageTemplateLibrary(templates: templates, strings: EmulatorPageStrings.table)
+        self.autoSubmitScriptHash = Data(SHA256.hash(data: Array(EmulatorPageTemplates.autoSubmitScript.utf8))).base64EncodedString()
+        self.webMessageScriptHash = Data(SHA256.hash(data: Array(EmulatorPageTemplates.webMessageScript.utf8))).base64EncodedString()
     }
 
     /// Renders `template` with `values`; `title` and the language's strings are added.
@@ -31,7 +31,7 @@ struct PageRenderer: Sendable {
 
     /// A localized string with `%@` replaced by `argument`.
     static func string(_ key: String, _ language: PageLanguage, _ argument: String = "") -> String {
-        (PageStrings.table(language)[key] ?? key).replacingOccurrences(of: "%@", with: argument)
+        (EmulatorPageStrings.table(language)[key] ?? key).replacingOccurrences(of: "%@", with: argument)
     }
 
     /// Hidden inputs for `pairs`.

@@ -1,7 +1,7 @@
 import JuiceInfrastructure
 
 /// The text of the Apple pages, in English and Simplified Chinese.
-enum PageStrings {
+enum EmulatorPageStrings {
     static func table(_ language: PageLanguage) -> [String: String] {
         language == .simplifiedChinese ? chinese : english
     }
@@ -80,7 +80,8 @@ enum PageStrings {
         "portal_result": "Result",
         "portal_next_retry": "Next Retry",
         "root_title": "Apple ID Emulator",
-        "root_intro": "A local stand-in for appleid.apple.com: Sign in with Apple's endpoints and pages, the Apple ID portal, server-to-server notifications and the private email relay, for development and tests. Nothing here reaches Apple.",
+        "root_intro":
+            "A local stand-in for appleid.apple.com: Sign in with Apple's endpoints and pages, the Apple ID portal, server-to-server notifications and the private email relay, for development and tests. Nothing here reaches Apple.",
         "root_issuer": "Issuer of tokens",
         "root_relay_domain": "New Hide My Email addresses are issued on",
         "root_links": "Pages",

@@ -1,4 +1,4 @@
-extension PageTemplates {
+extension EmulatorPageTemplates {
     /// `/`: what the emulator is, its endpoints, and links to the portal and the inbox.
     static let root = """
         {{> head}}

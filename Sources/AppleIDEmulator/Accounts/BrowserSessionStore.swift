@@ -1,10 +1,10 @@
 import Foundation
-import SQLKit
 import JuiceEncodings
+import SQLKit
 
 /// Short-lived browser sessions: between the sign-in and consent pages (`authorize`), and in the
 /// account portal (`portal`). Only digests of session ids are stored.
-struct SessionStore: Sendable {
+struct BrowserSessionStore: Sendable {
     enum Purpose: String, Sendable {
         case authorize
         case portal

@@ -1,7 +1,7 @@
 import JuiceInfrastructure
 
 /// The Mustache templates of the Apple pages. User data is only ever rendered with `{{ }}` (escaped).
-enum PageTemplates {
+enum EmulatorPageTemplates {
     static let autoSubmitScript = "document.getElementById('apple-response').submit();"
 
     /// The web_message page's script: posts the answer to the opener, targeted at the origin in

@@ -1,6 +1,6 @@
 /// A validated `/auth/authorize` request. Validation order matters: the client and the redirect URI
 /// are checked first, and until both are known good nothing is ever sent to the redirect URI.
-struct AuthorizeRequest: Sendable {
+struct ValidatedAuthorizeRequest: Sendable {
     enum ResponseMode: String, Sendable {
         case query
         case fragment
@@ -23,7 +23,7 @@ struct AuthorizeRequest: Sendable {
     /// The longest `state` or `nonce` accepted.
     static let maximumValueLength = 1024
 
-    static func validate(_ fields: FormFields, directory: ClientDirectory) async throws -> AuthorizeRequest {
+    static func validate(_ fields: FormFields, directory: ClientDirectory) async throws -> ValidatedAuthorizeRequest {
         guard let clientID = fields.nonEmpty("client_id") else { throw OAuthError.invalidRequest("client_id is required") }
         guard let client = try await directory.client(clientID) else { throw OAuthError.invalidClient("client_id is not registered") }
         guard client.kind == .services else {
@@ -64,7 +64,7 @@ struct AuthorizeRequest: Sendable {
         for name in ["state", "nonce"] where (fields[name]?.utf8.count ?? 0) > maximumValueLength {
             throw OAuthError.invalidRequest("\(name) is longer than \(maximumValueLength) bytes")
         }
-        return AuthorizeRequest(
+        return ValidatedAuthorizeRequest(
             client: client,
             redirectURI: redirectURI,
             responseType: includeIDToken ? "code id_token" : "code",

@@ -1,0 +1,18 @@
+/// What the server last recorded of a linked Apple ID (the `apple_identities.state` column):
+/// the record behind the ``AppleIdentityState`` that clients are told.
+///
+/// Both `revoked` and `deleted` read as ``AppleIdentityState/revoked`` to a client; they are kept
+/// apart because Apple's notifications say which it was (`consent-revoked` or `account-delete`).
+enum AppleIdentityStatus: String, Sendable, Hashable, CaseIterable {
+    /// Signed in, and Apple has not said otherwise.
+    case authorized
+    /// Consent was withdrawn, or Apple refused the stored refresh token.
+    case revoked
+    /// Apple said the Apple ID was deleted.
+    case deleted
+
+    /// The credential state a client is told for this record.
+    var credentialState: AppleIdentityState {
+        self == .authorized ? .authorized : .revoked
+    }
+}
