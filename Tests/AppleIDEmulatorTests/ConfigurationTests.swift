@@ -105,7 +105,9 @@ struct ConfigurationTests {
         let temporary = try TemporaryDirectory("emulator-tests")
         defer { temporary.remove() }
         await #expect(throws: EmulatorConfigurationError.self) {
-            _ = try await buildEmulatorApplication(configuration: configuration, dataDirectory: temporary.url)
+            _ = try await buildEmulatorApplication(
+                configuration: configuration, dataDirectory: temporary.url,
+                random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM))
         }
     }
 }

@@ -53,7 +53,8 @@ struct HTTPTimeoutTests {
                 options.httpBodyTimeout = .seconds(timeouts.body)
                 service = try await buildEmulatorApplication(
                     configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"),
-                    port: 0, options: options, httpClient: Browser.pool, logger: logger, onServerRunning: { sink.yield($0) })
+                    port: 0, random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM), options: options, httpClient: Browser.pool,
+                    logger: logger, onServerRunning: { sink.yield($0) })
             }
             let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [], logger: logger))
             try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -53,7 +53,7 @@ actor SigningKeyRing {
             try await database.raw("SELECT role FROM signing_keys").all().map { try $0.decode(column: "role", as: String.self) }
         }
         if !roles.contains("active") {
-            let key = try Self.generate()
+            let key = try random.signingKey()
             let kid = newKeyID()
             try await store.transaction { [now = time.now] database in
                 try await database.raw(
@@ -62,7 +62,7 @@ actor SigningKeyRing {
             }
         }
         if !roles.contains("standby") {
-            let key = try Self.generate()
+            let key = try random.signingKey()
             let kid = newKeyID()
             try await store.transaction { [now = time.now] database in
                 try await database.raw(
@@ -105,7 +105,7 @@ actor SigningKeyRing {
     /// Rotates: standby becomes active, the active key starts retiring, a new standby is published.
     /// - Returns: The id of the key that now signs.
     func rotate() async throws -> String {
-        let fresh = try Self.generate()
+        let fresh = try random.signingKey()
         let freshID = newKeyID()
         let now = time.now.timeIntervalSince1970
         let retireAt = now + gracePeriod
@@ -135,9 +135,5 @@ actor SigningKeyRing {
     /// Apple's key ids are short mixed-case alphanumerics (e.g. `W6WcOKB`).
     private func newKeyID() -> String {
         random.string(length: 7, alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-    }
-
-    private static func generate() throws -> _RSA.Signing.PrivateKey {
-        try _RSA.Signing.PrivateKey(keySize: .bits2048)
     }
 }

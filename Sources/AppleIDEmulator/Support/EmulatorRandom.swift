@@ -1,16 +1,35 @@
 import Crypto
+import CryptoExtras
 import JuiceEncodings
 
 /// Where the emulator gets random bytes for codes, tokens, identifiers and relay addresses.
 ///
-/// The default is the system's cryptographically secure generator. (RSA signing keys are generated
-/// by BoringSSL's own generator.)
+/// The default is the system's cryptographically secure generator. RSA signing keys are generated
+/// by BoringSSL's own generator (tests hand in keys made beforehand: ``withSigningKeys(pem:)``).
 public struct EmulatorRandom: Sendable {
     private let generate: @Sendable (Int) -> [UInt8]
+    private let makeSigningKey: @Sendable () throws -> _RSA.Signing.PrivateKey
 
     /// Creates a source from a closure returning `count` random bytes.
     public init(_ generate: @escaping @Sendable (Int) -> [UInt8]) {
         self.generate = generate
+        self.makeSigningKey = { try _RSA.Signing.PrivateKey(keySize: .bits2048) }
+    }
+
+    private init(generate: @escaping @Sendable (Int) -> [UInt8], makeSigningKey: @escaping @Sendable () throws -> _RSA.Signing.PrivateKey) {
+        self.generate = generate
+        self.makeSigningKey = makeSigningKey
+    }
+
+    /// This source, but with new signing keys read from `pem` (one PEM per key) instead of generated:
+    /// for tests, which start many emulators, where a debug build spends up to seconds of CPU per key.
+    package func withSigningKeys(pem: @escaping @Sendable () -> String) -> EmulatorRandom {
+        EmulatorRandom(generate: generate, makeSigningKey: { try _RSA.Signing.PrivateKey(pemRepresentation: pem()) })
+    }
+
+    /// A new RSA-2048 signing key.
+    func signingKey() throws -> _RSA.Signing.PrivateKey {
+        try makeSigningKey()
     }
 
     /// `count` random bytes.

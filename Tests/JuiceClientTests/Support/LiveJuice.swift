@@ -2,6 +2,7 @@ import AppleSignIn
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import JuiceTestSupport
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -43,7 +44,8 @@ struct LiveJuice: Sendable {
         )
         let emulatorPorts = AsyncStream.makeStream(of: Int.self)
         let emulator = try await buildEmulatorApplication(
-            configuration: emulatorConfiguration, dataDirectory: directory.appendingPathComponent("emulator"), port: 0, logger: logger,
+            configuration: emulatorConfiguration, dataDirectory: directory.appendingPathComponent("emulator"), port: 0,
+            random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM), logger: logger,
             onServerRunning: { emulatorPorts.continuation.yield($0) }
         )
         let emulatorGroup = ServiceGroup(configuration: .init(services: [emulator], gracefulShutdownSignals: [], logger: logger))

@@ -240,7 +240,8 @@ struct JuiceStack: Sendable {
         let (smtpPorts, smtpPortSink) = AsyncStream.makeStream(of: Int.self)
         let emulator = try await buildEmulatorApplication(
             configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"), port: 0,
-            time: clock.emulatorTime, options: EmulatorOptions(smtp: SMTPOptions(port: 0, dailyLimitPerAddress: environment.relayDailyLimit)),
+            time: clock.emulatorTime, random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM),
+            options: EmulatorOptions(smtp: SMTPOptions(port: 0, dailyLimitPerAddress: environment.relayDailyLimit)),
             httpClient: Browser.pool, logger: logger,
             onServerRunning: { emulatorPortSink.yield($0) }, onSMTPRunning: { smtpPortSink.yield($0) }
         )

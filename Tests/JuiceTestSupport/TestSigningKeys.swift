@@ -1,0 +1,482 @@
+import Synchronization
+
+/// RSA-2048 signing keys made once for the tests (`openssl genrsa -traditional 2048`, sixteen times), handed
+/// to the emulators the tests start, so that starting one does not generate two keys: in a debug build
+/// BoringSSL's key generation takes 0.2 to 2 s of CPU, on one of the two cooperative threads of a
+/// two-core machine, and a full run starts over a hundred emulators. These keys protect nothing.
+package enum TestSigningKeys {
+    /// The next key's PEM (PKCS#1), in turn: two emulators started one after the other get different keys,
+    /// and a ring's active and standby keys differ.
+    package static func nextPEM() -> String {
+        pems[Int(counter.add(1, ordering: .relaxed).oldValue % UInt(pems.count))]
+    }
+
+    private static let counter = Atomic<UInt>(0)
+
+    private static let pems: [String] = [
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEowIBAAKCAQEA4zuxmX3QsEthY4jq2WkVnnHADLya+2FbDImKfyDVoiePBzHV
+        SxRnZSpUZE7kdXaE7jhNN45p+h2vu8cj8eRDcwYK/7f93VvNgCATrWwxyqM4JvKC
+        WE7N2f3EE62weCVnbuORdQiXrEoq8iLCnigpiB3xeRe/tQkfnooiZ+ICP1ybf+1w
+        c6TXs6STBV9+6WalQ65TmbGKCeTH9M5Y1g1bFvbh1jdQjjsaJMtpb1YTFa47SmbW
+        beNeoeFu4B5bA6g12OhSVBCiwu9JipIlZdgAYe9muYsclJmR2Q7h7Z8qOHCT1vpU
+        LMVxdobA5cwltlh3bQM0C3JfnayJ7ienvFooEwIDAQABAoIBAHFN9iAxnqoRZEXT
+        4zq2TdvcH2Wac/MN1+8X9BGw5yV8cTKmtBLEYUwN/9emiP9TMjRwqXwezJQ1Ukeh
+        JDi8168Wn8xjy7ehS4ZsODOcw/UlTt4IxVrQLI/am/ct/9Tg3cLqwUBooOx9bQ2g
+        rIddQlxHhf0aDPLx0izk9wPyq6k4jN7413Jcj6cTJBv8S5L79wzLGKSK6NfLn8d3
+        a9iWNoTmxRKZ5S8ktI6GQwBzYWpRWKqC+zKSvmd1G7kjVqGrpSILGx/TfZ65Zxqr
+        XBVuWb6d3BFbxeo0zkx2d927Dohuu5FrDxDTLuG9S3MLRXfVepVJ9d5UhV/xWf4Y
+        UVAJVIUCgYEA/H1EJ4jiSz8Oj9Uf/TvRizqTkVn6lvNc4QHP0oCUU1JWJ3pOt8sl
+        xGSpVRUvfxvV58BbfPEbLEFlR/LPnWcB3WOIiyH1PObuSVJQMtm1Emt85gV49lGS
+        1IsW6k53EC6ePYBzYFaeIRluLLLFhsk7d0Xjm7UbeX3malpf3byirm0CgYEA5mSH
+        Sk9T2gaNfNwR1qBr0hpKe78j8YcHoRv6yBdviOqzxbodiDRtzzaaR1hhk38c/JSG
+        YhixVG7lNAT4KYkYHmdniEhApwQiA6WCaR11rHe3rrTM+llc6o0RjdrN9nv7oTWT
+        qMDi8iVfQz6+X2J5KsNhxEp91fCHowPKfRI4IH8CgYBqVRbuz2b96YBocokWTKri
+        x7h97jbqe3MSD4FGVYAh1vsRhSDBpnwxSXNGsbVfAooDH69n3uJisOfGdSuaTlcq
+        tVA7yAFPtLGFj3TW9XicWUgwVv2qPpBnkmwEISdjWT6rB/2PBOtzZRJRILivGvBA
+        Ot6wJIV9lNgE0iqtZ1PbwQKBgEtg5Kq5XZPdxPju/58bCWvKUkg+d0IUjbh2cQx6
+        LnG7aGnuxK7FiI/dK4jgL7yUQCWbaoQ50/rt9WuZnJ/qTMvVxRffm9eJEJ/kzNAb
+        ZV6yJJSybsYR6saKtQ2WYwCb++34m4EA6r+S3qIfqyWGEGKfXiNcw+L1OUtqeBuH
+        lHl9AoGBANHqeq4G2dOxyA2ACMixARzPcqV+Rkq4JyG0wVFocjAUA47kstQ03ONf
+        6U+LEJsiBr3cANVWq+dyl4O817dzMKeMDjDLiyLOKUFF7mv8I2QwwjSUQpFPUG5I
+        sSqQanysD+8GzGI+l9HxHlfDIE4SCgqcVa1eZv1wEXYg6Qhpj+mX
+        -----END RSA PRIVATE KEY-----
+        """,
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEpAIBAAKCAQEAscHcfaZZsvDNLdRtJRnVHOWRLZR0q0b/sg3vFk/wmN5BXmpL
+        g+vpEKjO+0jGpKqB8bXHh6uj1sazCeaEVU8AMIiTmMN71HWyf80lyxLXG5pLKQdm
+        pjQHXeiblBEJRokU6mf0feHjeUqCcOwsMLP6tbPAOaNzyS0ptnlpRgiK4dXfSDaI
+        gQ4SyuFzTZGWR8ydD4P9l3s8PvWhV91Cfvz/otkONwsHsi8Uq0Yy0NHNIqR5dpe/
+        lGjFMubwYHlKBEtxrzLwzBj9b4SDnk9x55BNlkm5hGzICn/kYn6VscssA8QAsazl
+        T9mNNOAsOsNAWZL/A4N9FwsM5OVqo1WpNGRQcwIDAQABAoIBAArqbThYFU0MRYVJ
+        dLRhDDm8jTg/1BRKhVwxR9vWZ99zUo9SNrXwsDzCKQe8Vdp50AYAVDLsIuEHDaqP
+        edPlSI0ybeHlKz8GRUJc3jPEwenjhTcNScvuCP/Gz3r9utSWiW7FmHl8fCQQI8d8
+        cVBCVSSAV88STwNtHxEiDolq7+BjUAcz4TLlwbHmUqwInt1AhZZVmfjhf5R/wBYl
+        IDB1Pr8nxY8XfsCvZGpEG1VJ0fiUbt/RlgBxif/AmR6R6Z+Pyaoa8DXvHBLtNclS
+        dV++wCdNcnryUAkDQthEsQtZO8CJo9UdBr+uPonxvfAr6JeABfnzOixWtoCLksz4
+        uz60rs0CgYEA6VlMWpp/N27CtfbjGgtZrfD9Ip1Clhndw4L9oziWBu+krzcHqM5A
+        vBjwcvPZni1unO2Wy4UIYflct27RTggyIsuUtTvC5CkerKl4HewhCWScBgFjerNd
+        LvxvdAXvmRwoUeFIOHsXY47G+MIPnvURg3rhcFhAvDCa2/Iyv3fc6eUCgYEAwwMd
+        7r/q5S1+FkZpF8WJXfAMIaZSMOk/I/f5E607i1wvNHw1gWtZLFoyiOkT1mMCDcDr
+        dueeD7/Y2mBeNz1OH0iX0dn6DdKkAVnGdXXIAmK/Xe5L72Yg9+bFvK/xYsQm91BS
+        nli3+JfdGMK43I5apmCDgksG0aBH7WeqEkKfy3cCgYEAxTr+B2KoflD28FhR0bSg
+        Qx36xyQGoNoSD+uKuEfevtQU7SflKG/UVWf67B5h5IlgAfHrT/AMisr66+wVqw/Q
+        WIqcEacGblS3IZdH+HqZ3deU7JqF27L44vrotTdDMbWT+skgguS/ex213ZIhI+jd
+        ubTGEW/2n1mxuo/3BtCn/2UCgYBORfUAvHWK8VyXkkFicj41v0EPTJPW3/gg9so5
+        1KF+yUyFM4nCXZUYUUfRXkRBG9JaNOIOAt+VkLp4xI9seqXdtqSBbY2JeM+tXxxi
+        Txkto/cNu7Us7QA0oKMjnjc0HmlJgSr4NcH5/PKYmqfalyTZfQmsBXNCNqRILQC9
+        fZJn9wKBgQDJ31pNG7IzAruexsYltXBBGCr/MSeWvUtHxMecezM6SZtX4UK8tmNN
+        LiT1WDRxMrhmAbvX5lVQkTwYsaP1SdqmqGDAANQ1+Icx0qi/3RmOdahc6/G7l6T4
+        ua8IAMRFQ5mNYObJFnsaXJObqFjxSv3XuAbcaYyd66v229zbAVdhwA==
+        -----END RSA PRIVATE KEY-----
+        """,
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEogIBAAKCAQEAtpoJPdu9ySAab01+/KWnCMaAectRv3jFGWfknIdsWUAL5cMC
+        sb7uFGWnb/yZNSyc1DwYSUA5iXacfEZa4YYfaL+uMAqhPP99bZxXPkJh+kJpQJe0
+        dzAIylw70MPqxhPigXMLKw1idKUXM1BNuZLdxMMeNzcJZICRabXEEaNYd4jewYxo
+        OmnrCAGGMm8ct86nUU/BOZNDNbtGNWKvfXynWzWY2lFxu1Sm7WlnJQlibLUDFk0a
+        HJlZLENf13QdoaTZxnCV74EDj4OXp9u/RsRbwAetwr6N0fqab1s2bcfWHkuXSO+j
+        uaXGd4F3r+QufptrIObJ+n0WlCrTzneBljxwSwIDAQABAoIBAFLCHFcnTOwnOyPf
+        zSJnV31gLeFFV27+puHdVtzkeaQ3pUzEZee2H4QqEElug+d4KTn9ZIpqa8lT8xdV
+        8aGN3pVkbmdCohIZvzia52WFw48fY0GNoBJ2uD0ysT9sU+7jG0DNKa4g+lLgcdPl
+        XNyy5gTj48FllcGxjXYKFetii1lc8IxwL1Q2f5ctjykJgPx8tTjzfhtE5BK0lpKa
+        dDKXHDNUR6vcRcuVT80XXZY1EuInvzYDlYpXYSRWk4Mdjs8RICrmdrmTzp2+ABp6
+        Xq2iw7cYkvu5kz4O/AQpVXiKh7SMhoUziRLcb0n4BUqkcm/6l7yxLaZYYevU4tz7
+        Zc4TbSUCgYEA2y3FIJCp31dVe61ioKWMqhLUHo/O+6OMNJZ768ySN151H5CQrJ3a
+        7t8Aq2a21JADc2jSTokFj9B2qN21Ey+Ga8FJyZLVqVRlQ56MR3JnfZLb9CRLvQCB
+        /DWl58+T2tfKYZOYJxgKyCYRcqSAR6dhAwpumKKGL59TVbfkvt1knmcCgYEA1Ucx
+        rT/eoq+LxhBlauX/oIAEutqXnkiy1KiD9c4CnFX8nr6ESCk1g9t6quW57EiNb8pG
+        4AVa1E+rzzf2/HGGVOwEmz46OqAXT0DMavdHLPZOKStmX+6sjM45dCmd0pgO46+B
+        ny4+IPvYi9qmGzsTpEQfwJRM1E/lkvAttzLtKH0CgYAqkEXi4BUNGVGxdedcWSnq
+        8UMeOEEy3vzgTYT9MroGZKKMIa/mxbT5hHcF0imZN+pjpCyLMdLRreMNQhjjA+yv
+        ylaA/bHec1RDAGwvh8kPOtDaJZ5LsuiLSQPR85679gIIVvhKR0H4wmPLBqUexSNy
+        yrjVjWJPpzowwEh8xFPA6wKBgG+oqUph4OZdb5kPZnlT1sQpodBNtwlIWE/btdKP
+        u3Ar2Gknp0u8P2c8Ffm48eDRjzLSvM52Hzp+R53iV+2MZd65/iNkrcmZnPqCG0N5
+        GItinEMTlLJu22mQYiX9z8G8mDb94Kf85swP7iwyGbqx8DOU8ua4/Yw+FBwcoGKE
+        SANlAoGAcVv2c7uH5V/YFolSp7y39nEA4KjiunZTHKQsDiUS6pntBDw+Sebs80+7
+        RkKDGhWTxFzEEBQv7bh1pcon8Z/bkzGcbNsG8eDKucEi+O+9t64aIlIQgNZDM75N
+        GQ97GtATMklYxuZNZeimftxTmhAYeQBpWV7s8x2zPeVz4odq+U8=
+        -----END RSA PRIVATE KEY-----
+        """,
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEoQIBAAKCAQEAogH5A+odNJ/sT1sEOXAlAXilQ3BCTM0bxYoNZXO2BvJFlUm2
+        2B+4opLLuC5sUtE38xiiXf/PvYSHJ6yAUjxXAvtQIROa1YxPvFkrruEoCbDHPmms
+        IgOBhFRCBD+j9kPO9v/dRkm9UUXz1YpBK5WQeN0OtqTUaxhcefYZdrh4oYleL5wH
+        APYRZ7BYygFp1HL1gSBaaVOvExct4rZEEPVbsGPxXKuOtE0Fr1S2Ps0suC1Rj6qn
+        DVQjcJRHdfJPK7XbA0DzmVT/rMPt1wqBUcgYsyirEtqG9Ku0TwKWb7HC4rxHcaPb
+        EVNvkPjumwoRvu73W4Gj9xTmNQafsvrdtBVl6wIDAQABAoIBACEr/Dvj9OTwledN
+        wJiuMLWTaWtckga9vKD++m06exwDAWJm/IxWOmz3V8U3pDB07FrXQW+z0GqCt1XV
+        SVUNS9etc6PCKuLs3uq2623cZmFNlA5gfsFcLGnXAslx6nWjPr5ud3VL5fq9MwcX
+        Tu7IqhNFWBzntSLUkyLZ1C7t6K1SatKEqxQuPNJDwy7vo76owSLU1OzImLTqwvvB
+        gtBGr4teb8tasV+FbIlFWtu4wgjMXDsq0Zfbzv0mc0pHokzawtPaYXSRMG/sfySc
+        o3nqg/p4kqZtGDR3004cQb5W8zx5CRnJX8bEj3yfUt4lotvDSMDeT9z4Rz4Xb67v
+        lzkgRRkCgYEAzbm8YftEnH33EOQfcLnpwuVgm0m2h8gz+P3hFgGxtizLjggh5Y4Y
+        uu1HnsEPjM9iPqbUqSqe9xbHLT+jfB45Lt+Hl2v89laUMB1YQEuaQa6BK9g+QjI5
+        lpxBPzR2jj/Q3vItnY1+SGs9hYDIRvMhhdu7oDDx+nD+SHqbLOCytq0CgYEAyZk7
+        2n/IXl96QnKVBVObJ0jIKhQyFORgJYbULVHVvrH5DNsyLUaBl7jggV6TVasgorSB
+        bRMx4qLqpRnYiIblA0/J+Hq/b6CvYwxc60KxXJk849fjvVs3nCAnT/h3U6EQWai3
+        oIFJ9YrnPbsILaDuzMgdJX9bQKc7VsY6ctRZWfcCfyDynjkTBOoLQoZyApcLL2UH
+        V3GHXLRiW/CEuIfNvahvhCo7IzKgj1VgqxfB07u5ewKNtYFiUhNAkqWsi4JVVNMs
+        +YpGwTyyoQkTqg6iDRJ34DgladMwOAjm/Ywh2trtXYZXQvb4skDm6/N1rJ2wUq4d
+        gu8k55w0fIUfHbsSQY0CgYEAoUFm9QHdfk+U9e29ccNMigHXyoDZBoketyXANngN
+        Jzoo4rW6zyhkpL4HJrRF2fLGah9En8EI2CZE1sdzwtFUAnAiOBXHZzz6zZmoAa8Z
+        O95/LCkWS/LY6pN1nqw6lrRw5ablKwf/5t6y1Vfz1Lu0CC3R0pqqnW6nMmPhgNSG
+        nEUCgYARAtEOomI1zhR4TM5XX2ogHEksRQ+1b6Nsru/Zp+lSCKbDAtJBJMKlhz3W
+        edLFO767NZlBvgSUllPSA6aYt1nNBCB3wwBZUqrDDRoXencCHc/U2t/nvLx82X5O
+        O5lx9nZ7Gbd7rWVw224O/r8JDAnIg3dZALW3JHjV+1kBG6g84g==
+        -----END RSA PRIVATE KEY-----
+        """,
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEoQIBAAKCAQEAk+xpKUVT1E8FT9UojKQtiO8oPdLFLwgYVssKoQZMVudhUZ4I
+        zi0671NS3U1R35ZEU/QEZ+u/VKuAWngaL1kZU1nPQ+SdKC7mzSAQOHfpALTuBbH9
+        jK+thCSw3CJDwW3lohX5uFdcHdBqYNdigD0PIBKNBqN7ue30NhNLjehgrWvtK0oM
+        66siOEhiQ/mGx4qeQe4RwO1Y+erhTIG4cPNg05giasYmZmBA0sBPXik+WpKOIJS4
+        K5NQ5GoRFGtt7lMI7j4rYdT1t66qkWh+TotQ/RlFJUBWWA4jjQZ8UH4nW6u6oAvj
+        BqYqb2hlUMnGALRGeXb8MttHrdZdtClXqLZNhwIDAQABAoIBADmldAYFYnnmoadO
+        5pKImMY4jXIqZXXCrdmFHwtJrQ5g9WgdMklHDySdUDm2HCYKJW6iNeVZ1iJlA4w+
+        KdYx3tDAuyk2OpiiToe56xhWgpMn72qAxtLA09ofgl0HbWhAL7FO5xaT1O45fntm
+        9JgNM4vILvVbWKhIt1crhdIzsRlj0g+pe7mBX3itsFQ1huqSDBw42Te4YDKha5tR
+        X0BiBhLw+ozHJpaOGAv9Jo77Rdz2Pbjx/86aNN5GJxh92+pUeZripPsMpBLeHXbR
+        USNVhr2ttlsDaQ6LQ040T7uv62E5GzmtsNALadLjUHmNqkqy47xbrloGSdxj/Idb
+        zYxrc2ECgYEAzXmf+NxBBM0LWwEp49ngYvUAhPTT1Iazys7yw6cWlvsM9NxTxtdi
+        V0HmmUqplsITLb0z+kueuuJdQK7P7Q0U76Sx/DcJUrSlG+sUaH8XVw+ekDRvy5x+
+        uPIoq+kVgORf3XtXXDv6tWSL9pbi5fOrftL8jb0mf1dNyHTYIBFmKgMCgYEAuEv9
+        manYcZh+K8R/GK7yxl0dxMNDVhJAconwCb117DygsYc2eq9hhRHH2AjQt1mrVSuH
+        oBQ3v6kr6co71cwHaUf7PvJ8vZleJvUV0dg098VCsfdplHS2AiU8DjqWU57S+dzj
+        QEoBhS1e3VY08JDkOtkK5ypnPfJmfnC/8pZM+S0CgYEAvCvwNsXuvWjSR2tPY506
+        gyWAbkKQZAdgTBEt/cPdSjNrcCr+hhDlvKdbeXMI0Em3qqGlIklyeg+n+v6c6Kic
+        TcL0RNhaL2XD90dYD0Kkq1RgkAuVflA5NUJ/wL/as4lxybGVFaDQPqJwE0mnTZPT
+        sHekVmGtCd14HGX1L5j/iOUCf3J2wAuwcb4b+EE2ybmK7z5ElzieDjRnIaACDBQA
+        mD0haqzYTf3k76y2XmjPENLP3poHbzT9WaKwb5XFBWTEU9YP3vw5n0AjAVcw4Vxz
+        7HH3EnV2NRz/YAv1FFfCC5vkCSUnC/3h+Q++Hi1aXYcMdrQWGa95pqXS59WgMZd5
+        wlUCgYBNQ5RaU7Zl0MX0XGgUTWofssnuhFZLx3a65QNVPLe4l7I/4DiutHBReXOr
+        dYeH3u+7c5LtZlDIE30Gw56g1IrD/HqqT+Z5J2oQCxfTzWxjIyz+fJ3a2eKuUz+Y
+        F/rogDRmUkflGq2wo6sgF6tV7o/zkDrU1/bqJXNs50JkRrb4gg==
+        -----END RSA PRIVATE KEY-----
+        """,
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEpAIBAAKCAQEA0k/ndyA/iZmQ5F6C1bcKOM6c9BjYjCaAm8FNURxoQgY9kZYq
+        5J6mEFqg5QyEI+RwE0JhJ8JGqLGzVUFpuLPgK7yvzntryk7TPICfxYT0QYneTEYc
+        Yl6dR3NpayHxs7MRSvhQ4WlMnGGGxriTsVGuz7sxmgtYVPmObUtLsoyqMbFqioDE
+        zMUE33z7tUGzW6otrGX3yMGRB/8wBBcHVP8vi8Ra9LFEP7YTj5AQzTeE+UNyW+YW
+        cAfEDkEJUlbL9K0DVqNkqBcIkHmOg5EGZ/t8Ekx76lsmGMJZTV/gn/Dt/rEMdOUY
+        /NYF6AOSpK5t5Xd9t4LbwiYwsOZPpAUCodg3iQIDAQABAoIBABBhcd1Y8Sn2AI+Q
+        /u7HbW/kQ9xNTRyJaS34fd2p8ULnOodq41dgNf4DGRIOCgLDqakOXAPdQWSlRpsG
+        18WvmO+/KBBUk54zyoclW4xmYSHzq5FUSqSsyuJETnsuLyW4dknZEm+kJHfvrrAu
+        sy419wAuC9x8MrqXn2zK1xAGncD19Pg4XpisX3fngZKUpuuaMALGVzEbZ/3lKg3r
+        i2/ocz3yWbW18rzhhPUD+m1pNpwtooGyznMLUN76y4Z52M1GputuCkeZbtS9HvrB
+        W46Yh1vV7nup6ZBMtbrsfC/hNB00W9eQwbKvPFB0Y72BAZQwZsn+YRPzbvYUsfkx
+        EqTdleMCgYEA7CJ0AhRCneRO2fprE2j3mYyFkcUpzWeLZHMoSvQY2w682nrLVRMt
+        rF77/AHsJm6xhnr4oxuaWnkN957LRUX16aHrUusw2pk1DZKZ+InVI3s0C7xMcZ3K
+        qejG6Y0XKoA/xsLmerh26sP8bEKuqN18LSo0r51WBxi7AWWWE3qOGssCgYEA5AFS
+        Z9fuWNMPXWGOjnuBn+/p7dPrKWUQkoOjKgmw/G1NVJcai86CpMyt4x/ReWcs9N05
+        xjAngUowaS14dFiIGSzcF8YxD0oYgnO4Eqjb8ratMpa0WFc+5jPDkEToW68qlLaa
+        huyiXBPrQXhavayUuu3jq+OXEavYjWpwcm3RCHsCgYBTHomRVcphQ8VRy2k3iuJl
+        JWa6+hkN2Z3ifPq475V0PorRqRm716VjIIg4nAChQqOwv8aXu5aotCXrfPT2bHr0
+        g2+PX4Rx3i4jmfAi4XmqJKscWmraL33wMyUZfvWhm0VX1LFGj3okh1pqTUqn3Fbi
+        mxGyo4JtuxHQmw6pyqEM4wKBgQCp7uZJKSGmqB/CfGxwe1KgLoKOVCzn3EBewqfA
+        NBrp+FjzW+9YFeE/DKHpLpTERAa4tY1Szh8TeITeTxqAtF8zTED5oyh7ecEMsUyW
+        862Cl248zx+428WwcxIlm4YGl2ZIElTXjNRxhhMH57jRtyfermDKgsTcUdUDiTon
+        vvtVswKBgQCU9eVL/CfCh4SnGd3KDAUvR6UUnCWypB+/gImFr7M0lXE3cJiHV5/F
+        g/dWH0Zt8DlZjEqfWSSKwbDyZZdTpZY1H/b1/t0dChU3W0K1ynBzpmYY+/e4tx7M
+        kGxo/ifzGl1bcBzcYsshPFb5ubc0sqhzTFzdUoxY8IpFN9tzcLatwA==
+        -----END RSA PRIVATE KEY-----
+        """,
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEpAIBAAKCAQEAvjqUSaaPGSBEb6bXBLkcRD1SR1oRUbbVx19ECgbdHTvbqjfh
+        e92D7lBm9V8UlIl9/N2giF+QIEI7/e65pYJywRyNdQjZCw47fwu1vd1zxNU5Fzf+
+        y78Y5WPSh9h+H4iq84rXBW1dO3uVgE5chsFxpXmKqXQIxAtSz8aCQOL//AFJ1GCi
+        JMZDCR42i+jC03Muda9kJnTA6aiHXStp5IkWlPl4Sg7Gq8jYUWbNmlhgeyhvVJRG
+        GWB/6TCw9zkyTecy2s7QZK7+ZhB8HRDgHazJ6s9JSf8uVK4NZ2uwrDPiFTQlPrdP
+        hedKb5eHrJEZQ1/LRhtb+ee7Ea5UIyCOr8HZ3wIDAQABAoIBACZJ1iUI4E6XXw72
+        DttFgvn9Ob1g1JGU8myBsUkvXnwO20TkoH709CQYjNCghZzsG6600SYBzhmgG0Ee
+        NsGogv55h8Nht4XxJGqK6dbAZxfcLvSMcb2CxjkNoYd0PNaOBJKmhGb0P0rEsi+0
+        Fg2NjBlZYF6BG26SNOXbN8Zlqk6HfpLxJtn54Pling6hJYMcbNERuoQYmV0cvr7i
+        Euh75YVelxdxWaUizqbqGdmjfl8Hj8K0qphFzzyQD6gUs8MQxP12+ZWl2CUFycW5
+        EuZihuvRRZLBT9JwiImqcilRJLc4Y7eB6xDXIowcTjS8T57CijRetFUE+E5F8Kms
+        kSlT0KkCgYEA9AJKE3+uc2LAfXe20cTPLNQqTgE4Guc00b2aeRBRSPReQYhHGK4r
+        bSS5dtSBW5cNIbj0tvpxnyzg3oxDeGkmeWrTcz4zh4q3ZyFxOCTpum2waKnglXkT
+        ehXc4bFts0mx0bHTSD9CnzTT0p1qeTxMzk948bk/G1mGP3bLRAjR/10CgYEAx5O4
+        Amz0C3Awb/yXjglr3OIxggOQL/sTPTp6S+9QbktPQ8JVkFO8M9mehDXGGIpUk+o2
+        yxcVs6VAFBbDvH+miwLMPgdOWL1Oli+ZWyssaoVnWwueOhP5iQJvZEOfbRDFcAXN
+        84sli1uziPIlgxIdHo8ZVB1GB3cjRN5hOu8wtmsCgYEA0XUZo21KEfBmLg3SmHTq
+        JqAlhHpVb/qig5zPejbAn/Bs7LIP3aa8zl7k+ZVnSXj7o8QCBQQs/qdmjIM486bH
+        iRhjVJzDXQl9cADsEHbXT9oSwXV5vLWHO5iC2BYXhfyvsMKGDJGJHeMaJcRM/q79
+        e2gK+Oy8uDx8GgRebhNoOF0CgYEAg/zPftsrcr0Za5ZzbH4SlZwJ/d/5ZaH4kU+x
+        PbLhUHAB1eAZ0j9ugiPzz5/4iJZDZSdKYXm84nfxLtf3Txxkuh55kLQoPkvEQ1Lr
+        av3ce/4J4o6GcAZxywiPPpHyR6EF0hYkpGJrzAQzcegiotJB68nbiGNrwtgpvQwM
+        5Xr2jk0CgYAaARHxaFumuHJmlDINhPCI6MFjeFwc3ZVPO1VpRe41rTrjgYYD0hsh
+        hQ4PXC7cW3LEHqSQ7NcD6ro/fhFLIyOH9jOrOeLn1DhyVxYJUj78tFgQ5AJ5ahdY
+        ZN5N4FNH731O3FVt36MkUaGNYVCE8fxVuBpT0ZtDJs48oYZmNajQ3A==
+        -----END RSA PRIVATE KEY-----
+        """,
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEowIBAAKCAQEAzR/XUVDha+lKFou4MPSt9Lnm9T/Oq0ont5aCLn1yQR1mpKvm
+        4kW7M8ud+5HNtvyPZWVJ24m7yUCuoMltc53n0iRbsDS/jK6OnQaqeOt4WikJRGae
+        OCqu8cvLj6PDl//vqlmBhCnAukrWLRa4sdsGZr9faGLm391yEX1vs8n+TnqF0uKD
+        M8KpUa047VGK1HNPl0Cm9WhWYcq6VVwO+y36W6MkBTmTl1Neq+NpGgduKuovIbbO
+        rl6DFzjuVAIJfNDB4Mvi2otNgMNvb+uhzQaOK+vpxKR4fTjY1E3V6YyuSD/mBeJJ
+        +EO5OpuvqE1VzbYBNlfhIG6sRx4PhwR/Kt9klQIDAQABAoIBAC9W+uVsainydEPR
+        yRebUI5bXR8as8K6YYIwPSknkHfQpkC435c3CqZAhtxpYPWrQhjfkHUXS3x97g9z
+        jUwSlE7eTz7SXabFHmrFABDaHzOHpvjfSgKiby+knf0viVOKILDK6WYsEKut29Ia
+        HVQGvWp3HjjEIo5l2A6LSX1Pz94iZPDwUBaedMQK/Da+roo+FGtxuQucvQX+kaBl
+        dL98JtZfS6ybq4qbX3ShcrZsEkqIz3H7xjUivhUE2+UWF+5THE1iHte1tRHIg4iQ
+        k6ObU6HLrKt76a+xeBxgCpZOIyToAj6LmAcl7vJZaTiD17ddFJt0z5a88bx46iqo
+        LEG58V0CgYEA6+cv3T5xoTBUKaNrRnWZF3cn/gy3tM3Iph1BBSF11onOpLJLBS14
+        Gdxlg+JtWJdt+b22s+OBITg28wFrxmbmUTgx1LY6edXtrwdaBcVLZWmBtJvQq1qi
+        JUk5uYsOspMSaiox/IudAbS7cEixqF1G/iotCWUNciRnA6iaHOwSSDsCgYEA3plm
+        s9r4lsEHRVHfivOePZVfHOUA+7YrwZsV0qyHkyoYTPR20mp79aY6jzhmq0o2ZAYx
+        5YdvF15bawyvMXV+elTqE2REseR08thx/S4edTGGwNgMZc+VMsJFOsdRMMB7PNFZ
+        kNxGvzx6/SUPst5rdUCliSdoMUJwhf6RiMC4CW8CgYA/yZaWs4DUPhYz4B1swvWv
+        c6fbuSKfgBlmWXiwY3jSlxbKT++bKc1U6NSGUd6RWvkA07yobbcH/YRWNycmUcKr
+        aY+H3fJ36VHIxysfblbRyDKrXIqTGwHHJUK3mhNSVBRhoqE7kaDVykH4vZ9UUEyX
+        A16EMM/u8krsoVVyxp626wKBgQCC2TGh78nI9FbNzL7W8zXFhZSPa54UWJWIDR3a
+        5UgcndYDBoECV03erIQnxEO11L38NhgGkIIg/npGhwJE1IgwaNHf7ETlPSHxzoHT
+        DdUhlqdbnKRNBKTzXXdMgfWb7smCip1XpeSAbZDuVWbRAiWwmvuzj9KTgjaazXXH
+        KWIFSQKBgBfXDC8aO2arj1QmGgxzf1Pmcr/Z91z5Eq7h6NOr/rYioCQ9omZl1kjT
+        ws9R7DLy8uqdjarD0Y63ZI/SmDw1Ve6N8jZuWscdvoeldmVsxCJSlOZwVWk64Dxs
+        D2Mey1jSXxOak7W6lXqN7LhVvt30xmNfq75TZig8uLbsDT9l8jc/
+        -----END RSA PRIVATE KEY-----
+        """,
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEowIBAAKCAQEAr+BqHue8MxbGEwbCvY4d7o9mQ1OKl4zQjjtXJNqrU3pPS+ay
+        G2xOPKa6+KduUjlTygwQ16i/VP5kH5VzdsomuXyjYFaTuUniJn67qHHmrz6+gL8F
+        9T83abVeYnt9ZzSkAcO1KxiCmXu9t/4hrR5YTVRTth5i1hMBgqvGaAgpTCTgpkZk
+        oooNvc5jBD7id2LDzooOthAu4CN+1sGdyTt1JjU2ZQb2hbYfYABm6EJlsgJM6Rns
+        +hJ7fpVTJtk7kWb0rxT4Q7Emvk1oniShxPjpFEeiVkp1fXU9tt2BrLHxR9fLFDZO
+        UkahWuZ2zbW9P185HgKhcvhDFJGjJFeVwZPqYQIDAQABAoIBAAOovBx7fsdjVGil
+        7dxKviWt9xc0gEAp7lbfNi9umzzn4Ql3ucHnTXNmlqJAvYNZbPxZpuoNuTlX95ZO
+        ojHY/9hBFxcUhgtHVbyuS1I0WHPR7t2327RgBdOdseKDpjbE+hqNS1Ijtufhkq9m
+        yqWS6YxmUj2KQU0p5RCmaUDV1qIeY3VvOgpn8E+x70mWV0SyStxSitk86SJE54r4
+        9EtEiKQa8yGTydWi6uOi5KxIH0/KqrxY3leyQ5OxcIyQHP2fh+HSXdA47H965bTD
+        R4mS2H989dYTr9WBE+7Fn+fujhncfkwsDV1KyMR8FRF1Zv1Wjn6Li2iE8R6x75zu
+        vBSbG4cCgYEA3iidEZW6Mn8UriMDNyqmOkLinqQ2FmM3Nd9QodB9SlknPuTh8rp5
+        lMCgk+y3Y49dFsR9uXNx5bmG2WOBN/XiEZ7jEOscyZ79VQ3YrbZbJPKsFoTvxqML
+        CzLzgbq81se8wcM85vu5GXSu2OrGZJPtSPT9ET7hRJ9EFUK/Vow7bPsCgYEAyqr3
+        /0mlwle+f13IUpRyRUasYY9oz7NFIIdyn75iX6CKTuTjgYIPSdaFOP41wFgoogEC
+        9b5Gmbh5WuCaR8+dw1xgKMLNfi9KmL5kfhUdnKQCX5hd/EParDT0GuCA+QCarZF+
+        y3BvSqRAJkfbdFFoxQ1SLMbYolcQehkao2dwr1MCgYEAyZ+Ehcwk0+WACFbgeTXs
+        7V18vUv9hq3/EpadYG6O92YYdz1VT20sIPP+CKLDAcnAS4SDMkdzLHIHz84+HWK8
+        DQ/ttpIba2UvN/08FNQ2vj68LifyUY3x3PUeCTRIZImcZyJhaKU2pcK/WUEiU2/p
+        39fwwbEW06fUK5OLgen9mPcCgYBSDE1CSOqWdzdkEO+cnwR0D1ySUqC4FXeS58L7
+        8POaiz/zGK8SKzlNR0+/9wqDyC0LCSXNny6t5QUcSXmsQN05zhgP6G2Q/ExS8iF0
+        +c93Lt7XHLRQAJhyxy1cBC+ynw//3LtcWTR1H3HpDYZG3P5xaCcwgYAKmPzOsYMb
+        TDFOiQKBgEMpqQN6V0WH+C4GrTyERYRWWewL9o9M+P6oc6dlPV6Qw3kC4RyY3Jmo
+        2tK9L8BaxF1LfZ0VXMbZty07u1wa/NHYdZTzg8G2BxFMSaP6wpapqGrfr86YIbli
+        yoYnH/J8eaXSKnb7SOK6OSc0y0VQFp4exmsRLtP7WejcXNN1zHhM
+        -----END RSA PRIVATE KEY-----
+        """,
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEpAIBAAKCAQEAqjxzCSF6fnHzOD721bZ2/XLvuyz0PBf+xH8LWBGVE3inL9+u
+        aYgGh6nMo8HMWLW0avUtnDGbCn/jcfnwdtL0qMLGgphvlAnbE5W0TIv8G6aiThOf
+        SEqg4MEwyynaSNdj0zlqfqVsi2CXHM2qPwaGEpfSIorEVGZBAxRlzCZyz2w1HoOn
+        8JmlE2YZ9EC0yZbf/wGx7iFGBzPIN5ofbks5HIts7TRai6dWZVNtU5fIwQcagp6u
+        3mH6dsiesR3Sskg0OJdNAAOFCg1m4DDgLhX4idHxKzzcg1yMcUSOyxlJW0P571te
+        96mJ5YnYNtlInP1OjjS3DXm92ptnB+SmD39IEQIDAQABAoIBAAEKJ/izDeS2TPI3
+        vjmtaNog6NJnkqFIUzu/e+IAj3zENJ8v+kh2NnX/JTsNzLHxACZUE4B79BKzF8BD
+        MsMDBFAAioZTKIFKsx4SQLzj8Pj5Qk4ARC2EmSluPJ5NBeKCgD9SvzIBUCGkyB96
+        qRLD9y8nYrbnyo2qZzS92+ZMiNB3+eUYGT5bSWChxLE5hkLpby6qtjlLTeMHQG1O
+        r+Kj4bDWfMyjzoyfFlJ4devuqNl+83kTaX48Lc+joA1wxjE+xcZQSyMAERdtRGOa
+        8Y3KdUyWjpLZIx687bb7WxLbEngJ2WxJ+ZqcMcs2AraR+vPArOJb+oCDKzoRGTj/
+        Uo99jB0CgYEA6dIj/OT7B7aBC+ethVg7SvxAbR3zId4tEUhgYnepYfFBSDI9nubr
+        4NcOAck4mESx1kSqHlfl7AY1suleLkZVEi0eK5EqVhChYTzn54SiWE8VDB9jH4k7
+        vWbXA3yc62m/fsV9gu5ir1cOl13txJb7RjwR9yMo2PzI43IabSS8pV0CgYEAumJI
+        vw/B9nqz6wkUEtyGiPQcpEUMmzulXTFZ6ipt0jtTVHV/zmXN4kA4DrUDYuom6lxo
+        7X44OrBBP9h9MuFWvO7OtXjzqw+UHWJ4/94NEodDG3kWXFE+GcV3Qzdd8C5lU0KO
+        dSqBR1lcHw6FzhFwb5gZkG5Ivvq3TkbuKa+wLkUCgYEAkQ4Ft3ESbqGBAzKyCkRH
+        XGiLS2ZGHB+qE8uzx8J2eUVi+3f3lGmrsauYi/EaRBRxwvyMERD0mWzsyVZPUCPf
+        yMvmqJ6BBi2BAEL5lz5IPMKqyv95zemj/wcaopYe/0h2PR4llCFxZVd7vNnPlKMZ
+        tWO0vX25bIu90KRL0qP0yB0CgYEAt6ATGaF1r9cNoPbNvxNivFT8Tt70X4+xCJKR
+        ikGI9wGZxHEKnJbx8wDf+aVek7oq4uRuP+UFktSJRFSObG1TXkpMfr+OGS789sJI
+        gZUL/gAjHlL6s7Ma4psIN8G5m+Kp0xCUd1yMB3ZDaxmMvAu0YU1RilkM9JLfu4/o
+        HkvH4J0CgYBnYkvsSaZEdA2VlHeQypHf4J/IjQodzw+Y5Zh7ZGcGUFKlSJQz7Mep
+        5f5PkenWBb7TJJreKOevXg+8z+fo9lwu3aWj8naARTAM5gK7+2VPGIZ7WN9Ur+zj
+        tyo3NDUeCBTCYGRt6UdbZw797vYQmk+UBRg8Zes2tHkOlzZA3jR/Ag==
+        -----END RSA PRIVATE KEY-----
+        """,
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEogIBAAKCAQEA4B+r+P2Im3GBPyVSuLbBX/8PnQQoSFIiro6vUNafE4Zje4d0
+        wn3IyAV3Ta0GRicso8OjITXLosL8ERCpPF306AWhohy9yOwx0Yevnr60Jwr0dQF5
+        +Woy7BC8vKaoFiGs7PKHXANBuSV0jUgwA9mijIGRgbAO2vVvBBSP4J02foN8ANh8
+        hIljxm0MueldLiI7XAnHexDDtk9oRDuCUUpcpF+G/mHYZbRefQ91IlzU7Bpxtfn2
+        uNvj5Qj4A/FfRRn6sfcPfvuVyl7vj8pJiMZxHrcAyDUREoKpbl8hSD6nCO3PChFo
+        zJqSmQf2q5rrQXpUyrnfRuHUrnrNWENuX7nAEQIDAQABAoIBAAhqdWB06BWK2lMs
+        RrIsHfr0aVoYdHPHbnPMD1No2mcsX3LIHW9f3kjRLbpDYkOC8pHsBXrjLymbipq7
+        G65qNR6mTCa5z2WVUEdBggEjFkGLZNkPlwyG0JvdLV0kdpYtfwsUY1amQlLzuq/t
+        yJcdwRUSGMw8InQAjdc4d3D0LlOV8Irssu9/149Sf753HZJuuxstk2aq9Pu6adLE
+        eXFkFBqEOzEu9ZxCZZJR0VFDlAPiJE35lpgOH8DCR3r4gQgkL2tl+m5i7P2BlCSh
+        sYC8inxpN8idTFtQJM+CkVe+IObhdIktAcnwmwpzNTLfX7wwFZN2Z+Q+WiqCyW9P
+        IGDrGX0CgYEA8742xUIGKqwXKp7g8bbs8eYpTZC0lP/kswYeDjalrUpE1j65+Dmk
+        ekIVVKtGhrL6j9IqPUbTUXcwHJpmr0jogvxyKZ0aF1WZBK8ZOhRN8dY2uV+CEXyO
+        UM/2sJMI5mbMaXWiIIGOaHRmurPypZfQ2x2SXpdM/2r5BjIuVBfEBp0CgYEA62Tk
+        UxZ/eNG4EYcoJNgaZpsgFrfp14Tv5BQ44JL7bRYE1y2LNAVCcJvR2IFTxfzF4U47
+        l6yK/Sem6rrq/VBEaVGYXl4V9BCfkXrbtujupd1Xa3INlQ9YLCqNfSrZbnOcY/rT
+        p3KzgGatkC+Hea2ZYDPRdk1oP/cuvGXnpBgKawUCgYAzl5+gQUls3uBIdTjH8SBW
+        U5GKiYavwzp1amYSPB71fzLy5nQWxpy6BCLfuSFEgb3nk2S9c7BnHgNhCo2RrK0K
+        jMTdahOLvOKWyzlbwdB90AnlUwIFEYhOMrbUyUqo+jlqWSvoFYQ/N+RGwLArvObI
+        eonw27XAmrP7S8PiqOUlQQKBgG6hV1HZhAVzgy/xtqNCUX4hr/4dZ7Cb0Ob/vg+F
+        5NbK/3Fl/UNwqV4lTYWUmpu1hgay7v0E4bnC9gbh3Gk7XTumVpcbXvP7EBOeiz62
+        0NpxYZGk489Hi+gOA7ts9Q2dFkZC71CGbuiM2UunmuNL/IajM/GGxdUyRevTdP/B
+        MLxFAoGAbkfW0Q14Zb61ZoNKCs7n01nL13EWPt/Yz0zmptZes+5i2jwV2733VNFr
+        KUxVrclsMUoNGKHjqstfYw+PIToMpN72enxuOsp6xmG7RKxFgwMYA7DTLGA+yLVc
+        8jPrRH+nXaQlFClL+sVQ8DP04jS0MfiM9Oq0XCGMdYeIRO9CoMY=
+        -----END RSA PRIVATE KEY-----
+        """,
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEoQIBAAKCAQEApXuswEpuYA8jUvGZDxA4Y3yvxPUlnTisVsWE90F66bV4rJwX
+        ICSjDh/Y5MrddERLJ7XcNs/5YXIZRJgRVqFPNlGeT8752wUvk0L8cxi8Guf37onz
+        mXdUp2/Iqj2tjohVaHLfurxoEDpBeJUzn2UfIF7yxIcFnxo4lY+KuFOGbQH4bO+h
+        MgatV4sX59Qmzp5VAz0VR8szh9SKNDfiKtghf5HBJFFQPucygophYjM5Mnpts5ZM
+        YDgrJfH6JHhAiRK5oGP7/ghNK5QY/io3/GmisF0amaDLGBPF8yib6VfrDpRRw/dE
+        RwYx0mJ3qTztYvBfqAoEV758oWboNQmvCLu8/wIDAQABAoIBABWtGAlOFpwlj3p3
+        ZBWpicFaXUm+1ND90fFByTN8E8YWO7rcbVkMA4G/oTEC87Qdl/yZIUHaxy9A+1dV
+        VfwTgCU81rBci7TpPnybKydGZ6lclkjcMBj7nQ6boVzPXHMNn6ZhWbYDpNvvTZEm
+        dg8cd1HNrh4ZE57uF9hbZ4/SfQq9H+nKj85WySr1W+Oi50CBwZNqeTulkdJb8Bm9
+        /JN6MfBfvproi33BMmioBaWP74fopZFR/y1K1vK2fnYkWr4ojCDo6cPcGieAMHPL
+        ffoKAZliyvSQ57IKUuBPPKG4NuGrS9vPuStx2OXroY3d9FcKanA/Pz88MVdp5LXK
+        boQrcxECgYEAzuWnUjKFg3JR3h1Auu1TBHwrA8QuqaTQdOc2oAvpAHk71kN4BeM+
+        yuG2h6epL1ZV6cVsCXCK6DK2ZuZWofS9Yl0S2Emkmf5jVJCN/SbHx2WJplUKteuw
+        W0DEDfZCmw3L3uRZBKGNAnSU8cvSjJgbiRah5i4BG4zzoGEF1TyoNnECgYEAzMHa
+        HcvKt6h2SgdydRj0iE2S6AtNxFLSoD9MqqUqhTjNcQJsSDeGGwWgDpWO+Jzua6CG
+        EOrgBmG40aeGX6+n5Gw+y1JIHWlUYAzuf5YZRX0fZghSYXzJI6x4TEE4J9KOCwht
+        DyMf3D8s85O99fFxNMh+7mPZICQdRceqMvlzQm8Cfyk3lx3I8tA89hJJwZt7rA44
+        rlkRvDoPm3eumDNKLCDsBf+pcT+7BcdlL/fWbt3/VR49NkirIwEfGTdmq9uX5iKy
+        aA6unRwQkblHEwJbt3EByWpZhsi3K2sCfAxMAvjgxrygwRsrE+xpTULeWBOqOdIV
+        sCsq/w1+BwrsST0x2FECgYEAuioeaCzb+TPfqNswg6rW2f697OAqKq+q9SvYRua4
+        zDui/nbXgKmK8pKgveHZBc2ZMJ3YhxUl7md3JJeOIv2QRqzsQuxiyOr1Xgcj6TjN
+        bVKf86LpU92i+x5amepKZlqX7wwQLE0hMJz3/9Z6RlzpMraAQbritMhhHQq2gnYv
+        B10CgYBVMKhz4bTUWXm0WrC4A/KBbFUOI55IYf0BBujuGH+XqzT8xqeKyBBl0HHZ
+        WiZH3Lipetr2seRUn+bUiYG6tOHVFLjfJGyuICRrSqRUJAydeBAwOK/0SKDOBUks
+        tsW2jIcdf4AYnBEm3dTvtdzJHavmltzkfTyDhqyBtmdBsudHsA==
+        -----END RSA PRIVATE KEY-----
+        """,
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEpAIBAAKCAQEAsbf8CcTmQIXioiWIm7bM4ya1NRBmqpfNA35zi+6GZIHuLpfI
+        Vg+/7RMTbNZ4INC6+mu5Sun6nadrp7Ev+orZ7mcWjSpyAuVyGTQcYeJiv/4OhZfU
+        Fa7hsOPEUttO6bkIEdgbeuf34T9G4Gm3QnF6A92Ofxaz1PTKY6BDkIRfg5Zfp/ck
+        hpULkD6lhOz9KysK/2TlI/Rn9SM4YJ3oGmaJKpd3hgxJmgtqCNKdMzQYCRaEDNBj
+        Yq6PgrVWV0biy9nAiedghpdmhe5XGgCdag6JixZ9kghtnB3rz0tiw5l4UoReMKFJ
+        MWsWRM6lCBsA0UYaiTo9sfpqeAY47MWlx4LdEQIDAQABAoIBAFewcZMcbYQuy7m4
+        DWTP2N7IDadmNVI9XrI3panJAtT661xgFkCousmunOoaFOIUO/4uQxo8wyUhI9R1
+        cDgOZSPmB9GVvPXC4v6eoNaHjrQvFllCpiogxUmzyP4dKh3W561uVXjalou03jMC
+        1qLZPRxFKPd6azdLpcVsoYngVwSkzjtKFL/QRgVultwB6JoNDA8owVt8+t4//9ka
+        xLKPGh4SJPyDyR/DS3tyXcX5wCqzOmj0ciud+10gImhWWmDvL0pa8WqAG1PIiVrS
+        P333hw1d+OS78FVnoGtkFI+eoqasS8OiV+1gcQ6oBk+zgA8qamOhp6lhTOdHY4cy
+        IKXbVPUCgYEA4NYgYWgu0GHF40jcxL9QACYVXrTePY54sMVg3E588/LGC4fnXq38
+        JHMFNtBo05DtrUpM91zuek2CpEzy3U1WcRDoBhkAMadNzjM0sNrlYrIqfKbi8XWf
+        mv5+qqp2JOjR7HkPYuvcOmj2faDmvN0LCRG5dXCjts7OEqhoBy9yiNsCgYEAyln6
+        i4dt1yIuJm4/qveiZ+xL0vA0QQBOIEUTsPFV/ulcuO3ioG4ia5I5qHihwGSH9NFb
+        sgFEr79Y34aKwFkcPfj93eFT3nnxyjoLBmfCcPayNcvINfFnoszSUxGNZAL4pz/2
+        82hZRIog1jRXYKmQtLcY06GS0YSYPjfYJXpGD4MCgYEA24aW5SSpGNNuOQYqcHvv
+        a8XDdc4ZdHcIRmjhsxl7jWEMl7OhZ+Nu3lPj0mpY/8FxH5L9ZUS6oHXPygZL12Is
+        tYbxVQrSEqktIdkDaG7CK8SUEVONIH9dUCOOn6qCYnVkioSFTmvGgs17ZpxUzjDx
+        FnDU6OMLJnHz6Wm+8M0WAqMCgYB98ik+pUmZqL2ez+oy6LUeB/Zd0YJEnwMBlN0f
+        ueazpd4/gFkZT9N+ruHSWVscG7Z/i7uN/LoaxXd0kRJVjGFGtW6VpsUD6VS0cRIh
+        p31fwDzFvRPdd2bw7plOeNNPV4Ya23ZCpEVDotGzYZqtIH1f7cK3Ho76d5Qmza1s
+        DkIDLwKBgQDdksZ54LCKTz2r3z8cmd1LWr7i9SNNMJTmPq/eqnH5du1hMeDyDXhw
+        Re/V8ewahqd7yvBz61GWyyBbJuP1OOB/9lVOkfblN3pkCyefR5UExsUqEDHumxDj
+        uJ5iMVhUoQ+jxhs9MAql+/2e4DtsBlgje5JR/S35Sm9zhe1mr1b3RQ==
+        -----END RSA PRIVATE KEY-----
+        """,
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEowIBAAKCAQEAtoJ0RGRx5Y15iHiDpRovS0w3hpEO3gAkHpfXCrLsUGM+ChNm
+        omAcVTZ2UnjcKYTjs5vf1Y6xwYjQ8mLVAP1lAgrDh+z+hkytAuW5XDNwBpfLzwWb
+        v07KCPPRQc8xohwWQYRTiMx8V3SIs7pTl+III+rdghTcZA090KyvRWnSSh6WXdxC
+        xckGn+/AzDX5CD7GFFDoi570KfBfTX2uCPyuh3TEtpZhBekzJWsv395PY7Fo7dfY
+        K2GX3Sad/oXgJQnW8TGz9sh8z6mbONx97QRYO25Udm+UY0YgtV4u+Tm/2orCXkxq
+        T71Z2O3hbmj8e75IDb+mLfJnIeEbGY3RXEMqXwIDAQABAoIBADyf2dIsEV9gnrmz
+        2nrZ11LqRtl2ztr0bgsRgfeGVpQfWyjKqAGQ7mhp1mTvy6YpA+ASC4irRSWV9l5F
+        cR7KjSZf//JjSWrABopbV7amSXSPML6cTM9/8wGFSAHVutVwAf6SX5Ml5bnBNnWJ
+        E6J0jSKtLhY7Krg7Y8iwy+nBTH6c2FkNmcuzb86bmNOVMM7z5N0XhpRDI8dWIrnG
+        r4mMYMoL5vnUcEUA/miujOCwYr5ohb2JUoZKzHMyBMMbg7X31iPCZ++GA8V9aVNG
+        n50UuU/uIdU0JnG5QXkVIR09khE2w28CNk6tbofdBahywp7zjcwTXeARYJzoHpC0
+        4Qw9Mk0CgYEA+bgzJpTJQSkFqE9tGu6FlJ8XV1HEjHH3ugLzDdE0stuyWjA3y97I
+        NcJ9FQf+HSrhGg6AuV3YmcNvDjeK8tVqSopt1L4SoGQ4oSEW3QF1ETGrNz30Pp5W
+        V8JTlze/3yi5d1tj0YZ6wfhLZa2iH3sox2cn5BlxuKy+39/KJIf9ULMCgYEAuxmH
+        O4nzn6Ur/b56snWCp4q0fPL4QZ+wUtWHZ+qLmX89x5ZgECufsb8vNgXPuknZpjpL
+        QpR8Ux3JRaS4pvWn9IyHy7+d5b01l9/tJ2BvIMnO8nJ2aXNOJDYg5346D48cdV27
+        XyXerPV72lvwf0ssQ2HBl+e4IC/ZdqSWxinuvaUCgYEAy5tHgW6QxWMoLLpN8EaI
+        fcxVYKnXwtdtr6mV+S8Zc7ezrNthswU7YrHoAIzawXdjwDYQ+JKu93gkhYf9787Y
+        clx5/prXXxU4IxByrtHwXIuN2WXXTnMVXUqhk0suU0rGJa5LLdwjHSJQf1/aLybg
+        8eyG1vF0Cqo2mxzBmZWTkgcCgYAOLKfvHctkK9pCVfzrqjVkxgBYevvN1PBBxkWE
+        3OMIlPg0N7M9ZmCp0acc+6G6JkAj9MSg3ajxjw8hhJIsq+22fDMJf5HRxtzZjbBk
+        zEx++msAOSW5ZW/lFGi3wPtbFGd+iMRaN/8/sTVZ3J9CtYo77JsDDB4J6jYaY+u8
+        RY79tQKBgHLk2QkYYwxh7EY/DcGs0T9DeiC+PVaSj0qikMrZpcg3oB7J4pJwwNPG
+        aj6lRzMmxffz9D8BTjxBX/oi2wiRRvnapaDVcdir6NTmKH+QFaw8fv7y84fDBZPX
+        U4XZ84DV2bTQnrK+UAP/D0hWLyXvEpMJBJQrXF6f4NBI/RTNM0xK
+        -----END RSA PRIVATE KEY-----
+        """,
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEowIBAAKCAQEAt/MvGOXO2lnFow3xZ+lSmPbiI+QcOyk3ZaqlJXEOaWZ6+ow/
+        nwD+c9O7B2Xf381+4t9UUF9hGZMPSeiJ0BXggi2CcsX9dz41Ni528s/WH8zAiVi4
+        77FaIJ4soFcaSQ97gjersiTB7q/80CiFWNifh5IpSoOAfn+BQFWvzPr3bKCDhY0W
+        63Au/fwCc4s6Vb3/80hZ+TCsi72LIIgh4ILlvm5K75dGyYOtPDWGFMeYqEfmwQ7p
+        cK7cOmMMxKKfFDC0pEcDJnxkIT0FL0iNPYROzJLuSvKcFMiDOROtvgaqwTE4dNCb
+        celHPu9DL0NFVMr2sMjq7ef8ODQL0KK+nu8VpwIDAQABAoIBAAKNJ/ETduwGZLxf
+        PCLx1Ih0nCxdRJr5dmA9nq7HQ6jol/oTqeo9rEnU/PocSp+jDQh+in/W4tTk+khP
+        JmIxe3yyvuVyo5Jc1YYb3OB/S3wDbgQ5q87/Sb28E+hhbObohREITqRY6Cu0WzBT
+        742M66GIwHPdIRIgGJ3Y0mhobrgd9720tkxfPzb/xyzlcRzqsQwtuir1T9wv75Pv
+        MkUJyZ2HTtGuEm+X/5Mfeb8D/C4uu8G7N+drImPrUcPsQFKnsIDAMkngt5SKFB1E
+        WWgKvFIcze2KDooRw7Z2KzIyf9WTBug4axvVlNs7wF49TWA+p8ORt5J/4cU9o8sq
+        CPeTfQkCgYEA/RO6vlP1n9fI/nFBvd9oF2O2j5Mukk+Rm4W4QucJLfmZMl1EpncA
+        mPQho4dR3hIObSEa0t7HAUEO+tIwjqU7uPIwy6URanhHf71vzeOnGZFt0mxVhOx3
+        A8P6njqEywffpTiMma6QGuApNpUyodTDH9bP6zAx92L9diFMKZayveUCgYEAuhMR
+        Jd/8OXcHUGwBYwPEmS2gVnTMpO/oaU39uAszsKOfNQT54Xj5CLNdJSj+i4H4t7vX
+        dv0x+jg2loaTylWbYYVkf5TZPpYvolrne+6GFSsOkTY0TXnnqsO0naICSZhoQF34
+        J/5LvgYr1Edb8RNQNxrkrpI2XYLcvFK7FiCb7JsCgYEAoLE/WQycoNL2N8GYOcS6
+        JmfVCpMs9g/556NfnXNvm7aptJYOOhjD01roZRpOPFCAwoBLtOtptv0lUtPVqy11
+        n3iAzT3RsiYPWCfj7vqHJq/16K+LGay/4S82WfPUT8p/Ejy24fo6XCZLZPIVRTaA
+        cx4FxVND1s4PHEwGPT4H3pUCgYA9v14NZ4rXtvwiX/UF2pY/DrkKd7ABe+twJoVv
+        safxkhqfCYuymuZpULw0PKpbuUHEFv2lathO5KCYywf4OPhbIFz9SXPeJRChm/D9
+        W2X7WFJ5NbedjjqmnFMvjDeeHIlb8tMK0oRoBrw8sYF9Op9/6djBZZvM5ERD6mBT
+        M3cKyQKBgFZ50hstuIhX0C4E0UStEQxi+O/yrCz7t5vMs2E090RgX8hADDKkHLrQ
+        K1SprgCgVFKJ3uX/1VCLxfWM25MymnHBPzVMQStdmajJaIF5kqNPxdccDy75gPW9
+        /D+CUm+IioaYCL06sy8b8qlsMr2tsL4ITXYXQy21uN6c1Bei9Kgu
+        -----END RSA PRIVATE KEY-----
+        """,
+        """
+        -----BEGIN RSA PRIVATE KEY-----
+        MIIEpAIBAAKCAQEA2JdoMlUWKCGH7YmV1+Rj3KV0MJc7QLdgMT6GxTzzU/oYCFPW
+        URRgznwy2mz4MsRjXPXOyKGCHV2rRDjDpElQo+hhwF4dwNMeMAI78G+U88kdYTZd
+        gfEvlw02tiQsZ/hmVr5D0EEOu9VOUSZ7l2eh+VxuzJyO8vNkGILfbROmF1wPhwWC
+        jB7mTxrOFplar2odT9QUzXc61LxJIzduSjaX2bBDJHm6019bGGN2PVPG9ut0LObL
+        0pyyhtJFV7CXHpMutKmE1qABNcabUuaQuxo8hwywgyLnwlvtBDIFXc/Jp+cFTV2V
+        JB84FDY2GjY5mO0Hmn6vhqg7aQ6rXRsd08v4IQIDAQABAoIBAAd32wYnRGsQUutI
+        G/RUgfP8+X9ma4rc99Ji3UtGQX6jCDqbR2/Gw9rC0g8RhFJdzq5JJH7rAL1J+kqR
+        KX/L7l2keOBk7mI0dV1C6nWtJ0XrqJluQjWljxZGhJ0trKFOIZs6lsSCxcMIxRlL
+        uiW7k0xxmTlxaYVriodE1fbhH1A9UmV3rmSHTdqD9ULRkawnBbH6DA1uBEzqYLid
+        aJW3u5Z7ybeOkYkhNc7Myd13PQhk79Xu7DtnPBLbTH/gv+7JY6vBr6JTAg7PVOLS
+        L9L0eDJTc89EmBwPxi7YIfqhYKT1SJbCz4KGtPsZaee3cmmPgAE3AnNhkoCaIRmo
+        NON5UMECgYEA8zOR0pRzA/QC2SwX0AJSc99sLn6Qz37BISkuwhdAUJzJSSqXiuR3
+        MzwlmcGWCtH2bCH45KJ1jRl52QgeVXuGWYXgAmR5edYXVh/1t1QLu35Jt0zYpMnI
+        bneJu/JcnCB+gCQUvbEsnfAc2gMxrwzC4aR/dDtTQ+fez4B0mar3WfECgYEA4/1Y
+        WCy5WbIXRiPDcoVdArzRl82TRNq0a91bjDWlGhjOXtjpvRgzTOAq3fSihJcnXINE
+        b33tmV2rbAkxImTY88Dxgx/cHNkcxKhh+mGdK/NcobrKO6V3D1hPt2t3Vp0yIxs/
+        k/oTB5kbpz2xkoFMjUEThP/v19l6qXH0w5Rm0TECgYA5EAOKBjzKU6mLbTYVH0Zb
+        W7PVYOr3VIVaE4CeF7iGcZMk8LJn610wj08/OVXMKiGIk5wDgT7VoYGec7IyWm5W
+        ePvrc8mw1ZPaKFuN7VFnZ6VCNeyrFZFKog+WIrKqC1HDHTQkofqXACy01oUEzpi3
+        OtKQ4g6SY0g7Jae2GpA48QKBgQCp8GNzhhK6iwbSH0JGEKZdrgTElFVbk3G8nQjq
+        H+pq42agSCsh6fIDMWyCeSDSmCCc0rOmL0V1dd6a7tcS/fzA5GahCJR3ZFYPODuf
+        +DbBVesMGkE36IQwifERlSclBpMim+LuGA8rMLLuHAxKWdqHx6QXFPbf+5l0yB5b
+        0jg5YQKBgQDq1MD6uyncyAIfGOp4i2TYV9KEJA/ZrR6a+1pWrx1PtkMlggGlC8Fw
+        GYKEKyTz7mLtLw7DFDqtSRV5KxF4GKR8tj3qLqpMrZLVk0xlUWm4vdfDb3q8yPPV
+        Im7aG4TVz2/IWi5cZXk688ItWCPeIT5yvlloxVMYraImoLqtb8YYdQ==
+        -----END RSA PRIVATE KEY-----
+        """,
+    ]
+}
