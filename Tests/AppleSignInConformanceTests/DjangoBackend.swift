@@ -59,7 +59,8 @@ struct DjangoBackend: Sendable {
         return nil
     }
 
-    /// Kit options for this backend: only the web flow (neither library has a native or notification endpoint).
+    /// Kit options for this backend: the web flow, and allauth's native token check (neither library has a
+    /// notification or deletion endpoint).
     func options() -> ConformanceOptions {
         let redirectPath =
             switch site {
@@ -72,6 +73,8 @@ struct DjangoBackend: Sendable {
         options.startPath = site == .allauth ? "/accounts/apple/login/" : "/login"
         options.startMethod = .post
         options.probePath = "/me"
+        // allauth judges an app's credential in its headless API (Fixtures/django/allauth_native.py).
+        if site == .allauth { options.nativePath = "/native" }
         // Both libraries fetch Apple's keys on every sign-in: no cache to wait out.
         options.keyRefetchInterval = .milliseconds(10)
         options.requestTimeout = .seconds(30)
