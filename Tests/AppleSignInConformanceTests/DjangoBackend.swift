@@ -45,18 +45,8 @@ struct DjangoBackend: Sendable {
 
     /// The first of `site.modules` python3 cannot import, or `nil` when all import.
     static func missingModule(for site: Site) -> String? {
-        guard let python = BrowserTools.python else { return "python3" }
-        for module in site.modules {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = ["-c", "import \(module)"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            guard (try? launch(process)) != nil else { return module }
-            process.waitUntilExit()
-            if process.terminationStatus != 0 { return module }
-        }
-        return nil
+        guard BrowserTools.python != nil else { return "python3" }
+        return site.modules.first { !BrowserTools.pythonCanImport($0) }
     }
 
     /// Kit options for this backend: the web flow, and allauth's native token check (neither library has a
