@@ -54,13 +54,15 @@ struct CookieJar: Sendable {
     mutating func take(_ setCookies: [String], requestPath: String = "/") {
         for header in setCookies {
             let parts = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let pair = parts.first, let equals = pair.firstIndex(of: "=") else { continue }
+            guard let pair = parts.first, let equals = pair.firstIndex(of: "="), equals != pair.startIndex else { continue }
             let name = String(pair[..<equals])
             let value = String(pair[pair.index(after: equals)...]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             var attributes: [String: String] = [:]
             for attribute in parts.dropFirst() {
-                let split = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                attributes[split[0].lowercased()] = split.count > 1 ? split[1] : ""
+                let split = attribute.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                guard let key = split.first, !key.isEmpty else { continue }
+                attributes[key.lowercased()] = split.count > 1 ? split[1] : ""
             }
             let secure = attributes["secure"] != nil
             let sameSite: SameSite =

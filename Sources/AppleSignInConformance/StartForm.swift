@@ -18,11 +18,11 @@ struct StartForm: Sendable, Equatable {
             let tag = String(page[form])
             guard attribute("method", in: tag)?.lowercased() == "post" else { continue }
             let rest = page[form.upperBound...]
-            let body = rest.range(of: "</form", options: .caseInsensitive).map { rest[..<$0.lowerBound] } ?? rest
+            let body = String(rest.range(of: "</form", options: .caseInsensitive).map { rest[..<$0.lowerBound] } ?? rest)
             var fields: [(String, String)] = []
             var submitted = false
-            for input in matches(#"<(input|button)\b[^>]*>"#, in: String(body)) {
-                let inputTag = String(String(body)[input])
+            for input in matches(#"<(input|button)\b[^>]*>"#, in: body) {
+                let inputTag = String(body[input])
                 let type = attribute("type", in: inputTag)?.lowercased() ?? (inputTag.lowercased().hasPrefix("<button") ? "submit" : "text")
                 guard let name = attribute("name", in: inputTag), !name.isEmpty else { continue }
                 let value = attribute("value", in: inputTag) ?? ""

@@ -23,6 +23,16 @@ struct BrowserRulesTests {
         #expect(jar.header(path: "/finishing", .sameSite) == "plain=2; strict=3")
     }
 
+    @Test("hostile Set-Cookie headers are stored or dropped without trapping")
+    func hostileCookies() {
+        var jar = CookieJar(secureContext: true)
+        jar.take([
+            "", ";", "=", "=value", "a=1; ; =; ==; Path", "b=2;;;Max-Age=abc; Max-Age=99999999999999999999999; Path=/",
+            "c=3; Expires=not a date; Path=/", "d=\"4\"; Path=relative", String(repeating: "x=;", count: 1000),
+        ])
+        #expect(jar.header(path: "/", .sameSite) == "a=1; b=2; c=3; d=4")
+    }
+
     @Test("Secure cookies live only in a secure context: https or loopback http")
     func secureContext() throws {
         #expect(CookieJar.isSecureContext(try #require(URL(string: "http://127.0.0.1:9000"))))
