@@ -289,6 +289,7 @@ let package = Package(
         .testTarget(
             name: "AppleSignInConformanceTests",
             dependencies: [
+                "AppleIDEmulator",
                 "JuiceTestSupport",
                 "AppleSignInConformance",
                 "AppleSignIn",
