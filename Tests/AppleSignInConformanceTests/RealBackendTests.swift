@@ -181,7 +181,8 @@ struct RealBackendTests {
         let report = try await backend.serving { try await ConformanceRun(options: backend.options()).run() }
         try? FileManager.default.createDirectory(
             at: BrowserTools.repository.appendingPathComponent("test-output/conformance"), withIntermediateDirectories: true)
-        let name = site.rawValue + (environment.isEmpty ? "-default" : "")
+        // social_site.txt (Django's default Lax session cookie), social_site-session_samesite_none.txt, allauth_site.txt.
+        let name = ([site.rawValue] + environment.keys.sorted().map { $0.lowercased() }).joined(separator: "-")
         try? Data(report.table().utf8).write(to: BrowserTools.repository.appendingPathComponent("test-output/conformance/\(name).txt"))
         try? Data(report.html().utf8).write(to: BrowserTools.repository.appendingPathComponent("test-output/conformance/\(name).html"))
         return report
