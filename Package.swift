@@ -289,6 +289,7 @@ let package = Package(
         .testTarget(
             name: "AppleSignInConformanceTests",
             dependencies: [
+                "AppleIDEmulator",
                 "JuiceTestSupport",
                 "AppleSignInConformance",
                 "AppleSignIn",
@@ -299,6 +300,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -30,14 +30,17 @@ struct BackendClient: Sendable {
         try await send(url, method: .GET, headers: cookies.map { [("Cookie", $0)] } ?? [], body: nil)
     }
 
-    func postForm(_ url: String, _ fields: [(String, String)], cookies: String?) async throws(Failure) -> Answer {
-        var headers = [("Content-Type", "application/x-www-form-urlencoded"), ("Origin", appleOrigin)]
+    /// A form POST; `origin` is the page that submits it (default: Apple's, for the form_post).
+    func postForm(_ url: String, _ fields: [(String, String)], cookies: String?, origin: String? = nil) async throws(Failure) -> Answer {
+        var headers = [("Content-Type", "application/x-www-form-urlencoded"), ("Origin", origin ?? appleOrigin)]
         if let cookies { headers.append(("Cookie", cookies)) }
         return try await send(url, method: .POST, headers: headers, body: FormBody.encode(fields))
     }
 
-    func postJSON(_ url: String, _ body: Data) async throws(Failure) -> Answer {
-        try await send(url, method: .POST, headers: [("Content-Type", "application/json")], body: String(decoding: body, as: UTF8.self))
+    func postJSON(_ url: String, _ body: Data, cookies: String? = nil) async throws(Failure) -> Answer {
+        var headers = [("Content-Type", "application/json")]
+        if let cookies { headers.append(("Cookie", cookies)) }
+        return try await send(url, method: .POST, headers: headers, body: String(decoding: body, as: UTF8.self))
     }
 
     /// The per-request deadline, clamped to between 1 ms and one hour.

@@ -11,12 +11,15 @@ public struct ConformanceCase: Sendable, Hashable {
         case refuse
     }
 
-    /// Whether a failure fails the run (`required`) or is a warning (`recommended`).
+    /// Whether a failure fails the run (`required`), is a warning (`recommended`), or the case only
+    /// reports what the backend does (`information`).
     public enum Level: String, Sendable, Hashable, Codable {
         /// A failure fails the run (exit status 1).
         case required
         /// A failure is a warning.
         case recommended
+        /// Never fails: the verdict is PASSED when the case could be played, and the detail says what was seen.
+        case information
     }
 
     /// Which backend endpoint the case drives.
@@ -29,6 +32,12 @@ public struct ConformanceCase: Sendable, Hashable {
         case notification
         /// No request of its own: judged from what the kit's token endpoint saw.
         case clientSecrets
+        /// Judged from the authorization request the start URL redirects to.
+        case authorizationRequest
+        /// A web sign-in, then the backend's account-deletion endpoint (`--delete`): it must call `/auth/revoke`.
+        case deletion
+        /// A web sign-in, then a notification about that user (`--notifications`): the session must stop working.
+        case sessionAfterNotification
     }
 
     /// The stable id (`sign-in`, `id-token-alg-none`, …).
@@ -45,10 +54,12 @@ public struct ConformanceCase: Sendable, Hashable {
     let scenario: Scenario
     /// One line telling a failing backend what to fix.
     public let hint: String
+    /// Where the rule comes from: Apple's documentation or technote, or the OpenID Connect / OAuth section.
+    public let reference: String
 
     init(
         _ id: String, _ title: String, expect: Expectation, level: Level = .required, flow: Flow = .web, scenario: Scenario = Scenario(),
-        hint: String
+        hint: String, reference: String
     ) {
         self.id = id
         self.title = title
@@ -57,6 +68,7 @@ public struct ConformanceCase: Sendable, Hashable {
         self.flow = flow
         self.scenario = scenario
         self.hint = hint
+        self.reference = reference
     }
 }
 
@@ -76,6 +88,15 @@ struct Scenario: Sendable, Hashable {
         case nonceMissing
         case codeHashMismatch
         case issuedInFuture
+        /// `iat` a few seconds ahead: within any sane clock skew.
+        case issuedSecondsAhead
+    }
+
+    /// Which identity tokens carry the defect: the form_post one, the one the token endpoint returns for the code, or both.
+    enum Channels: Sendable, Hashable {
+        case every
+        case formPostOnly
+        case tokenEndpointOnly
     }
 
     /// Who signs in.
@@ -84,8 +105,10 @@ struct Scenario: Sendable, Hashable {
         case newUser
         /// The main Apple ID again: no `user`.
         case returningUser
-        /// A fresh Apple ID that hid its email: a relay address, `is_private_email` true.
-        case privateEmailUser
+        /// A fresh Apple ID that hid its email: a relay address on `domain`, `is_private_email` true.
+        case privateEmailUser(domain: String)
+        /// A fresh Apple ID whose `user` field names another email than the token's.
+        case userEmailDiffers
     }
 
     /// How the email booleans are written.
@@ -103,6 +126,7 @@ struct Scenario: Sendable, Hashable {
     }
 
     var defect = Defect.none
+    var channels = Channels.every
     var person = Person.returningUser
     var booleans = Booleans.json
     var state = State.issued
@@ -110,4 +134,6 @@ struct Scenario: Sendable, Hashable {
     var codeRefusedByApple = false
     /// Rotate to a new signing key (and `kid`) the backend has never seen before this case.
     var rotateKeys = false
+    /// The notification's event type (`email-enabled`, `consent-revoked`, `account-delete`).
+    var notificationType = "email-enabled"
 }

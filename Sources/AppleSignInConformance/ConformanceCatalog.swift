@@ -1,144 +1,232 @@
 /// Every case the kit runs, in order. Accepting cases come first (they show the backend works at all),
 /// key rotation last (so a backend that never refreshes its keys fails that case only).
 public enum ConformanceCatalog {
-    /// The cases for a run: web cases always, native and notification cases when their endpoints are given.
-    public static func cases(native: Bool, notifications: Bool) -> [ConformanceCase] {
-        var cases = web
-        if native { cases += nativeCases }
-        if notifications { cases += notificationCases }
-        cases += recommended
-        cases.append(keyRotation)
-        return cases
-    }
+    /// Every case of a run; one whose endpoint (`--native`, `--notifications`, `--delete`) was not given is SKIPPED.
+    public static var all: [ConformanceCase] { web + nativeCases + notificationCases + recommended + [keyRotation] }
+
+    /// The accepting web case every refusing web case is measured against.
+    static let webBaseline = "sign-in"
+    /// The accepting native case every refusing native case is measured against.
+    static let nativeBaseline = "native-sign-in"
+    /// The accepting notification case every refusing notification case is measured against.
+    static let notificationBaseline = "notification"
+    /// The information cases that find out which identity token the backend checks.
+    static let formPostChannel = "channel-form-post-id-token"
+    static let tokenEndpointChannel = "channel-token-endpoint-id-token"
 
     static let web: [ConformanceCase] = [
         .init(
             "sign-in", "new user: name and email in `user`, email booleans as JSON booleans", expect: .accept,
             scenario: .init(person: .newUser),
-            hint: "verify the token with the keys at APPLE/auth/keys and redeem the code at APPLE/auth/token; read `user` only on first sign-in"),
+            hint: "verify the token with the keys at APPLE/auth/keys and redeem the code at APPLE/auth/token; read `user` only on first sign-in",
+            reference: Reference.authenticating),
         .init(
             "returning-user", "the same Apple ID again, no `user` field", expect: .accept,
-            hint: "`user` is sent only on the first authorization: find the account by `sub`, never require name or email"),
+            hint: "`user` is sent only on the first authorization: find the account by `sub`, never require name or email",
+            reference: Reference.userObject),
         .init(
             "booleans-as-strings", "email_verified and is_private_email as \"true\"/\"false\" strings", expect: .accept,
             scenario: .init(booleans: .strings),
-            hint: "Apple sends email_verified/is_private_email as strings or booleans: accept both"),
+            hint: "Apple sends email_verified/is_private_email as strings or booleans: accept both", reference: Reference.authenticating),
         .init(
             "private-email", "a new user who hid their email: a privaterelay.appleid.com address", expect: .accept,
-            scenario: .init(person: .privateEmailUser),
-            hint: "accept relay addresses (is_private_email true) as the account's email"),
+            scenario: .init(person: .privateEmailUser(domain: "privaterelay.appleid.com")),
+            hint: "accept relay addresses (is_private_email true) as the account's email", reference: Reference.relay),
         .init(
-            "id-token-bad-signature", "identity token whose RS256 signature does not verify", expect: .refuse,
+            "private-email-icloud", "a new user who hid their email: a private.icloud.com relay address", expect: .accept,
+            scenario: .init(person: .privateEmailUser(domain: "private.icloud.com")),
+            hint: "accept every Apple relay domain (privaterelay.appleid.com and private.icloud.com); never allow-list one",
+            reference: Reference.relay),
+        .init(
+            "user-email-differs", "a new user whose `user` field names another email than the signed token", expect: .accept,
+            scenario: .init(person: .userEmailDiffers),
+            hint: "take the email from the verified identity token; `user` is unsigned and only its name may be used",
+            reference: Reference.userObject),
+        .init(
+            formPostChannel, "information: only the form_post id_token is damaged (bad signature), the token endpoint's is good",
+            expect: .refuse, level: .information, scenario: .init(defect: .badSignature, channels: .formPostOnly),
+            hint: "nothing to fix: this case says whether the backend checks the form_post id_token", reference: Reference.hybridToken),
+        .init(
+            tokenEndpointChannel, "information: only the token endpoint's id_token is damaged (bad signature), the form_post one is good",
+            expect: .refuse, level: .information, scenario: .init(defect: .badSignature, channels: .tokenEndpointOnly),
+            hint: "nothing to fix: this case says whether the backend checks the token endpoint's id_token",
+            reference: Reference.tokenValidation),
+        .init(
+            "id-token-bad-signature", "identity tokens (form_post and token endpoint) whose RS256 signature does not verify", expect: .refuse,
             scenario: .init(defect: .badSignature),
-            hint: "verify the RS256 signature with the key named by `kid` from Apple's key set"),
+            hint: "verify the RS256 signature with the key named by `kid` from Apple's key set", reference: Reference.authenticating),
         .init(
-            "id-token-alg-none", "identity token with alg \"none\" and no signature", expect: .refuse,
+            "id-token-alg-none", "identity tokens with alg \"none\" and no signature", expect: .refuse,
             scenario: .init(defect: .algNone),
-            hint: "accept only alg RS256; never let the token choose its algorithm"),
+            hint: "accept only alg RS256; never let the token choose its algorithm", reference: Reference.algorithm),
         .init(
-            "id-token-hs256-public-key", "identity token signed HS256 with Apple's RSA public key as the HMAC secret", expect: .refuse,
+            "id-token-hs256-public-key", "identity tokens signed HS256 with Apple's RSA public key as the HMAC secret", expect: .refuse,
             scenario: .init(defect: .hs256WithPublicKey),
-            hint: "pin the algorithm to RS256: a library that takes alg from the header verifies HMAC with the public key"),
+            hint: "pin the algorithm to RS256: a library that takes alg from the header verifies HMAC with the public key",
+            reference: Reference.algorithm),
         .init(
-            "id-token-unknown-kid", "identity token signed by a key that is not in Apple's key set", expect: .refuse,
+            "id-token-unknown-kid", "identity tokens signed by a key that is not in Apple's key set", expect: .refuse,
             scenario: .init(defect: .unknownKeyID),
-            hint: "refuse a token whose kid is not in Apple's key set even after a refetch; never fall back to another key"),
+            hint: "refuse a token whose kid is not in Apple's key set even after a refetch; never fall back to another key",
+            reference: Reference.authenticating),
         .init(
-            "id-token-wrong-issuer", "identity token with another iss", expect: .refuse,
+            "id-token-wrong-issuer", "identity tokens with another iss", expect: .refuse,
             scenario: .init(defect: .wrongIssuer),
-            hint: "require iss to be exactly Apple's issuer (https://appleid.apple.com)"),
+            hint: "require iss to be exactly Apple's issuer (https://appleid.apple.com)", reference: Reference.idTokenValidation),
         .init(
-            "id-token-wrong-audience", "identity token for another app (aud is not your client id)", expect: .refuse,
+            "id-token-wrong-audience", "identity tokens for another app (aud is not your client id)", expect: .refuse,
             scenario: .init(defect: .wrongAudience),
-            hint: "require aud to be one of your own client ids (Services ID or bundle id)"),
+            hint: "require aud to be one of your own client ids (Services ID or bundle id)", reference: Reference.idTokenValidation),
         .init(
-            "id-token-expired", "identity token whose exp passed an hour ago", expect: .refuse,
+            "id-token-expired", "identity tokens whose exp passed an hour ago", expect: .refuse,
             scenario: .init(defect: .expired),
-            hint: "refuse tokens past exp (allow at most a few minutes of clock skew)"),
+            hint: "refuse tokens past exp (allow at most a few minutes of clock skew)", reference: Reference.idTokenValidation),
         .init(
-            "id-token-nonce-mismatch", "identity token carrying a nonce other than the one the backend sent", expect: .refuse,
+            "id-token-nonce-mismatch", "identity tokens carrying a nonce other than the one the backend sent", expect: .refuse,
             scenario: .init(defect: .nonceMismatch),
-            hint: "compare the token's nonce with the nonce stored for this state"),
+            hint: "compare the token's nonce with the nonce stored for this state", reference: Reference.nonce),
         .init(
             "state-mismatch", "form_post with a state the backend never issued", expect: .refuse,
             scenario: .init(state: .neverIssued),
-            hint: "look the state up server-side (or bind it to a SameSite=None cookie) and refuse unknown states"),
+            hint: "look the state up server-side (or bind it to a SameSite=None cookie) and refuse unknown states", reference: Reference.state),
         .init(
-            "state-replay", "a second form_post with an already consumed state (fresh valid code and token)", expect: .refuse,
+            "state-replay", "the browser that started replays a consumed state (fresh valid code and token)", expect: .refuse,
             scenario: .init(state: .replayed),
-            hint: "consume the state atomically on first use; a used state must never sign in again"),
+            hint: "consume the state atomically on first use; a used state must never sign in again", reference: Reference.state),
         .init(
             "code-rejected-by-apple", "valid token, but Apple's token endpoint answers invalid_grant for the code", expect: .refuse,
             scenario: .init(codeRefusedByApple: true),
-            hint: "redeem the authorization code at /auth/token and refuse the sign-in when Apple refuses it"),
+            hint: "redeem the authorization code at /auth/token and refuse the sign-in when Apple refuses it",
+            reference: Reference.tokenEndpoint),
+        .init(
+            "account-deletion-revokes", "a signed-in user deletes the account at --delete: the backend must call /auth/revoke",
+            expect: .accept, flow: .deletion,
+            hint: "on account deletion, revoke the user's refresh (or access) token at APPLE/auth/revoke", reference: Reference.revoke),
     ]
 
     static let nativeCases: [ConformanceCase] = [
         .init(
             "native-sign-in", "native credential: token with the nonce's SHA-256, code, raw nonce, user", expect: .accept, flow: .native,
             scenario: .init(person: .newUser),
-            hint: "hash the raw nonce (SHA-256, hex) and compare with the token's nonce; redeem the code with the bundle id"),
+            hint: "hash the raw nonce (SHA-256, hex) and compare with the token's nonce; redeem the code with the bundle id",
+            reference: Reference.authenticating),
         .init(
-            "native-id-token-bad-signature", "native: token whose signature does not verify", expect: .refuse, flow: .native,
-            scenario: .init(defect: .badSignature), hint: "verify the RS256 signature of native tokens too"),
+            "native-id-token-bad-signature", "native: tokens whose signature does not verify", expect: .refuse, flow: .native,
+            scenario: .init(defect: .badSignature), hint: "verify the RS256 signature of native tokens too", reference: Reference.authenticating),
         .init(
-            "native-id-token-alg-none", "native: token with alg none", expect: .refuse, flow: .native,
-            scenario: .init(defect: .algNone), hint: "accept only RS256"),
+            "native-id-token-alg-none", "native: tokens with alg none", expect: .refuse, flow: .native,
+            scenario: .init(defect: .algNone), hint: "accept only RS256", reference: Reference.algorithm),
         .init(
             "native-id-token-hs256-public-key", "native: HS256 keyed with Apple's public key", expect: .refuse, flow: .native,
-            scenario: .init(defect: .hs256WithPublicKey), hint: "pin the algorithm to RS256"),
+            scenario: .init(defect: .hs256WithPublicKey), hint: "pin the algorithm to RS256", reference: Reference.algorithm),
         .init(
             "native-id-token-unknown-kid", "native: signed by a key not in the set", expect: .refuse, flow: .native,
-            scenario: .init(defect: .unknownKeyID), hint: "refuse unknown kids after a refetch"),
+            scenario: .init(defect: .unknownKeyID), hint: "refuse unknown kids after a refetch", reference: Reference.authenticating),
         .init(
             "native-id-token-wrong-issuer", "native: another iss", expect: .refuse, flow: .native,
-            scenario: .init(defect: .wrongIssuer), hint: "require Apple's issuer"),
+            scenario: .init(defect: .wrongIssuer), hint: "require Apple's issuer", reference: Reference.idTokenValidation),
         .init(
-            "native-id-token-wrong-audience", "native: token for another app", expect: .refuse, flow: .native,
-            scenario: .init(defect: .wrongAudience), hint: "require aud to be your bundle id"),
+            "native-id-token-wrong-audience", "native: tokens for another app", expect: .refuse, flow: .native,
+            scenario: .init(defect: .wrongAudience), hint: "require aud to be your bundle id", reference: Reference.idTokenValidation),
         .init(
-            "native-id-token-expired", "native: expired token", expect: .refuse, flow: .native,
-            scenario: .init(defect: .expired), hint: "refuse tokens past exp"),
+            "native-id-token-expired", "native: expired tokens", expect: .refuse, flow: .native,
+            scenario: .init(defect: .expired), hint: "refuse tokens past exp", reference: Reference.idTokenValidation),
         .init(
-            "native-id-token-nonce-mismatch", "native: the token's nonce is not the hash of the nonce sent", expect: .refuse, flow: .native,
-            scenario: .init(defect: .nonceMismatch), hint: "compare SHA-256(nonce) with the token's nonce"),
+            "native-id-token-nonce-mismatch", "native: the tokens' nonce is not the hash of the nonce sent", expect: .refuse, flow: .native,
+            scenario: .init(defect: .nonceMismatch), hint: "compare SHA-256(nonce) with the token's nonce", reference: Reference.nonce),
         .init(
             "native-code-rejected-by-apple", "native: Apple answers invalid_grant for the code", expect: .refuse, flow: .native,
-            scenario: .init(codeRefusedByApple: true), hint: "redeem the native authorization code and refuse when Apple refuses it"),
+            scenario: .init(codeRefusedByApple: true), hint: "redeem the native authorization code and refuse when Apple refuses it",
+            reference: Reference.tokenEndpoint),
     ]
 
     static let notificationCases: [ConformanceCase] = [
         .init(
             "notification", "a valid server-to-server notification (email-enabled)", expect: .accept, flow: .notification,
-            hint: "verify the notification JWT like an identity token and answer 2xx"),
+            hint: "verify the notification JWT like an identity token and answer 2xx", reference: Reference.notifications),
         .init(
             "notification-bad-signature", "notification whose signature does not verify", expect: .refuse, flow: .notification,
-            scenario: .init(defect: .badSignature), hint: "verify the notification's RS256 signature with Apple's keys"),
+            scenario: .init(defect: .badSignature), hint: "verify the notification's RS256 signature with Apple's keys",
+            reference: Reference.notifications),
         .init(
             "notification-wrong-audience", "notification for another app", expect: .refuse, flow: .notification,
-            scenario: .init(defect: .wrongAudience), hint: "require the notification's aud to be your own client id"),
+            scenario: .init(defect: .wrongAudience), hint: "require the notification's aud to be your own client id",
+            reference: Reference.notifications),
+        .init(
+            "consent-revoked-ends-session", "a signed-in user, then a consent-revoked notification: the session must stop working",
+            expect: .refuse, flow: .sessionAfterNotification, scenario: .init(notificationType: "consent-revoked"),
+            hint: "on consent-revoked, end the user's sessions and tokens (the user stopped using Sign in with Apple with your app)",
+            reference: Reference.notifications),
+        .init(
+            "account-delete-ends-session", "a signed-in user, then an account-delete notification: the session must stop working",
+            expect: .refuse, flow: .sessionAfterNotification, scenario: .init(notificationType: "account-delete"),
+            hint: "on account-delete, end the user's sessions and delete or detach the account", reference: Reference.notifications),
     ]
 
     static let recommended: [ConformanceCase] = [
         .init(
-            "id-token-code-hash-mismatch", "identity token whose c_hash does not match the code", expect: .refuse, level: .recommended,
+            "authorization-request-nonce", "the authorization request carries a nonce", expect: .accept, level: .recommended,
+            flow: .authorizationRequest,
+            hint: "send a fresh nonce with every authorization request, keep it with the state, and require it in the identity token",
+            reference: Reference.nonce),
+        .init(
+            "id-token-code-hash-mismatch", "form_post identity token whose c_hash does not match the code", expect: .refuse, level: .recommended,
             scenario: .init(defect: .codeHashMismatch),
-            hint: "check c_hash (left half of SHA-256 of the code, base64url) so a token cannot travel with another code"),
+            hint: "check c_hash (left half of SHA-256 of the code, base64url) so a token cannot travel with another code",
+            reference: Reference.hybridToken),
         .init(
-            "id-token-nonce-missing", "identity token without nonce (nonce_supported false) although the backend sent one",
+            "id-token-nonce-missing", "identity tokens without nonce (nonce_supported false) although the backend sent one",
             expect: .refuse, level: .recommended, scenario: .init(defect: .nonceMissing),
-            hint: "when you sent a nonce, require it in the token whatever nonce_supported says"),
+            hint: "when you sent a nonce, require it in the token whatever nonce_supported says", reference: Reference.nonce),
         .init(
-            "id-token-issued-in-future", "identity token whose iat is an hour ahead", expect: .refuse, level: .recommended,
-            scenario: .init(defect: .issuedInFuture), hint: "refuse tokens issued in the future beyond a small clock skew"),
+            "id-token-issued-in-future", "identity tokens whose iat is an hour ahead", expect: .refuse, level: .recommended,
+            scenario: .init(defect: .issuedInFuture), hint: "refuse tokens issued in the future beyond a small clock skew",
+            reference: Reference.issuedAt),
+        .init(
+            "id-token-issued-seconds-ahead", "identity tokens whose iat is 5 s ahead (Apple's clock a little fast)", expect: .accept,
+            level: .recommended, scenario: .init(defect: .issuedSecondsAhead),
+            hint: "allow a clock skew of a minute or so when checking iat (PyJWT: leeway=60)", reference: Reference.issuedAt),
         .init(
             "client-secret-lifetime", "the backend's client secrets verify and live at most six months", expect: .accept,
             level: .recommended, flow: .clientSecrets,
-            hint: "sign client secrets with ES256 by your team key, iss=team id, sub=client id, aud=https://appleid.apple.com, exp-iat ≤ 15777000 s"),
+            hint: "sign client secrets with ES256 by your team key, iss=team id, sub=client id, aud=https://appleid.apple.com, exp-iat ≤ 15777000 s",
+            reference: Reference.clientSecret),
     ]
 
     static let keyRotation = ConformanceCase(
         "key-rotation", "Apple rotates to a new key and kid the backend has never seen; the next sign-in uses it", expect: .accept,
         scenario: .init(rotateKeys: true),
-        hint: "on an unknown kid, refetch Apple's key set (rate-limited) before refusing; never pin keys")
+        hint: "on an unknown kid, refetch Apple's key set (rate-limited) before refusing; never pin keys", reference: Reference.keyRotation)
+
+    /// Where each rule comes from.
+    enum Reference {
+        static let authenticating =
+            "Apple: Authenticating users with Sign in with Apple, Verify the identity token "
+            + "(https://developer.apple.com/documentation/signinwithapple/authenticating-users-with-sign-in-with-apple)"
+        static let userObject =
+            "Apple: Request an authorization to the Sign in with Apple server, the user object is sent only once "
+            + "(https://developer.apple.com/documentation/signinwithapplerestapi/request-an-authorization-to-the-sign-in-with-apple-server)"
+        static let relay =
+            "Apple: Communicating using the private email relay service "
+            + "(https://developer.apple.com/documentation/signinwithapple/communicating-using-the-private-email-relay-service)"
+        static let tokenEndpoint =
+            "Apple: Generate and validate tokens (https://developer.apple.com/documentation/signinwithapplerestapi/generate-and-validate-tokens); "
+            + "TN3107: Resolving Sign in with Apple response errors"
+        static let tokenValidation = "OpenID Connect Core 1.0 §3.1.3.7 ID Token Validation (the token endpoint's id_token)"
+        static let hybridToken = "OpenID Connect Core 1.0 §3.3.2.11 ID Token (hybrid flow, c_hash) and §3.3.2.12 ID Token Validation"
+        static let idTokenValidation = "OpenID Connect Core 1.0 §3.1.3.7 ID Token Validation, steps 2, 3 and 9"
+        static let algorithm = "RFC 8725 §3.1 Perform Algorithm Verification; OpenID Connect Core 1.0 §3.1.3.7 step 6"
+        static let nonce = "OpenID Connect Core 1.0 §3.1.2.1 (nonce), §3.1.3.7 step 11 and §15.5.2 Nonce Implementation Notes"
+        static let state = "RFC 6749 §10.12 Cross-Site Request Forgery; RFC 9700 §4.7"
+        static let issuedAt = "RFC 7519 §4.1.6 iat; OpenID Connect Core 1.0 §3.1.3.7 step 10"
+        static let revoke =
+            "Apple: Revoke tokens (https://developer.apple.com/documentation/signinwithapplerestapi/revoke-tokens); "
+            + "App Review Guideline 5.1.1(v) account deletion"
+        static let notifications =
+            "Apple: Processing changes for Sign in with Apple accounts "
+            + "(https://developer.apple.com/documentation/signinwithapple/processing-changes-for-sign-in-with-apple-accounts)"
+        static let clientSecret =
+            "Apple: Creating a client secret (https://developer.apple.com/documentation/accountorganizationaldatasharing/creating-a-client-secret)"
+        static let keyRotation = "OpenID Connect Core 1.0 §10.1.1 Rotation of Asymmetric Signing Keys"
+    }
 }

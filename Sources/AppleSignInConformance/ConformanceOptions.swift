@@ -31,8 +31,20 @@ public struct ConformanceOptions: Sendable {
     public var redirectURI: String
     /// The app's bundle id (native sign-ins and notifications); default: ``clientID``.
     public var bundleID: String?
-    /// The path that starts a web sign-in (redirects to the kit's `/auth/authorize`).
+    /// How a web sign-in starts.
+    public enum StartMethod: String, Sendable, CaseIterable {
+        /// `GET` the start path; it redirects to the kit's `/auth/authorize`.
+        case get = "GET"
+        /// `GET` the start path, a page with a form, and submit its first form (hidden fields, CSRF token
+        /// included) as a browser does; the answer redirects to the kit's `/auth/authorize`.
+        case post = "POST"
+    }
+
+    /// The path that starts a web sign-in (redirects to the kit's `/auth/authorize`, or with
+    /// ``startMethod`` `.post` shows the form that does).
     public var startPath = "/auth/apple"
+    /// How the web sign-in starts (default: `GET`).
+    public var startMethod = StartMethod.get
     /// A path answering 2xx only to a signed-in browser (checked after each web callback), if any.
     public var probePath: String?
     /// The native sign-in endpoint (JSON), if the backend has one.
@@ -41,6 +53,8 @@ public struct ConformanceOptions: Sendable {
     public var nativeNoncePath: String?
     /// The server-to-server notification endpoint, if the backend has one.
     public var notificationsPath: String?
+    /// The backend's account-deletion endpoint (`POST` by a signed-in browser), if any: deleting must call `/auth/revoke`.
+    public var deletePath: String?
     /// How long one request to the backend may take before it counts as a timeout.
     public var requestTimeout: Duration = .seconds(10)
     /// How long the kit leaves the backend's key cache alone before rotating keys: a backend may
@@ -67,6 +81,8 @@ public struct ConformanceOptions: Sendable {
     public var appleBaseURL: String { "http://127.0.0.1:\(port)" }
     /// The issuer of the kit's tokens.
     var effectiveIssuer: String { issuer ?? appleBaseURL }
+    /// The backend's origin (`scheme://host:port`), which same-origin redirects must keep.
+    var backendOrigin: String { Self.origin(of: backend) ?? backend }
     /// The audience of native tokens and notifications.
     var appAudience: String { bundleID ?? clientID }
     /// Every client id the kit's token endpoint knows: the bundle id first.
@@ -99,11 +115,18 @@ public struct ConformanceOptions: Sendable {
         }
         for (name, path) in [
             ("--start", startPath), ("--probe", probePath), ("--native", nativePath), ("--native-nonce", nativeNoncePath),
-            ("--notifications", notificationsPath),
+            ("--notifications", notificationsPath), ("--delete", deletePath),
         ] {
             if let path, !path.hasPrefix("/") { problems.append("\(name) must be a path starting with /") }
         }
         return problems
+    }
+
+    /// `scheme://host[:port]` of `url`, lowercased, or `nil`.
+    static func origin(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased()
+        else { return nil }
+        return components.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
     }
 
     private static func isHTTPURL(_ text: String) -> Bool {

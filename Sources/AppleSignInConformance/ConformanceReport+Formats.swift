@@ -1,20 +1,28 @@
 import JuiceEncodings
 
 extension ConformanceReport {
-    /// JUnit XML for CI: one test case per conformance case; a failed required case is a `<failure>`,
-    /// a failed recommended one passes with a warning in `<system-out>`.
+    /// JUnit XML for CI: one test case per conformance case; FAILED is a `<failure>`, SKIPPED and
+    /// INCONCLUSIVE are `<skipped>` with the reason, a WARNING passes with the warning in `<system-out>`.
     public func junit() -> String {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        let skippedCount = skipped + inconclusive
         xml += #"<testsuites name="juice conformance" tests="\#(cases.count)" failures="\#(failed)">"# + "\n"
-        xml += #"  <testsuite name="\#(backend.markupEscaped)" tests="\#(cases.count)" failures="\#(failed)" errors="0" skipped="0">"# + "\n"
+        xml +=
+            #"  <testsuite name="\#(backend.markupEscaped)" tests="\#(cases.count)" failures="\#(failed)" errors="0" skipped="\#(skippedCount)">"#
+            + "\n"
         for result in cases {
             xml += #"    <testcase classname="conformance.\#(result.level.rawValue)" name="\#(result.id.markupEscaped)">"# + "\n"
-            let message = "expected \(result.expect.rawValue), observed \(result.observed): \(result.detail)"
-            if !result.passed && result.level == .required {
-                xml +=
-                    #"      <failure message="\#(message.markupEscaped)">\#((result.title + "\nfix: " + result.hint).markupEscaped)</failure>"# + "\n"
-            } else if !result.passed {
-                xml += "      <system-out>\(("warning: " + message + "\nfix: " + result.hint).markupEscaped)</system-out>\n"
+            let message = "\(result.verdict.rawValue): expected \(result.expect.rawValue), observed \(result.observed): \(result.detail)"
+            let body = result.title + "\nfix: " + result.fix + "\nreference: " + result.reference
+            switch result.verdict {
+            case .failed:
+                xml += #"      <failure message="\#(message.markupEscaped)">\#(body.markupEscaped)</failure>"# + "\n"
+            case .skipped, .inconclusive:
+                xml += #"      <skipped message="\#(message.markupEscaped)"/>"# + "\n"
+            case .warning:
+                xml += "      <system-out>\((message + "\n" + body).markupEscaped)</system-out>\n"
+            case .passed:
+                if result.level == .information { xml += "      <system-out>\(result.detail.markupEscaped)</system-out>\n" }
             }
             xml += "    </testcase>\n"
         }
@@ -22,23 +30,32 @@ extension ConformanceReport {
         return xml
     }
 
-    /// The readable table for stdout, with a one-line fix hint under each failed case.
+    /// The readable table for stdout, with the detail, the fix and the reference under each case that did not pass.
     public func table() -> String {
         let idWidth = max(4, cases.map(\.id.count).max() ?? 0)
         func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
-        var lines = ["Backend: \(backend)", "", "\(pad("CASE", idWidth))  EXPECT  LEVEL        OBSERVED  RESULT"]
+        var lines = [
+            "Backend: \(backend)", "Identity token checked: \(channel)", "", "\(pad("CASE", idWidth))  EXPECT  LEVEL        OBSERVED   VERDICT",
+        ]
         for result in cases {
-            let verdict = result.passed ? "pass" : (result.level == .required ? "FAIL" : "warn")
             lines.append(
-                "\(pad(result.id, idWidth))  \(pad(result.expect.rawValue, 6))  \(pad(result.level.rawValue, 11))  \(pad(result.observed, 8))  \(verdict)"
+                "\(pad(result.id, idWidth))  \(pad(result.expect.rawValue, 6))  \(pad(result.level.rawValue, 11))  \(pad(result.observed, 9))  \(result.verdict.rawValue)"
             )
-            if !result.passed {
+            if result.verdict != .passed {
                 lines.append("\(pad("", idWidth))    \(result.detail)")
-                lines.append("\(pad("", idWidth))    fix: \(result.hint)")
+                if result.verdict != .skipped {
+                    lines.append("\(pad("", idWidth))    fix: \(result.fix)")
+                    lines.append("\(pad("", idWidth))    see: \(result.reference)")
+                }
             }
         }
         lines.append("")
-        lines.append("\(passed) passed, \(failed) failed, \(warnings) warnings (of \(cases.count) cases)")
+        lines.append(summary)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `N passed, N failed, N warnings, N inconclusive, N skipped (of N cases)`.
+    public var summary: String {
+        "\(passed) passed, \(failed) failed, \(warnings) warnings, \(inconclusive) inconclusive, \(skipped) skipped (of \(cases.count) cases)"
     }
 }

@@ -24,7 +24,7 @@ public struct ConformanceRun: Sendable {
 
     /// The cases this run plays, in order.
     public var cases: [ConformanceCase] {
-        ConformanceCatalog.cases(native: options.nativePath != nil, notifications: options.notificationsPath != nil)
+        ConformanceCatalog.all
     }
 
     /// Runs every case.
@@ -110,10 +110,21 @@ public struct ConformanceRun: Sendable {
             throw ConformanceStartError(problem.reason)
         }
         var results: [ConformanceReport.CaseResult] = []
+        var byID: [String: ConformanceReport.CaseResult] = [:]
         for conformanceCase in cases {
             try Task.checkCancellation()
-            let observation = await player.play(conformanceCase)
-            results.append(.init(conformanceCase, observation: observation))
+            let observation = await player.play(conformanceCase, earlier: byID)
+            let baselineID: String? =
+                switch conformanceCase.flow {
+                case .web: ConformanceCatalog.webBaseline
+                case .native: ConformanceCatalog.nativeBaseline
+                case .notification: ConformanceCatalog.notificationBaseline
+                default: nil
+                }
+            let baseline = baselineID.flatMap { id in byID[id].map { (id, $0) } }
+            let result = ConformanceReport.CaseResult(conformanceCase, observation: observation, baseline: baseline)
+            results.append(result)
+            byID[result.id] = result
         }
         return ConformanceReport(backend: options.backend, cases: results)
     }

@@ -8,8 +8,10 @@ actor KitAuthority {
         let clientID: String
         /// The redirect URI of a web authorization; `nil` for a native one.
         let redirectURI: String?
-        let subject: String
-        let nonce: String?
+        /// What the token endpoint's `id_token` says: the same claims as the token that travelled with the code, without `c_hash`.
+        let content: TokenMint.IdentityContent
+        /// How the token endpoint's `id_token` is damaged.
+        let defect: Scenario.Defect
         /// The kit's token endpoint answers `invalid_grant` for it (`code-rejected-by-apple`).
         let refused: Bool
         var redeemed = false
@@ -24,6 +26,9 @@ actor KitAuthority {
     private(set) var keys: KitKeys
     private var codes: [String: IssuedCode] = [:]
     private var refreshTokens: [String: (clientID: String, subject: String)] = [:]
+    /// The subjects whose refresh or access token the backend revoked.
+    private(set) var revokedSubjects: Set<String> = []
+    private var accessTokens: [String: String] = [:]
     /// When `/auth/keys` was last fetched.
     private(set) var lastKeyFetch: ContinuousClock.Instant?
     /// Problems with the client secrets the backend sent (Apple's descriptions), and how many were valid.
@@ -48,10 +53,15 @@ actor KitAuthority {
         return try keys.keySetJSON()
     }
 
-    /// A new code for `subject`.
-    func issueCode(clientID: String, redirectURI: String?, subject: String, nonce: String?, refused: Bool) -> String {
+    /// A new code; redeemed, it yields an `id_token` with `content` (its `code` ignored), damaged by `defect`.
+    func issueCode(clientID: String, redirectURI: String?, content: TokenMint.IdentityContent, defect: Scenario.Defect, refused: Bool) -> String {
         let code = "c" + RandomText.hex32() + ".0.kit." + RandomText.hex32()
-        codes[code] = IssuedCode(clientID: clientID, redirectURI: redirectURI, subject: subject, nonce: nonce, refused: refused)
+        var content = content
+        content.code = nil
+        // c_hash belongs to the form_post token only: the token endpoint's carries at_hash.
+        codes[code] = IssuedCode(
+            clientID: clientID, redirectURI: redirectURI, content: content, defect: defect == .codeHashMismatch ? .none : defect,
+            refused: refused)
         return code
     }
 
@@ -81,28 +91,36 @@ actor KitAuthority {
             issued.redeemed = true
             codes[code] = issued
             let refreshToken = "r" + RandomText.hex32() + ".0.kit." + RandomText.hex32()
-            refreshTokens[refreshToken] = (clientID, issued.subject)
-            return tokens(clientID: clientID, subject: issued.subject, refreshToken: refreshToken)
+            refreshTokens[refreshToken] = (clientID, issued.content.subject)
+            return tokens(content: issued.content, defect: issued.defect, refreshToken: refreshToken)
         case "refresh_token":
             guard let refreshToken = form["refresh_token"], let known = refreshTokens[refreshToken], known.clientID == clientID else {
                 return .error(code: "invalid_grant", description: "The refresh token is invalid.")
             }
-            return tokens(clientID: clientID, subject: known.subject, refreshToken: nil)
+            return tokens(content: .init(subject: known.subject, audience: clientID), defect: .none, refreshToken: nil)
         default:
             return .error(code: "unsupported_grant_type", description: "grant_type must be authorization_code or refresh_token")
         }
     }
 
-    /// `POST /auth/revoke`: a valid client secret is all it takes.
+    /// `POST /auth/revoke`: a valid client secret is all it takes; records whose token was revoked.
     func revoke(form: [String: String]) async -> String? {
-        await secrets.problem(secret: form["client_secret"], clientID: form["client_id"])
+        if let problem = await secrets.problem(secret: form["client_secret"], clientID: form["client_id"]) { return problem }
+        if let token = form["token"], let subject = refreshTokens[token]?.subject ?? accessTokens[token] { revokedSubjects.insert(subject) }
+        return nil
     }
 
-    private func tokens(clientID: String, subject: String, refreshToken: String?) -> TokenAnswer {
+    /// Apple's token response: its `id_token` carries what the authorization's token did (nonce, email,
+    /// email_verified, is_private_email, auth_time, nonce_supported, real_user_status), signed by the same key.
+    private func tokens(content: TokenMint.IdentityContent, defect: Scenario.Defect, refreshToken: String?) -> TokenAnswer {
         let mint = TokenMint(issuer: issuer, now: Date())
+        let accessToken = "a" + RandomText.hex32()
+        accessTokens[accessToken] = content.subject
+        var content = content
+        content.accessToken = accessToken
         do {
-            let idToken = try mint.identityToken(.init(subject: subject, audience: clientID), defect: .none, keys: keys)
-            return .tokens(TokenResponseBody(accessToken: "a" + RandomText.hex32(), refreshToken: refreshToken, idToken: idToken))
+            let idToken = try mint.identityToken(content, defect: defect, keys: keys)
+            return .tokens(TokenResponseBody(accessToken: accessToken, refreshToken: refreshToken, idToken: idToken))
         } catch {
             return .error(code: "server_error", description: "the kit could not sign a token")
         }

@@ -11,10 +11,15 @@ struct TokenMint: Sendable {
         var subject: String
         var audience: String
         var nonce: String?
+        /// The form_post token's code: its `c_hash`.
         var code: String?
+        /// The token endpoint's access token: its `at_hash`.
+        var accessToken: String?
         var email: String?
         var isPrivateEmail = false
         var booleans = Scenario.Booleans.json
+        /// `real_user_status` (native sign-ins: 2, likely real).
+        var realUserStatus: Int64?
     }
 
     let issuer: String
@@ -40,6 +45,8 @@ struct TokenMint: Sendable {
         case .issuedInFuture:
             claims["iat"] = .integer(time + 3_600)
             claims["exp"] = .integer(time + 7_200)
+        case .issuedSecondsAhead:
+            claims["iat"] = .integer(time + 5)
         default:
             break
         }
@@ -51,6 +58,8 @@ struct TokenMint: Sendable {
         if let code = content.code {
             claims["c_hash"] = .string(ConformanceSupport.leftHalfHash(defect == .codeHashMismatch ? RandomText.token() : code))
         }
+        if let accessToken = content.accessToken { claims["at_hash"] = .string(ConformanceSupport.leftHalfHash(accessToken)) }
+        if let status = content.realUserStatus { claims["real_user_status"] = .integer(status) }
         if let email = content.email {
             claims["email"] = .string(email)
             switch content.booleans {
@@ -65,13 +74,14 @@ struct TokenMint: Sendable {
         return try sign(claims, defect: defect, keys: keys)
     }
 
-    /// A server-to-server notification about `subject` (`email-enabled`), its `events` a JSON string as Apple sends it.
-    func notification(subject: String, email: String, audience: String, defect: Scenario.Defect, keys: KitKeys) throws -> String {
+    /// A server-to-server notification of `type` about `subject`, its `events` a JSON string as Apple sends it.
+    func notification(type: String, subject: String, email: String, audience: String, defect: Scenario.Defect, keys: KitKeys) throws -> String {
         let time = Int64(now.timeIntervalSince1970)
-        let event: [String: ClaimValue] = [
-            "type": .string("email-enabled"), "sub": .string(subject), "email": .string(email), "is_private_email": .string("true"),
-            "event_time": .integer(time * 1000),
-        ]
+        var event: [String: ClaimValue] = ["type": .string(type), "sub": .string(subject), "event_time": .integer(time * 1000)]
+        if type.hasPrefix("email-") {
+            event["email"] = .string(email)
+            event["is_private_email"] = .string("true")
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let events = String(decoding: try encoder.encode(event), as: UTF8.self)

@@ -8,8 +8,11 @@ struct ConformanceCommand: AsyncParsableCommand {
         commandName: "conformance",
         abstract: "Test a Sign in with Apple backend by playing Apple: a verdict per case.",
         discussion: """
-            Configure the backend to use http://127.0.0.1:PORT as Apple's base URL and issuer first. \
-            Exit status: 0 every required case passed, 1 one failed, 2 the run could not start.
+            Configure the backend to use http://127.0.0.1:PORT as Apple's base URL first (and --issuer if it \
+            insists on https://appleid.apple.com). Verdicts: PASSED, FAILED, WARNING, INCONCLUSIVE, SKIPPED. \
+            Exit status: 0 no case FAILED (warnings, inconclusive and skipped cases do not fail a run), \
+            1 at least one case FAILED, 2 the run could not start (bad options, port taken, backend unreachable, \
+            start URL not redirecting to the kit).
             """
     )
 
@@ -40,6 +43,11 @@ struct ConformanceCommand: AsyncParsableCommand {
     @Option(help: "The path that starts a web sign-in.")
     var start: String = "/auth/apple"
 
+    @Option(
+        name: .customLong("start-method"),
+        help: "GET: the start path redirects to Apple. POST: it is a page whose form (CSRF fields included) starts the sign-in.")
+    var startMethod: String = "GET"
+
     @Option(help: "A path answering 2xx only when signed in (checked with the cookies the callback set).")
     var probe: String?
 
@@ -52,11 +60,17 @@ struct ConformanceCommand: AsyncParsableCommand {
     @Option(help: "The server-to-server notification endpoint.")
     var notifications: String?
 
+    @Option(help: "The account-deletion endpoint (POST by a signed-in browser): deleting must call Apple's /auth/revoke.")
+    var delete: String?
+
     @Option(help: "Write the JSON report here.")
     var report: String?
 
     @Option(help: "Write a JUnit XML report here.")
     var junit: String?
+
+    @Option(help: "Write a self-contained HTML report here (one file, no external assets).")
+    var html: String?
 
     @Option(help: "Seconds one request to the backend may take (1-120).")
     var timeout: Int = 10
@@ -71,6 +85,7 @@ struct ConformanceCommand: AsyncParsableCommand {
             print(report.table(), terminator: "")
             if let path = self.report { try write(try report.json(), to: path) }
             if let path = junit { try write(Data(report.junit().utf8), to: path) }
+            if let path = html { try write(Data(report.html().utf8), to: path) }
             if report.exitCode != 0 { throw ExitCode(report.exitCode) }
         } catch let error as ConformanceStartError {
             FileHandle.standardError.write(Data("juice conformance could not start: \(error.reason)\n".utf8))
@@ -88,6 +103,11 @@ struct ConformanceCommand: AsyncParsableCommand {
             teamPublicKeyPEM: try ConformanceOptions.teamPublicKeyPEM(fromPEM: String(decoding: data, as: UTF8.self)), clientID: clientID,
             redirectURI: redirectURI, bundleID: bundleID)
         options.startPath = start
+        guard let method = ConformanceOptions.StartMethod(rawValue: startMethod.uppercased()) else {
+            throw ConformanceStartError("--start-method must be GET or POST")
+        }
+        options.startMethod = method
+        options.deletePath = delete
         options.probePath = probe
         options.nativePath = native
         options.nativeNoncePath = nativeNonce

@@ -32,6 +32,10 @@ struct ToolkitBackend: Sendable {
         case crashesOnUnsignedTokens
         /// Takes 12 s over an expired token on its web callback (the kit waits 6 s).
         case slowOnExpiredTokens
+        /// Deletes the account but never revokes its token at Apple.
+        case keepsTokensOnDeletion
+        /// Answers consent-revoked and account-delete notifications 200 but keeps the user's sessions.
+        case ignoresConsentRevoked
     }
 
     static let teamID = "TEAMCONF01"
@@ -56,6 +60,7 @@ struct ToolkitBackend: Sendable {
         options.probePath = "/me"
         options.nativePath = "/api/auth/apple"
         options.notificationsPath = "/apple/notifications"
+        options.deletePath = "/account/delete"
         options.keyRefetchInterval = .milliseconds(1500)
         // A correct answer takes milliseconds, but the suite runs browsers and servers beside this on
         // two cores; only the stalling backend needs a timeout shorter than its 12 s stall.
@@ -142,19 +147,35 @@ struct ToolkitBackend: Sendable {
                 let payload = Data(Base64URL.decode(token.split(separator: ".").dropFirst().first ?? "") ?? [])
                 guard (try? JSONDecoder().decode(Strict.self, from: payload)) != nil else { return Response(status: .internalServerError) }
             }
+            var refreshToken: String?
             if flaw != .neverRedeemsCode {
                 do {
-                    _ = try await apple.exchangeCode(code, clientID: Self.clientID, redirectURI: URL(string: redirectURI))
+                    refreshToken = try await apple.exchangeCode(code, clientID: Self.clientID, redirectURI: URL(string: redirectURI)).refreshToken
                 } catch {
                     return Response(status: .unauthorized)
                 }
             }
-            let session = await state.startSession(subject: identity.subject)
+            let session = await state.startSession(subject: identity.subject, email: identity.email, refreshToken: refreshToken)
             return Response(status: .seeOther, headers: [.location: "/me", .setCookie: "sid=\(session); Path=/; HttpOnly; SameSite=Lax"])
         }
         router.get("/me") { request, _ in
-            guard let session = Self.cookie("sid", in: request), await state.isSignedIn(session) else { return Response(status: .unauthorized) }
-            return Response(status: .ok)
+            guard let session = Self.cookie("sid", in: request), let email = await state.signedInEmail(session) else {
+                return Response(status: .unauthorized)
+            }
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"email":"\#(email)"}"#)))
+        }
+        router.post("/account/delete") { request, _ in
+            guard let session = Self.cookie("sid", in: request), let refreshToken = await state.endAccount(session: session) else {
+                return Response(status: .unauthorized)
+            }
+            if flaw != .keepsTokensOnDeletion, let refreshToken {
+                do {
+                    try await apple.revoke(refreshToken, clientID: Self.clientID)
+                } catch {
+                    return Response(status: .badGateway)
+                }
+            }
+            return Response(status: .noContent)
         }
         router.post("/api/auth/apple") { request, _ in
             struct Body: Decodable {
@@ -183,10 +204,14 @@ struct ToolkitBackend: Sendable {
             return Response(status: .ok)
         }
         router.post("/apple/notifications") { request, _ in
+            let notification: ServerNotification
             do {
-                _ = try await notifications.verify(body: Array(buffer: try await request.body.collect(upTo: 65_536)))
+                notification = try await notifications.verify(body: Array(buffer: try await request.body.collect(upTo: 65_536)))
             } catch {
                 return Response(status: .badRequest)
+            }
+            if flaw != .ignoresConsentRevoked, [.consentRevoked, .accountDeleted].contains(notification.type) {
+                await state.endSessions(subject: notification.subject)
             }
             return Response(status: .ok)
         }
@@ -224,7 +249,8 @@ struct ToolkitBackend: Sendable {
 /// The backend's states and sessions.
 actor BackendState {
     private var pending: [String: String] = [:]
-    private var sessions: Set<String> = []
+    /// Session → (subject, email, the refresh token its sign-in got).
+    private var sessions: [String: (subject: String, email: String, refreshToken: String?)] = [:]
 
     func issue(state: String, nonce: String) { pending[state] = nonce }
 
@@ -233,11 +259,24 @@ actor BackendState {
         consume ? pending.removeValue(forKey: state) : pending[state]
     }
 
-    func startSession(subject: String) -> String {
+    func startSession(subject: String, email: String?, refreshToken: String?) -> String {
         let session = UUID().uuidString
-        sessions.insert(session)
+        sessions[session] = (subject, email ?? "", refreshToken)
         return session
     }
 
-    func isSignedIn(_ session: String) -> Bool { sessions.contains(session) }
+    /// The email of the user signed in as `session`, or `nil` when it is not signed in.
+    func signedInEmail(_ session: String) -> String? { sessions[session]?.email }
+
+    /// Ends every session of `subject`.
+    func endSessions(subject: String) {
+        sessions = sessions.filter { $0.value.subject != subject }
+    }
+
+    /// Deletes the account signed in as `session`: ends its sessions; the refresh token to revoke (`.some(nil)` when none).
+    func endAccount(session: String) -> String?? {
+        guard let signedIn = sessions[session] else { return nil }
+        endSessions(subject: signedIn.subject)
+        return .some(signedIn.refreshToken)
+    }
 }

@@ -30,7 +30,7 @@ package enum BrowserTools {
     package static let requests = pythonCanImport("requests")
 
     /// Whether `python3` can import `module`.
-    private static func pythonCanImport(_ module: String) -> Bool {
+    package static func pythonCanImport(_ module: String) -> Bool {
         guard let python else { return false }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)

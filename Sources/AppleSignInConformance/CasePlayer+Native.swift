@@ -1,0 +1,51 @@
+import Foundation
+import JuiceEncodings
+
+extension CasePlayer {
+    func playNative(_ scenario: Scenario) async throws -> Observation {
+        guard let nativePath = options.nativePath else { return .skipped("no --native endpoint") }
+        let rawNonce = try await nativeNonce()
+        let email = mainEmail.replacingOccurrences(of: "ada.", with: "ada.native.")
+        var content = TokenMint.IdentityContent(
+            subject: nativeSubject, audience: options.appAudience, nonce: sha256Hex(rawNonce), email: email, realUserStatus: 2)
+        let code = await authority.issueCode(
+            clientID: options.appAudience, redirectURI: nil, content: content, defect: scenario.defect, refused: scenario.codeRefusedByApple)
+        content.code = code
+        let token = try await TokenMint(issuer: options.effectiveIssuer, now: Date()).identityToken(
+            content, defect: scenario.defect, keys: authority.keys)
+        var body: [String: ClaimValue] = [
+            "identityToken": .string(token), "authorizationCode": .string(code), "nonce": .string(rawNonce),
+        ]
+        if scenario.person == .newUser {
+            body["user"] = .object([
+                "name": .object(["firstName": .string("Ada"), "lastName": .string("Lovelace")]), "email": .string(email),
+            ])
+            body["fullName"] = .object(["givenName": .string("Ada"), "familyName": .string("Lovelace")])
+            body["email"] = .string(email)
+        }
+        let json = try JSONEncoder().encode(body)
+        do {
+            return .api(try await client.postJSON(options.backend + nativePath, json), what: nativePath)
+        } catch {
+            return .failure(error, what: nativePath)
+        }
+    }
+
+    /// The raw nonce: the backend's own (`--native-nonce`) or a fresh one.
+    private func nativeNonce() async throws -> String {
+        guard let path = options.nativeNoncePath else { return RandomText.token() }
+        let answer: BackendClient.Answer
+        do {
+            answer = try await client.postJSON(options.backend + path, Data("{}".utf8))
+        } catch {
+            throw StepFailure(observation: .failure(error, what: path))
+        }
+        struct NonceBody: Decodable { let nonce: String }
+        guard (200..<300).contains(answer.status), let nonce = try? JSONDecoder().decode(NonceBody.self, from: Data(answer.body.utf8)).nonce,
+            !nonce.isEmpty
+        else {
+            throw StepFailure(observation: .inconclusive("\(path) answered HTTP \(answer.status) without a {\"nonce\"}"))
+        }
+        return nonce
+    }
+}

@@ -1,0 +1,133 @@
+import Crypto
+import Foundation
+import JuiceTestSupport
+
+@testable import AppleSignInConformance
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real, open-source Sign in with Apple backend from PyPI (django-allauth or social-auth-app-django,
+/// the versions `scripts/test` pins), in a minimal Django project (Fixtures/django) whose only change
+/// is Apple's URLs pointing at the kit; served by `manage.py runserver` on a loopback port.
+struct DjangoBackend: Sendable {
+    enum Site: String, Sendable {
+        /// django-allauth's Apple provider.
+        case allauth = "allauth_site"
+        /// social-auth-app-django with social-core's AppleIdAuth.
+        case socialAuth = "social_site"
+
+        /// The Python modules it needs.
+        var modules: [String] {
+            switch self {
+            case .allauth: ["django", "allauth", "jwt", "cryptography"]
+            case .socialAuth: ["django", "social_django", "social_core", "jwt", "cryptography"]
+            }
+        }
+    }
+
+    static let teamID = "TEAMCONF01"
+    static let keyID = "KEYCONF001"
+    static let clientID = "com.example.conformance.web"
+
+    let site: Site
+    let port: Int
+    let kitPort: Int
+    let teamKey: P256.Signing.PrivateKey
+    /// Extra environment (e.g. `SESSION_SAMESITE_NONE=1`).
+    var environment: [String: String] = [:]
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    /// The Django project (this file is Tests/AppleSignInConformanceTests/DjangoBackend.swift).
+    static let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/django")
+
+    /// The first of `site.modules` python3 cannot import, or `nil` when all import.
+    static func missingModule(for site: Site) -> String? {
+        guard BrowserTools.python != nil else { return "python3" }
+        return site.modules.first { !BrowserTools.pythonCanImport($0) }
+    }
+
+    /// Kit options for this backend: the web flow, and allauth's native token check (neither library has a
+    /// notification or deletion endpoint).
+    func options() -> ConformanceOptions {
+        let redirectPath =
+            switch site {
+            case .allauth: "/accounts/apple/login/callback/"
+            case .socialAuth: "/complete/apple-id/"
+            }
+        var options = ConformanceOptions(
+            backend: url, port: kitPort, issuer: "https://appleid.apple.com", teamID: Self.teamID, keyID: Self.keyID,
+            teamPublicKeyPEM: teamKey.publicKey.pemRepresentation, clientID: Self.clientID, redirectURI: url + redirectPath)
+        options.startPath = site == .allauth ? "/accounts/apple/login/" : "/login"
+        options.startMethod = .post
+        options.probePath = "/me"
+        // allauth judges an app's credential in its headless API (Fixtures/django/allauth_native.py).
+        if site == .allauth { options.nativePath = "/native" }
+        // Both libraries fetch Apple's keys on every sign-in: no cache to wait out.
+        options.keyRefetchInterval = .milliseconds(10)
+        options.requestTimeout = .seconds(30)
+        return options
+    }
+
+    /// Migrates a fresh SQLite database, serves the site while `body` runs, then stops it; the
+    /// server's output goes to `test-output/conformance/<site>.log`.
+    func serving<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        let directory = try TemporaryDirectory("django")
+        defer { directory.remove() }
+        let keyFile = try directory.writePrivate("team-key.pem", teamKey.pemRepresentation)
+        var environment = ProcessInfo.processInfo.environment.merging(self.environment) { _, new in new }
+        environment["DJANGO_SETTINGS_MODULE"] = site.rawValue
+        environment["KIT_URL"] = "http://127.0.0.1:\(kitPort)"
+        environment["TEAM_ID"] = Self.teamID
+        environment["KEY_ID"] = Self.keyID
+        environment["CLIENT_ID"] = Self.clientID
+        environment["TEAM_KEY_FILE"] = keyFile.path
+        environment["DATABASE_FILE"] = directory.file("db.sqlite3").path
+        environment["PYTHONDONTWRITEBYTECODE"] = "1"
+        let log = BrowserTools.repository.appendingPathComponent("test-output/conformance/\(site.rawValue).log")
+        try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
+
+        let migrate = try start(["migrate", "--verbosity", "0"], environment: environment, output: handle)
+        try await eventually("\(site.rawValue): manage.py migrate", timeout: .seconds(120)) { !migrate.isRunning }
+        guard migrate.terminationStatus == 0 else {
+            throw DjangoFailure(reason: "manage.py migrate exited \(migrate.terminationStatus); see \(log.path)")
+        }
+
+        let server = try start(["runserver", "127.0.0.1:\(port)", "--noreload", "--nothreading"], environment: environment, output: handle)
+        return try await withCleanup {
+            try await eventually("\(site.rawValue) listening on \(port)", timeout: .seconds(60)) {
+                guard server.isRunning else { throw DjangoFailure(reason: "runserver exited; see \(log.path)") }
+                guard let socket = LoopbackSocket.connected(toPort: port) else { return false }
+                close(socket)
+                return true
+            }
+            return try await body()
+        } cleanup: {
+            server.terminate()
+            _ = try? await eventually("runserver stopped", timeout: .seconds(10)) { !server.isRunning }
+            if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+        }
+    }
+
+    private func start(_ arguments: [String], environment: [String: String], output: FileHandle) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BrowserTools.python ?? "/usr/bin/python3")
+        process.arguments = [Self.project.appendingPathComponent("manage.py").path] + arguments
+        process.currentDirectoryURL = Self.project
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = output
+        try launch(process)
+        return process
+    }
+
+    struct DjangoFailure: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { reason }
+    }
+}

@@ -1,0 +1,206 @@
+import Crypto
+import Foundation
+import JuiceTestSupport
+import Testing
+
+@testable import AppleSignInConformance
+
+/// The kit against real open-source Sign in with Apple backends installed from PyPI at the versions
+/// `scripts/test` pins (django-allauth 65.21.1; social-auth-app-django 8.0.0 with social-auth-core
+/// 7.0.0; Django 5.2.19, PyJWT 2.15.1), each in a minimal Django project whose only change is Apple's
+/// URLs (Fixtures/django). Each expected verdict below was derived by reading the library's source;
+/// the comment names the file and function that decide it. A test fails on a false alarm (FAILED or
+/// WARNING where the library is right), on an empty pass (PASSED where nothing could be judged), and
+/// when a case is added without an expectation here.
+@Suite("juice conformance against real open-source backends from PyPI", .serialized)
+struct RealBackendTests {
+    typealias Verdict = ConformanceVerdict
+
+    /// Cases no flow of these sites reaches: SKIPPED, since neither has a notification or deletion endpoint.
+    static let notOffered: [String: Verdict] = Dictionary(
+        uniqueKeysWithValues: ConformanceCatalog.notificationCases.map { ($0.id, .skipped) } + [("account-deletion-revokes", .skipped)])
+    /// social-auth-app-django has no native endpoint.
+    static let noNative: [String: Verdict] = Dictionary(uniqueKeysWithValues: ConformanceCatalog.nativeCases.map { ($0.id, .skipped) })
+
+    // django-allauth 65.21.1, allauth/socialaccount/providers/apple/…
+    static let allauth: [String: Verdict] = notOffered.merging(
+        [
+            // views.py:apple_post_callback keeps code/state/user/id_token and 302s to the finish URL, where
+            // oauth2/views.py:OAuth2CallbackView.dispatch finds the state in the Lax session cookie, redeems
+            // the code (client.py:AppleOAuth2Client.get_access_token) and signs in.
+            "sign-in": .passed, "returning-user": .passed,
+            // provider.py:AppleProvider.extract_email_addresses accepts "true"/"false" strings.
+            "booleans-as-strings": .passed,
+            // No domain list anywhere: any relay address is an email like another.
+            "private-email": .passed, "private-email-icloud": .passed,
+            // views.py:AppleOAuth2Adapter.parse_token: user_data = {**data, **identity_data}: the verified
+            // token's email overrides the `user` field's.
+            "user-email-differs": .passed,
+            // views.py:get_access_token_data prefers the token endpoint's id_token; the form_post one is only
+            // a fallback when the token response has none: damaging only the form_post token changes nothing.
+            ConformanceCatalog.formPostChannel: .passed, ConformanceCatalog.tokenEndpointChannel: .passed,
+            // internal/jwtkit.py:verify_and_decode checks signature (key by kid), iss, aud, exp, iat.
+            "id-token-bad-signature": .passed, "id-token-unknown-kid": .passed, "id-token-wrong-issuer": .passed,
+            "id-token-wrong-audience": .passed, "id-token-expired": .passed,
+            // jwtkit.py:fetch_key takes alg from the token's header: with "none", PyJWT refuses the RSA key
+            // (InvalidKeyError, a PyJWTError): refused.
+            "id-token-alg-none": .passed,
+            // The same with "HS256": PyJWT's HMAC prepare_key raises TypeError on the RSA key object, which is
+            // no PyJWTError, so the finish view crashes (500): refused, but by a crash.
+            "id-token-hs256-public-key": .warning,
+            // client.py:AppleOAuth2Client.get_redirect_url sends no nonce: nothing to compare.
+            "id-token-nonce-mismatch": .skipped, "id-token-nonce-missing": .skipped, "authorization-request-nonce": .warning,
+            // oauth2/views.py:_get_state → statekit.unstash_state pops the state from the session; Django's
+            // login cycles the session key, so the browser's earlier session no longer holds it.
+            "state-mismatch": .passed, "state-replay": .passed,
+            // client.py:get_access_token raises OAuth2Error when Apple answers invalid_grant.
+            "code-rejected-by-apple": .passed,
+            // The form_post token (the only one with c_hash) is not checked: see the channel cases.
+            "id-token-code-hash-mismatch": .skipped,
+            // PyJWT checks iat with leeway 0 (jwtkit.py passes none): an hour ahead refused, but 5 s ahead too.
+            "id-token-issued-in-future": .passed, "id-token-issued-seconds-ahead": .warning,
+            // client.py:generate_client_secret: ES256, iss team, sub client id, exp = iat + 3600.
+            "client-secret-lifetime": .passed,
+            // jwtkit.py:fetch_key fetches Apple's key set on every verification.
+            "key-rotation": .passed,
+            // Native (Fixtures/django/allauth_native.py → provider.py:AppleProvider.verify_token →
+            // views.py:get_verified_identity_data): the token is verified like the web one …
+            "native-sign-in": .passed, "native-id-token-bad-signature": .passed, "native-id-token-alg-none": .passed,
+            "native-id-token-unknown-kid": .passed, "native-id-token-wrong-issuer": .passed, "native-id-token-wrong-audience": .passed,
+            "native-id-token-expired": .passed,
+            // … HS256 crashes it the same way (TypeError is neither OAuth2Error nor RequestException) …
+            "native-id-token-hs256-public-key": .warning,
+            // … but verify_token never compares the token's nonce with the app's, and never redeems the
+            // authorization code: a token captured from another app sign-in is accepted as is.
+            "native-id-token-nonce-mismatch": .failed, "native-code-rejected-by-apple": .failed,
+        ]
+    ) { _, new in new }
+
+    // social-auth-core 7.0.0 social_core/backends/apple.py:AppleIdAuth and oauth.py:BaseOAuth2, with
+    // social-auth-app-django 8.0.0, its session cookie SameSite=None; Secure (the form_post must reach it).
+    // No SocialAuthExceptionMiddleware (optional in its documentation): every AuthException a refusal
+    // raises reaches Django as a 500.
+    static let socialAuth: [String: Verdict] = notOffered.merging(noNative) { _, new in new }.merging(
+        [
+            // oauth.py:BaseOAuth2.auth_complete: state from the session, code redeemed, then apple.py:do_auth
+            // verifies the token endpoint's id_token (response["id_token"]) and signs in.
+            "sign-in": .passed, "returning-user": .passed,
+            // apple.py:get_user_details never reads email_verified/is_private_email.
+            "booleans-as-strings": .passed, "private-email": .passed, "private-email-icloud": .passed,
+            // apple.py:get_user_details takes the email from the decoded token, only the name from `user`.
+            "user-email-differs": .passed,
+            // apple.py:do_auth: jwt_string = response.get("id_token"), the token endpoint's answer.
+            ConformanceCatalog.formPostChannel: .passed, ConformanceCatalog.tokenEndpointChannel: .passed,
+            // apple.py:decode_id_token pins RS256, looks the kid up (AuthResponseError when unknown), checks
+            // aud, iss, exp, iat; each refusal is an uncaught AuthException: 500.
+            "id-token-bad-signature": .warning, "id-token-alg-none": .warning, "id-token-hs256-public-key": .warning,
+            "id-token-unknown-kid": .warning, "id-token-wrong-issuer": .warning, "id-token-wrong-audience": .warning,
+            "id-token-expired": .warning, "id-token-issued-in-future": .warning,
+            // PyJWT's iat check with leeway 0: a token 5 s ahead is refused (and crashes).
+            "id-token-issued-seconds-ahead": .warning,
+            // apple.py sends no nonce (auth_params adds only response_mode).
+            "id-token-nonce-mismatch": .skipped, "id-token-nonce-missing": .skipped, "authorization-request-nonce": .warning,
+            // oauth.py:BaseOAuth2.validate_state: unknown state, or a state consumed (storage.nonce.consume,
+            // session_pop): AuthSessionError, 500.
+            "state-mismatch": .warning, "state-replay": .warning,
+            // oauth.py:request_access_token raises on invalid_grant: 500.
+            "code-rejected-by-apple": .warning,
+            "id-token-code-hash-mismatch": .skipped,
+            // apple.py:generate_client_secret: exp = iat + TOKEN_TTL_SEC (15552000 s, within six months).
+            "client-secret-lifetime": .passed,
+            // apple.py:get_apple_jwk fetches the key set on every verification.
+            "key-rotation": .passed,
+        ]
+    ) { _, new in new }
+
+    /// social-auth-app-django with Django's default session cookie (SameSite=Lax): Apple's cross-site
+    /// form_post arrives without the session that holds the state (oauth.py:validate_state raises, 500),
+    /// so nobody can sign in: every accepting case FAILED, every refusal INCONCLUSIVE, never PASSED.
+    static let socialAuthLax: [String: Verdict] = socialAuth.mapValues { $0 == .skipped ? .skipped : .inconclusive }.merging(
+        [
+            "sign-in": .failed, "returning-user": .failed, "booleans-as-strings": .failed, "private-email": .failed,
+            "private-email-icloud": .failed, "user-email-differs": .failed, "key-rotation": .failed,
+            // The start still works: the authorization request is judged, and the nonce cases stay SKIPPED.
+            "authorization-request-nonce": .warning,
+            // An accepting case, recommended: a sign-in that fails is a WARNING.
+            "id-token-issued-seconds-ahead": .warning,
+            // With the channel cases inconclusive, c_hash cannot be ruled out: judged, so inconclusive.
+            "id-token-code-hash-mismatch": .inconclusive,
+            // The token endpoint is never called.
+            "client-secret-lifetime": .inconclusive,
+        ]
+    ) { _, new in new }
+
+    @Test(
+        "django-allauth's Apple provider: every verdict as its source says (its native check skips nonce and code), no false alarm, no empty pass",
+        .enabled(if: DjangoBackend.shouldRun(.allauth), "needs python3 with django-allauth (scripts/test installs it)"),
+        .timeLimit(.minutes(10)))
+    func allauthVerdicts() async throws {
+        guard let report = try await Self.run(.allauth) else { return }
+        Self.expect(report, Self.allauth)
+        #expect(report.channel.hasPrefix("the token endpoint's id_token"))
+        #expect(report.failed == 2)
+        #expect(report.exitCode == 1)
+    }
+
+    @Test(
+        "social-auth-app-django's AppleIdAuth: every verdict as its source says; refusals by a crash are warnings",
+        .enabled(if: DjangoBackend.shouldRun(.socialAuth), "needs python3 with social-auth-app-django (scripts/test installs it)"),
+        .timeLimit(.minutes(10)))
+    func socialAuthVerdicts() async throws {
+        guard let report = try await Self.run(.socialAuth, environment: ["SESSION_SAMESITE_NONE": "1"]) else { return }
+        Self.expect(report, Self.socialAuth)
+        #expect(report.channel.hasPrefix("the token endpoint's id_token"))
+        let crashed = report.cases.filter { $0.verdict == .warning && $0.observed == "error" && $0.expect == .refuse }
+        #expect(crashed.count == 11)
+        #expect(crashed.allSatisfy { $0.detail.contains("HTTP 500") && $0.fix.contains("4xx") })
+        #expect(report.exitCode == 0)
+    }
+
+    @Test(
+        "a backend that can sign nobody in (social-auth with a Lax session cookie): refusals are INCONCLUSIVE, never PASSED; exit 1",
+        .enabled(if: DjangoBackend.shouldRun(.socialAuth), "needs python3 with social-auth-app-django (scripts/test installs it)"),
+        .timeLimit(.minutes(10)))
+    func socialAuthCannotSignIn() async throws {
+        guard let report = try await Self.run(.socialAuth) else { return }
+        Self.expect(report, Self.socialAuthLax)
+        #expect(report.passed == 0)
+        let inconclusive = report.cases.filter { $0.verdict == .inconclusive && $0.expect == .refuse }
+        #expect(inconclusive.allSatisfy { $0.detail.contains("baseline sign-in") || $0.detail.contains("was not accepted") })
+        #expect(report.exitCode == 1)
+    }
+
+    /// The report, or `nil` (with an issue under `JUICE_TEST_REQUIRE_ALL=1`) when python3 lacks the library.
+    static func run(_ site: DjangoBackend.Site, environment: [String: String] = [:]) async throws -> ConformanceReport? {
+        if let missing = DjangoBackend.missingModule(for: site) {
+            Issue.record("JUICE_TEST_REQUIRE_ALL=1 requires the \(site.rawValue) backend, but python3 cannot import \(missing)")
+            return nil
+        }
+        let backend = DjangoBackend(
+            site: site, port: try FreePort.pick(), kitPort: try FreePort.pick(), teamKey: P256.Signing.PrivateKey(), environment: environment)
+        let report = try await backend.serving { try await ConformanceRun(options: backend.options()).run() }
+        try? FileManager.default.createDirectory(
+            at: BrowserTools.repository.appendingPathComponent("test-output/conformance"), withIntermediateDirectories: true)
+        // social_site.txt (Django's default Lax session cookie), social_site-session_samesite_none.txt, allauth_site.txt.
+        let name = ([site.rawValue] + environment.keys.sorted().map { $0.lowercased() }).joined(separator: "-")
+        try? Data(report.table().utf8).write(to: BrowserTools.repository.appendingPathComponent("test-output/conformance/\(name).txt"))
+        try? Data(report.html().utf8).write(to: BrowserTools.repository.appendingPathComponent("test-output/conformance/\(name).html"))
+        return report
+    }
+
+    /// Every case has an expectation, and every verdict is the expected one.
+    static func expect(_ report: ConformanceReport, _ expected: [String: Verdict]) {
+        #expect(Set(report.cases.map(\.id)) == Set(expected.keys), "a case without an expectation, or an expectation without a case")
+        for result in report.cases {
+            #expect(result.verdict == expected[result.id], "\(result.id): \(result.verdict.rawValue) (\(result.observed)) \(result.detail)")
+        }
+    }
+}
+
+extension DjangoBackend {
+    /// Runs a real-backend test when python3 has the library, and also when `JUICE_TEST_REQUIRE_ALL=1`
+    /// (then it fails naming what is missing); otherwise it is skipped.
+    static func shouldRun(_ site: Site) -> Bool {
+        BrowserTools.requireAll || missingModule(for: site) == nil
+    }
+}
