@@ -11,10 +11,6 @@ struct AppleIDDirectory: Sendable {
 
     private var accounts: [String: EmulatorConfiguration.AppleID] { live.snapshot.appleIDs }
 
-    init(configuration: EmulatorConfiguration, store: EmulatorStore) {
-        self.init(live: LiveConfiguration(configuration), store: store)
-    }
-
     init(live: LiveConfiguration, store: EmulatorStore) {
         self.live = live
         self.store = store

@@ -15,10 +15,6 @@ struct ClientDirectory: Sendable {
     var configuration: EmulatorConfiguration { live.snapshot.configuration }
     private var appsByClientID: [String: (app: EmulatorConfiguration.App, kind: RegisteredClient.Kind)] { live.snapshot.appsByClientID }
 
-    init(configuration: EmulatorConfiguration, store: EmulatorStore) {
-        self.init(live: LiveConfiguration(configuration), store: store)
-    }
-
     init(live: LiveConfiguration, store: EmulatorStore) {
         self.live = live
         self.store = store

@@ -54,7 +54,7 @@ package final class ConformanceClientSecretCheck: Sendable {
         )
         let store = try await EmulatorStore.open(
             directory: directory, logger: Logger(label: "conformance", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let directory = ClientDirectory(configuration: configuration, store: store)
+        let directory = ClientDirectory(live: LiveConfiguration(configuration), store: store)
         do {
             try await directory.prepare()
         } catch {
