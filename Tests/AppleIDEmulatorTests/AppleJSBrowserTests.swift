@@ -38,7 +38,7 @@ struct AppleJSBrowserTests {
                 configuration.apps[0].redirectURIs.append(callback)
                 try await RunningEmulator.with(configuration: configuration) { emulator in
                     site.emulatorURL.withLock { $0 = emulator.baseURL }
-                    let output = BrowserTools.repository.appendingPathComponent("test-output/apple-js")
+                    let output = TestOutput.base.appendingPathComponent("apple-js")
                     try? FileManager.default.removeItem(at: output)
                     let results = output.appendingPathComponent("results.json")
                     let (status, text) = try await BrowserTools.runPython(

@@ -86,7 +86,7 @@ struct DjangoBackend: Sendable {
         environment["TEAM_KEY_FILE"] = keyFile.path
         environment["DATABASE_FILE"] = directory.file("db.sqlite3").path
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
-        let log = BrowserTools.repository.appendingPathComponent("test-output/conformance/\(site.rawValue).log")
+        let log = TestOutput.base.appendingPathComponent("conformance/\(site.rawValue).log")
         try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)

@@ -180,11 +180,11 @@ struct RealBackendTests {
             site: site, port: try FreePort.pick(), kitPort: try FreePort.pick(), teamKey: P256.Signing.PrivateKey(), environment: environment)
         let report = try await backend.serving { try await ConformanceRun(options: backend.options()).run() }
         try? FileManager.default.createDirectory(
-            at: BrowserTools.repository.appendingPathComponent("test-output/conformance"), withIntermediateDirectories: true)
+            at: TestOutput.base.appendingPathComponent("conformance"), withIntermediateDirectories: true)
         // social_site.txt (Django's default Lax session cookie), social_site-session_samesite_none.txt, allauth_site.txt.
         let name = ([site.rawValue] + environment.keys.sorted().map { $0.lowercased() }).joined(separator: "-")
-        try? Data(report.table().utf8).write(to: BrowserTools.repository.appendingPathComponent("test-output/conformance/\(name).txt"))
-        try? Data(report.html().utf8).write(to: BrowserTools.repository.appendingPathComponent("test-output/conformance/\(name).html"))
+        try? Data(report.table().utf8).write(to: TestOutput.base.appendingPathComponent("conformance/\(name).txt"))
+        try? Data(report.html().utf8).write(to: TestOutput.base.appendingPathComponent("conformance/\(name).html"))
         return report
     }
 

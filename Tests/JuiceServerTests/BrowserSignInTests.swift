@@ -18,7 +18,7 @@ struct BrowserSignInTests {
             return
         }
         try await JuiceStack.with(database: database) { stack in
-            let screenshots = BrowserTools.repository.appendingPathComponent("test-output/browser/\(database.rawValue)")
+            let screenshots = TestOutput.base.appendingPathComponent("browser/\(database.rawValue)")
             try? FileManager.default.removeItem(at: screenshots)
             // The script gives up by itself after 150 s; past 180 s it is stopped.
             let (status, text) = try await BrowserTools.runPython(

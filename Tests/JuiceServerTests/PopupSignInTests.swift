@@ -194,7 +194,7 @@ struct PopupSignInTests {
             return
         }
         try await JuiceStack.with { stack in
-            let output = BrowserTools.repository.appendingPathComponent("test-output/browser-popup")
+            let output = TestOutput.base.appendingPathComponent("browser-popup")
             try? FileManager.default.removeItem(at: output)
             let (status, text) = try await BrowserTools.runPython(
                 script: BrowserTools.repository.appendingPathComponent("Tests/JuiceServerTests/Fixtures/browser_popup_signin.py"),
