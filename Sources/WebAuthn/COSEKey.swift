@@ -23,6 +23,11 @@ package struct COSEKey: Sendable {
         }
     }
 
+    /// A key already read (e.g. from an attestation certificate).
+    package init(key: Key) {
+        self.key = key
+    }
+
     /// Reads a key from the COSE_Key map `value`.
     package init(_ value: CBORValue) throws(PasskeyError) {
         guard case .map = value else { throw Self.malformed("the key is not a CBOR map") }

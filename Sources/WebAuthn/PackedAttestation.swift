@@ -88,19 +88,14 @@ package enum PackedAttestation {
 
     /// Whether `signature` by the certificate key of the kind `algorithm` names signs `message`.
     static func isValid(_ signature: [UInt8], for message: [UInt8], by key: Certificate.PublicKey, algorithm: COSEAlgorithm) -> Bool {
-        switch algorithm {
-        case .es256:
-            guard let key = P256.Signing.PublicKey(key),
-                let signature = try? P256.Signing.ECDSASignature(derRepresentation: signature)
-            else { return false }
-            return key.isValidSignature(signature, for: message)
-        case .rs256:
-            guard let key = _RSA.Signing.PublicKey(key), signature.count == key.keySizeInBits / 8 else { return false }
-            return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: message, padding: .insecurePKCS1v1_5)
-        case .edDSA:
-            guard let key = Curve25519.Signing.PublicKey(key) else { return false }
-            return key.isValidSignature(signature, for: message)
-        }
+        let read: COSEKey.Key? =
+            switch algorithm {
+            case .es256: P256.Signing.PublicKey(key).map { .es256($0) }
+            case .rs256: _RSA.Signing.PublicKey(key).map { .rs256($0) }
+            case .edDSA: Curve25519.Signing.PublicKey(key).map { .edDSA($0) }
+            }
+        guard let read else { return false }
+        return COSEKey(key: read).isValidSignature(signature, for: message)
     }
 
     private static func bad(_ reason: String) -> PasskeyError { PasskeyError(.badAttestation, "packed: \(reason)") }

@@ -108,7 +108,7 @@ struct APITests {
             "/api/credential-state:", "/auth/apple/native:", "/apple/notifications:", "/api/account/password:", "/api/account/sessions:",
             "/api/account/sessions/{id}:", "/.well-known/apple-app-site-association:", "/.well-known/change-password:",
             "/auth/apple/popup:", "/auth/apple/popup/complete:", "/api/passkeys/registration/options:", "/api/passkeys/registration:",
-            "/api/passkeys:", "/api/auth/passkey/options:", "/api/auth/passkey:",
+            "/api/passkeys:", "/api/passkeys/{id}:", "/api/auth/passkey/options:", "/api/auth/passkey:",
         ] {
             #expect(text.contains("\n  \(path)\n"), "\(path) is documented")
         }

@@ -1,5 +1,7 @@
 import Foundation
+import JuiceEncodings
 import JuiceTestSupport
+import SQLKit
 import Testing
 
 @testable import JuiceServer
@@ -171,6 +173,42 @@ struct PasskeyAPITests {
             #expect(
                 try await APIRequests.json(stack, "POST", "/api/auth/passkey", try authenticator.assert(goodOptions, origin: stack.serverURL)).status
                     == 200)
+        }
+    }
+
+    @Test("a passkey is renamed and removed by its owner only; a removed passkey no longer signs in; the last sign-in method stays")
+    func renameAndRemove() async throws {
+        try await JuiceStack.with(database: .sqlite) { stack in
+            let token = try await Self.signUp(stack, "tidy-owner")
+            let otherToken = try await Self.signUp(stack, "nosy-neighbour")
+            var authenticator = try await Self.register(stack, token: token)
+            let spare = try await Self.register(stack, token: token)
+            let id = Base64URL.encode(authenticator.credentialID)
+
+            let renamed = try await APIRequests.json(stack, "PATCH", "/api/passkeys/\(id)", ["name": " Work laptop "], bearer: token)
+            #expect(renamed.status == 200 && renamed.json?["name"] as? String == "Work laptop")
+            let empty = try await APIRequests.json(stack, "PATCH", "/api/passkeys/\(id)", ["name": "   "], bearer: token)
+            #expect(empty.status == 400 && empty.error == "invalid_request")
+            let foreignRename = try await APIRequests.json(stack, "PATCH", "/api/passkeys/\(id)", ["name": "Mine now"], bearer: otherToken)
+            #expect(foreignRename.status == 404 && foreignRename.error == "not_found")
+            let foreignRemove = try await APIRequests.json(stack, "DELETE", "/api/passkeys/\(id)", bearer: otherToken)
+            #expect(foreignRemove.status == 404)
+            #expect(try await APIRequests.json(stack, "DELETE", "/api/passkeys/not*base64", bearer: token).status == 404)
+
+            #expect(try await APIRequests.json(stack, "DELETE", "/api/passkeys/\(id)", bearer: token).status == 204)
+            #expect(try await APIRequests.json(stack, "DELETE", "/api/passkeys/\(id)", bearer: token).status == 404, "gone")
+            let options = try Self.options(try await APIRequests.json(stack, "POST", "/api/auth/passkey/options"))
+            let removed = try await APIRequests.json(stack, "POST", "/api/auth/passkey", try authenticator.assert(options, origin: stack.serverURL))
+            #expect(removed.status == 401 && removed.error == "unknown_credential")
+
+            // Without its password, the account's one passkey is its only way in: it stays.
+            try await stack.withDatabase { database in
+                try await database.autocommit { sql in
+                    try await sql.raw("DELETE FROM password_credentials WHERE username = 'tidy-owner'").run()
+                }
+            }
+            let last = try await APIRequests.json(stack, "DELETE", "/api/passkeys/\(Base64URL.encode(spare.credentialID))", bearer: token)
+            #expect(last.status == 409 && last.error == "last_sign_in_method")
         }
     }
 }

@@ -89,7 +89,7 @@ struct PasskeyStoreTests {
     }
 
     @Test(
-        "credentials: one id once; counter updated only from the value read; rename and remove only the owner's; gone with the account",
+        "credentials: one id once; counter updated only from the value read; rename and remove only the owner's; the last sign-in method stays; gone with the account",
         arguments: TestDatabase.all)
     func credentials(database kind: TestDatabase) async throws {
         try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
@@ -118,9 +118,19 @@ struct PasskeyStoreTests {
             #expect(!(try await store.rename(credentialID: first.credentialID, accountID: "account-b", to: "Stolen")))
             #expect(try await store.rename(credentialID: first.credentialID, accountID: "account-a", to: "MacBook"))
             #expect(try await store.credential(id: first.credentialID)?.name == "MacBook")
-            #expect(!(try await store.remove(credentialID: first.credentialID, accountID: "account-b")))
-            #expect(try await store.remove(credentialID: first.credentialID, accountID: "account-a"))
+            #expect(try await store.remove(credentialID: first.credentialID, accountID: "account-b") == .notFound)
+            #expect(try await store.remove(credentialID: first.credentialID, accountID: "account-a") == .removed)
             #expect(try await store.credential(id: first.credentialID) == nil)
+            #expect(
+                try await store.remove(credentialID: [2, 1, 2, 3], accountID: "account-a") == .lastSignInMethod,
+                "an account without a password or Apple ID keeps its last passkey")
+            try await database.autocommit { sql in
+                try await sql.raw(
+                    "INSERT INTO password_credentials (account_id, username, password_hash, created_at) VALUES ('account-a', 'a', 'x', 1900000000)"
+                ).run()
+            }
+            #expect(try await store.remove(credentialID: [2, 1, 2, 3], accountID: "account-a") == .removed, "with a password it may go")
+            try await store.add(Self.credential(3, account: "account-a"))
 
             try await database.autocommit { sql in try await sql.raw("DELETE FROM accounts WHERE id = 'account-a'").run() }
             #expect(try await store.credentials(accountID: "account-a").isEmpty, "deleting the account removes its passkeys")

@@ -12,6 +12,8 @@ import WebAuthn
 /// | `POST /api/passkeys/registration/options` | begins adding a passkey to the signed-in account |
 /// | `POST /api/passkeys/registration` | finishes it; 201 with the passkey |
 /// | `GET /api/passkeys` | the signed-in account's passkeys |
+/// | `PATCH /api/passkeys/{id}` | renames one (`{"name"}`) |
+/// | `DELETE /api/passkeys/{id}` | removes one, unless it is the account's last way to sign in |
 /// | `POST /api/auth/passkey/options` | begins a passkey sign-in |
 /// | `POST /api/auth/passkey` | finishes it: `{token, account}` |
 struct PasskeyAPIController: Sendable {
@@ -69,6 +71,11 @@ struct PasskeyAPIController: Sendable {
         }
     }
 
+    /// A new name.
+    struct RenameBody: Decodable {
+        var name: String
+    }
+
     struct PasskeyListResponse: ResponseEncodable, Sendable {
         var passkeys: [PasskeyResponse]
     }
@@ -100,6 +107,34 @@ struct PasskeyAPIController: Sendable {
             let signedIn = try requireSignedIn(context)
             return PasskeyListResponse(passkeys: try await store.credentials(accountID: signedIn.account.id).map(PasskeyResponse.init))
         }
+        routes.patch("/api/passkeys/{id}") { request, context -> PasskeyResponse in
+            let signedIn = try requireSignedIn(context)
+            try origin.verify(request, signedIn)
+            let id = try Self.pathCredentialID(context)
+            let body = try await request.decodeJSON(RenameBody.self)
+            let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !name.isEmpty, name.count <= PasskeyCeremonies.maximumNameLength else {
+                throw ServerError.invalidRequest("name must have 1 to \(PasskeyCeremonies.maximumNameLength) characters")
+            }
+            guard try await store.rename(credentialID: id, accountID: signedIn.account.id, to: name),
+                let credential = try await store.credential(id: id)
+            else {
+                throw ServerError(.notFound, status: .notFound, "this account has no such passkey")
+            }
+            return PasskeyResponse(credential)
+        }
+        routes.delete("/api/passkeys/{id}") { request, context -> Response in
+            let signedIn = try requireSignedIn(context)
+            try origin.verify(request, signedIn)
+            switch try await store.remove(credentialID: try Self.pathCredentialID(context), accountID: signedIn.account.id) {
+            case .removed: return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+            case .notFound: throw ServerError(.notFound, status: .notFound, "this account has no such passkey")
+            case .lastSignInMethod:
+                throw ServerError(
+                    .lastSignInMethod, status: .conflict, "this passkey is the account's only way to sign in; add a password or another passkey first"
+                )
+            }
+        }
         routes.post("/api/auth/passkey/options") { _, _ -> EncodedOptions<PasskeyCeremonies.AuthenticationOptions> in
             EncodedOptions(options: try await ceremonies.beginAuthentication())
         }
@@ -126,8 +161,7 @@ struct PasskeyAPIController: Sendable {
     }
 
     private func requireSignedIn(_ context: AppRequestContext) throws -> SignedIn {
-        guard let signedIn = context.signedIn else { throw ServerError.unauthorized("a valid session cookie or bearer token is required") }
-        return signedIn
+        try context.requireSignedIn()
     }
 
     /// The credential id of a `PublicKeyCredential`: `id`, which `rawId` must equal when given.
@@ -139,6 +173,14 @@ struct PasskeyAPIController: Sendable {
             throw ServerError.invalidRequest("id is not 1 to \(AuthenticatorData.maximumCredentialIDLength) bytes")
         }
         return bytes
+    }
+
+    /// The credential id in the path; an id that is not one is "no such passkey".
+    private static func pathCredentialID(_ context: AppRequestContext) throws -> [UInt8] {
+        guard let text = context.parameters.get("id"), text.utf8.count <= 2048, let id = Base64URL.decode(text), !id.isEmpty else {
+            throw ServerError(.notFound, status: .notFound, "this account has no such passkey")
+        }
+        return id
     }
 
     private static func bytes(_ text: String, _ field: String) throws -> [UInt8] {

@@ -29,6 +29,16 @@ protocol PasskeyStore: Sendable {
     ) async throws -> Bool
     /// Renames the account's passkey; returns whether it had one with that id.
     func rename(credentialID: [UInt8], accountID: String, to name: String) async throws -> Bool
-    /// Removes the account's passkey; returns whether it had one with that id.
-    func remove(credentialID: [UInt8], accountID: String) async throws -> Bool
+    /// Removes the account's passkey, unless it is the account's last way to sign in (no password,
+    /// no Apple ID, no other passkey).
+    func remove(credentialID: [UInt8], accountID: String) async throws -> PasskeyRemoval
+}
+
+/// What ``PasskeyStore/remove(credentialID:accountID:)`` did.
+enum PasskeyRemoval: Sendable, Equatable {
+    case removed
+    /// The account has no passkey with that id.
+    case notFound
+    /// Refused: it is the account's last way to sign in.
+    case lastSignInMethod
 }

@@ -117,11 +117,28 @@ struct SQLPasskeyStore: PasskeyStore {
         }
     }
 
-    func remove(credentialID: [UInt8], accountID: String) async throws -> Bool {
+    func remove(credentialID: [UInt8], accountID: String) async throws -> PasskeyRemoval {
         let key = Base64URL.encode(credentialID)
-        return try await database.autocommit { sql in
-            try await sql.delete(from: "passkey_credentials").where("credential_id", .equal, key).where("account_id", .equal, accountID)
-                .returning("credential_id").first() != nil
+        return try await database.transaction { sql in
+            // PostgreSQL: the account row is locked first, so two removals of an account's last two
+            // passkeys cannot both see the other one still there. SQLite runs one write transaction at a time.
+            if sql.dialect.name == "postgresql" {
+                try await sql.raw("SELECT id FROM accounts WHERE id = \(bind: accountID) FOR UPDATE").run()
+            }
+            let owned = try await sql.select().column("credential_id").from("passkey_credentials")
+                .where("credential_id", .equal, key).where("account_id", .equal, accountID).first()
+            guard owned != nil else { return .notFound }
+            let others =
+                try await sql.raw(
+                    """
+                    SELECT (SELECT COUNT(*) FROM passkey_credentials WHERE account_id = \(bind: accountID) AND credential_id <> \(bind: key))
+                         + (SELECT COUNT(*) FROM password_credentials WHERE account_id = \(bind: accountID))
+                         + (SELECT COUNT(*) FROM apple_identities WHERE account_id = \(bind: accountID)) AS methods
+                    """
+                ).first()?.decode(column: "methods", as: Int64.self) ?? 0
+            guard others > 0 else { return .lastSignInMethod }
+            try await sql.delete(from: "passkey_credentials").where("credential_id", .equal, key).run()
+            return .removed
         }
     }
 
