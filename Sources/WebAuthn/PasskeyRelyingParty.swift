@@ -25,7 +25,7 @@ package struct PasskeyRelyingParty: Sendable {
 
     /// Checks a registration (§7.1) and returns what to store.
     package func verifyRegistration(_ response: RegistrationResponse, challenge: [UInt8]) throws(PasskeyError) -> VerifiedRegistration {
-        let clientData = try checkClientData(response.clientDataJSON, type: "webauthn.create", challenge: challenge)
+        _ = try checkClientData(response.clientDataJSON, type: "webauthn.create", challenge: challenge)
         let attestation = try AttestationObject(response.attestationObject)
         let data = attestation.authenticatorData
         try checkAuthenticatorData(data)
@@ -39,7 +39,6 @@ package struct PasskeyRelyingParty: Sendable {
         guard policy.algorithms.contains(algorithm) else {
             throw PasskeyError(.unsupportedAlgorithm, "\(algorithm.name) keys are not accepted")
         }
-        _ = clientData
         let attestationType: AttestationType
         switch attestation.format {
         case "none":
