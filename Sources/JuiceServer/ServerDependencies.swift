@@ -126,7 +126,7 @@ struct ServerDependencies: Sendable {
                 id: configuration.resolvedPasskeyRelyingPartyID, origins: Set([configuration.publicOrigin] + configuration.passkeyOrigins),
                 policy: PasskeyPolicy()),
             relyingPartyName: configuration.resolvedPasskeyRelyingPartyID, store: passkeys, accounts: accounts, tokens: tokens, time: time,
-            random: random, challengeLifetime: configuration.authorizationLifetime)
+            random: random, challengeLifetime: configuration.authorizationLifetime, metrics: metrics.signIns)
         return ServerDependencies(
             configuration: configuration,
             database: database,

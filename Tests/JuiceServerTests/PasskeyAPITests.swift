@@ -73,6 +73,9 @@ struct PasskeyAPITests {
 
             let replay = try await APIRequests.json(stack, "POST", "/api/auth/passkey", assertion)
             #expect(replay.status == 400 && replay.error == "challenge_unknown", "an assertion works once")
+            let metrics = try await Browser().get(stack.serverURL + "/metrics").body
+            #expect(metrics.contains(#"juice_sign_ins_total{method="passkey",outcome="success"} 1"#), "\(metrics)")
+            #expect(metrics.contains(#"juice_sign_ins_total{method="passkey",outcome="challenge_unknown"} 1"#))
         }
     }
 

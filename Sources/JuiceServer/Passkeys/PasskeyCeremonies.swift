@@ -69,6 +69,8 @@ struct PasskeyCeremonies: Sendable {
     let random: ServerRandom
     /// How long a challenge may wait for its answer.
     let challengeLifetime: TimeInterval
+    /// Counts passkey sign-ins by outcome (`juice_sign_ins_total{method="passkey"}`).
+    let metrics: SignInMetrics
 
     /// Begins adding a passkey to `account`: a stored challenge bound to it, and options that exclude
     /// the passkeys it already has.
@@ -122,6 +124,17 @@ struct PasskeyCeremonies: Sendable {
     /// Finishes a passkey sign-in: checks the assertion against the stored passkey, records its
     /// counter (refusing a regression, also one lost to a concurrent sign-in) and starts a session.
     func finishAuthentication(_ response: AuthenticationResponse) async throws -> (token: String, account: Account, session: Session) {
+        do {
+            let outcome = try await authenticate(response)
+            metrics.record(.passkey, outcome: "success")
+            return outcome
+        } catch let error as any ServerErrorConvertible {
+            metrics.record(.passkey, outcome: error.serverError.code.rawValue)
+            throw error
+        }
+    }
+
+    private func authenticate(_ response: AuthenticationResponse) async throws -> (token: String, account: Account, session: Session) {
         let now = time.now
         let challenge = try await consumeChallenge(in: response.clientDataJSON, purpose: .authentication, now: now)
         guard let credential = try await store.credential(id: response.credentialID) else {
