@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "JuiceServer", targets: ["JuiceServer"]),
         .library(name: "JuiceClient", targets: ["JuiceClient"]),
         .library(name: "AppleSignInConformance", targets: ["AppleSignInConformance"]),
+        .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .executable(name: "juice", targets: ["juice"]),
     ],
     dependencies: [
@@ -34,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // Base64URL, hex and constant-time comparison: no dependencies, no protocol logic.
@@ -71,6 +74,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The WebAuthn relying party's verification (strict CBOR, COSE keys, authenticator data,
+        // attestation, the two ceremonies): pure functions, no HTTP, no database.
+        .target(
+            name: "WebAuthn",
+            dependencies: [
+                "JuiceEncodings",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "AppleIDEmulator",
             dependencies: [
@@ -98,6 +114,7 @@ let package = Package(
             name: "JuiceServer",
             dependencies: [
                 "AppleSignIn",
+                "WebAuthn",
                 "JuiceEncodings",
                 "JuiceInfrastructure",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -206,6 +223,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "WebAuthnTests",
+            dependencies: [
+                "WebAuthn",
+                "JuiceEncodings",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "JuiceEncodingsTests",
             dependencies: ["JuiceTestSupport", "JuiceEncodings"],
             swiftSettings: swiftSettings
@@ -249,6 +277,7 @@ let package = Package(
                 "JuiceTestSupport",
                 "JuiceEncodings",
                 "JuiceServer",
+                "WebAuthn",
                 "JuiceInfrastructure",
                 "AppleIDEmulator",
                 "AppleSignIn",

@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "fuzz-notification", targets: ["FuzzNotification"]),
         .executable(name: "fuzz-configuration", targets: ["FuzzConfiguration"]),
         .executable(name: "fuzz-mail-from", targets: ["FuzzMailFrom"]),
+        .executable(name: "fuzz-cbor", targets: ["FuzzCBOR"]),
     ],
     dependencies: [
         .package(path: root.path)
@@ -64,6 +65,11 @@ let package = Package(
         .executableTarget(
             name: "FuzzMailFrom",
             dependencies: ["FuzzSupport", .product(name: "AppleIDEmulator", package: rootPackage)],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "FuzzCBOR",
+            dependencies: ["FuzzSupport", .product(name: "WebAuthn", package: rootPackage)],
             swiftSettings: swiftSettings
         ),
     ]

@@ -80,3 +80,26 @@ environment = "\n".join(f"{k}={v}" for k, v in [("client_id", "com.example.juice
     ("private_key_path", "AuthKey_FUZZKEY001.p8"), ("public_url", "https://juice.example.com"), ("redirect_uri", "https://juice.example.com/auth/apple/callback"),
     ("refresh_token_key", "+wj+Mshkb3YM81BZyt8yfJxt05MGlC1W71EtQwJzB6g="), ("additional_client_ids", "com.example.juice, com.example.juice.ios"), ("port", "65535")])
 write("configuration", "environment", b"\x02" + environment.encode())
+
+# cbor: flags % 3 == 0 = one CBOR item, 1 = an attestation object, 2 = an assertion's authenticator data.
+# The seeds are the independent vectors WebAuthnTests uses (python-fido2 and cryptography), plus a few items.
+def cbor_seeds() -> None:
+    vectors = json.load(open(os.path.join(HERE, "..", "Tests", "WebAuthnTests", "Fixtures", "vectors.json")))
+
+    def raw(text: str) -> bytes:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+    for vector in vectors["registrations"]:
+        if vector["name"] in ("none-ES256", "none-RS256", "packed-self-EdDSA", "packed-x5c-ES256", "none-synced-ES256",
+                              "non-canonical-map-order", "indefinite-length-map", "float-in-statement", "es384-key"):
+            write("cbor", "attestation-" + vector["name"], b"\x01" + raw(vector["attestationObject"]))
+            write("cbor", "item-" + vector["name"], b"\x00" + raw(vector["attestationObject"]))
+    for vector in vectors["authentications"]:
+        if vector["name"] in ("assert-ES256", "assert-synced", "assert-bs-without-be"):
+            write("cbor", "auth-data-" + vector["name"], b"\x02" + raw(vector["authenticatorData"]))
+    for name, item in [("integers", b"\x83\x17\x18\x18\x39\x01\x00"), ("map", b"\xa3\x01\x02\x03\x26\x61\x61\xf5"),
+                       ("nested", b"\x81\x82\xa1\x20\x40\x62hi"), ("simple", b"\x83\xf4\xf5\xf6")]:
+        write("cbor", "item-" + name, b"\x00" + item)
+
+
+cbor_seeds()

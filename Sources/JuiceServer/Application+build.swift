@@ -46,7 +46,8 @@ public func buildApplication(
     }
     let router = buildRouter(dependencies: dependencies)
     let purge = ExpiryPurge(
-        sessions: dependencies.sessions, authorizations: dependencies.authorizations, nonceLifetime: configuration.authorizationLifetime,
+        sessions: dependencies.sessions, authorizations: dependencies.authorizations, passkeys: dependencies.passkeys,
+        nonceLifetime: configuration.authorizationLifetime,
         time: time, logger: logger)
     let check = dependencies.refreshTokenCheck
     let revocations = dependencies.revocations
@@ -127,6 +128,12 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
         APIController(
             native: dependencies.nativeSignIn, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
             lifecycle: dependencies.lifecycle, origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
+        ).endpoints
+    )
+    routes.addRoutes(
+        PasskeyAPIController(
+            ceremonies: dependencies.passkeyCeremonies, store: dependencies.passkeys,
+            origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
         ).endpoints
     )
     routes.addRoutes(

@@ -2,6 +2,7 @@ import AppleSignIn
 import AsyncHTTPClient
 import Foundation
 import Logging
+import WebAuthn
 
 /// Everything the routes use, built once from a configuration. Tests build their own to reach the
 /// same stores the running server uses.
@@ -58,6 +59,10 @@ struct ServerDependencies: Sendable {
     let metrics: ServerMetrics
     /// Sends the mail outbox through SMTP; `nil` when the configuration has no `smtp_url`.
     let mailDelivery: MailDelivery?
+    /// Passkeys and their challenges.
+    let passkeys: any PasskeyStore
+    /// The passkey registration and authentication ceremonies.
+    let passkeyCeremonies: PasskeyCeremonies
 
     /// Builds the dependencies over an open, migrated database.
     static func make(
@@ -115,6 +120,13 @@ struct ServerDependencies: Sendable {
                 secret: configuration.serverSecret),
             handoff: CallbackHandoff(secret: configuration.serverSecret), metrics: metrics.signIns
         )
+        let passkeys = SQLPasskeyStore(database: database)
+        let passkeyCeremonies = PasskeyCeremonies(
+            relyingParty: PasskeyRelyingParty(
+                id: configuration.resolvedPasskeyRelyingPartyID, origins: Set([configuration.publicOrigin] + configuration.passkeyOrigins),
+                policy: PasskeyPolicy()),
+            relyingPartyName: configuration.resolvedPasskeyRelyingPartyID, store: passkeys, accounts: accounts, tokens: tokens, time: time,
+            random: random, challengeLifetime: configuration.authorizationLifetime, metrics: metrics.signIns)
         return ServerDependencies(
             configuration: configuration,
             database: database,
@@ -152,7 +164,9 @@ struct ServerDependencies: Sendable {
             metrics: metrics,
             mailDelivery: configuration.mail.map {
                 MailDelivery(database: database, settings: $0, heloName: configuration.publicURL.host ?? "localhost", time: time, metrics: metrics)
-            }
+            },
+            passkeys: passkeys,
+            passkeyCeremonies: passkeyCeremonies
         )
     }
 }

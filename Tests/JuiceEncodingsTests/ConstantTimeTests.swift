@@ -14,4 +14,15 @@ struct ConstantTimeTests {
         #expect(constantTimeEquals(lhs, rhs) == equal)
         #expect(constantTimeEquals(rhs, lhs) == equal)
     }
+
+    @Test(
+        "equal byte strings compare equal; a difference in any byte or in length does not",
+        arguments: [
+            ([], [], true), ([1, 2, 3], [1, 2, 3], true), ([1, 2, 3], [1, 2, 4], false),
+            ([0, 2, 3], [1, 2, 3], false), ([1, 2], [1, 2, 3], false), ([], [0], false),
+        ] as [([UInt8], [UInt8], Bool)])
+    func comparesBytes(lhs: [UInt8], rhs: [UInt8], equal: Bool) {
+        #expect(constantTimeEquals(lhs, rhs) == equal)
+        #expect(constantTimeEquals(rhs, lhs) == equal)
+    }
 }

@@ -107,7 +107,8 @@ struct APITests {
             "/api/auth/nonce:", "/api/auth/apple:", "/api/accounts:", "/api/auth/password:", "/api/me:", "/api/signout:", "/api/account:",
             "/api/credential-state:", "/auth/apple/native:", "/apple/notifications:", "/api/account/password:", "/api/account/sessions:",
             "/api/account/sessions/{id}:", "/.well-known/apple-app-site-association:", "/.well-known/change-password:",
-            "/auth/apple/popup:", "/auth/apple/popup/complete:",
+            "/auth/apple/popup:", "/auth/apple/popup/complete:", "/api/passkeys/registration/options:", "/api/passkeys/registration:",
+            "/api/passkeys:", "/api/passkeys/{id}:", "/api/auth/passkey/options:", "/api/auth/passkey:",
         ] {
             #expect(text.contains("\n  \(path)\n"), "\(path) is documented")
         }

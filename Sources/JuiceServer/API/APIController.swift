@@ -183,8 +183,7 @@ struct APIController: Sendable {
     }
 
     private func requireSignedIn(_ context: AppRequestContext) throws -> SignedIn {
-        guard let signedIn = context.signedIn else { throw ServerError.unauthorized("a valid session cookie or bearer token is required") }
-        return signedIn
+        try context.requireSignedIn()
     }
 
     /// A cookie-authenticated change must come from the public origin (a bearer token cannot be forged cross-site).

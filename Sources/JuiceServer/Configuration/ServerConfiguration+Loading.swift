@@ -28,7 +28,7 @@ extension ServerConfiguration {
     static let serverFields: [String] = [
         "public_url", "database_url", "host", "port", "session_lifetime", "refresh_token_key", "refresh_token_key_path", "password_hash_cost",
         "smtp_url", "mail_from", "trusted_proxies", "require_nonce", "idle_timeout", "header_timeout", "body_timeout", "sign_up_limit",
-        "password_hash_concurrency",
+        "password_hash_concurrency", "passkey_rp_id", "passkey_origins",
     ]
     /// The toolkit's fields (see ``AppleSignInConfiguration``).
     static let toolkitFields: [String] = [
@@ -72,7 +72,7 @@ extension ServerConfiguration {
         for field in toolkitFields + serverFields {
             guard let value = environment["JUICE_" + field.uppercased()] else { continue }
             document[field] =
-                ["additional_client_ids", "trusted_proxies"].contains(field)
+                ["additional_client_ids", "trusted_proxies", "passkey_origins"].contains(field)
                 ? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : value
         }
         if let host = overrides.host { document["host"] = host }
@@ -175,6 +175,26 @@ extension ServerConfiguration {
             default: problem("require_nonce", "must be true or false")
             }
         }
+        let passkeyRelyingPartyID = string("passkey_rp_id").map { $0.lowercased() }
+        if let rpID = passkeyRelyingPartyID, let host = publicURL?.host?.lowercased() {
+            if rpID.isEmpty || !(host == rpID || host.hasSuffix("." + rpID)) {
+                problem("passkey_rp_id", "must be the public URL's host \(host) or a domain it is under")
+            }
+        }
+        var passkeyOrigins: [String] = []
+        if let value = document["passkey_origins"], !(value is NSNull) {
+            if let entries = value as? [String] {
+                for entry in entries {
+                    if entry.contains(":"), entry.utf8.count <= 512, !entry.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+                        passkeyOrigins.append(entry)
+                    } else {
+                        problem("passkey_origins", "\"\(entry.prefix(100))\" is not an origin (https://host or android:apk-key-hash:…)")
+                    }
+                }
+            } else {
+                problem("passkey_origins", "must be a list of origins (JUICE_PASSKEY_ORIGINS: comma-separated)")
+            }
+        }
         var mail: MailSettings?
         switch (string("smtp_url"), string("mail_from")) {
         case (nil, nil):
@@ -222,6 +242,8 @@ extension ServerConfiguration {
         configuration.httpTimeouts = timeouts
         if let signUpLimit { configuration.signUpLimit = signUpLimit }
         configuration.passwordHashConcurrency = hashConcurrency
+        configuration.passkeyRelyingPartyID = passkeyRelyingPartyID
+        configuration.passkeyOrigins = passkeyOrigins
         return configuration
     }
 

@@ -62,6 +62,12 @@ public struct ServerConfiguration: Sendable {
     public var passwordHashQueue: Int?
     /// The HTTP idle, header-read and body-read timeouts.
     public var httpTimeouts = HTTPTimeouts()
+    /// The passkey relying party id (a domain the public URL's host is, or is under); `nil` is the
+    /// public URL's host. Passkeys are bound to it: changing it later strands every registered passkey.
+    public var passkeyRelyingPartyID: String?
+    /// Origins besides the public URL's that may run passkey ceremonies: native apps, e.g.
+    /// `android:apk-key-hash:…` (Apple's apps use the site's own `https` origin).
+    public var passkeyOrigins: [String] = []
 
     /// Creates a configuration from already-validated values.
     public init(
@@ -110,5 +116,10 @@ public struct ServerConfiguration: Sendable {
     /// The public URL's origin (`scheme://host[:port]`), compared with a form post's `Origin` header.
     public var publicOrigin: String {
         publicURL.webOrigin ?? publicBase
+    }
+
+    /// The passkey relying party id in force: ``passkeyRelyingPartyID`` or the public URL's host.
+    var resolvedPasskeyRelyingPartyID: String {
+        passkeyRelyingPartyID ?? publicURL.host?.lowercased() ?? "localhost"
     }
 }

@@ -2,10 +2,12 @@ import AppleSignIn
 import Foundation
 import Logging
 
-/// Removes expired sessions, sign-in requests and old spent values (run by a ``PeriodicService``).
+/// Removes expired sessions, sign-in requests, passkey challenges and old spent values (run by a
+/// ``PeriodicService``).
 struct ExpiryPurge: Sendable {
     let sessions: any SessionStore
     let authorizations: any AuthorizationStore
+    let passkeys: any PasskeyStore
     /// How long a native nonce is accepted: its spent key is kept at least that long (and a minute).
     let nonceLifetime: TimeInterval
     let time: TimeSource
@@ -19,8 +21,13 @@ struct ExpiryPurge: Sendable {
             let sessionCount = try await sessions.purgeExpired(now: now)
             let retention = max(86_400, nonceLifetime + 120)
             let requestCount = try await authorizations.purgeExpired(now: now, spentBefore: now.addingTimeInterval(-retention))
-            if sessionCount + requestCount > 0 {
-                logger.debug("purged expired rows", metadata: ["sessions": "\(sessionCount)", "requests_and_spent_values": "\(requestCount)"])
+            let challengeCount = try await passkeys.purgeExpiredChallenges(now: now)
+            if sessionCount + requestCount + challengeCount > 0 {
+                logger.debug(
+                    "purged expired rows",
+                    metadata: [
+                        "sessions": "\(sessionCount)", "requests_and_spent_values": "\(requestCount)", "passkey_challenges": "\(challengeCount)",
+                    ])
             }
         } catch {
             logger.warning("purge failed", metadata: ["error.type": "\(type(of: error))"])

@@ -6,6 +6,8 @@ enum SignInMethod: String, Sendable, Hashable, Codable {
     case apple
     /// Username and password.
     case password
+    /// A passkey (WebAuthn).
+    case passkey
 }
 
 /// A signed-in session. The token that proves it is never stored, only its SHA-256.

@@ -129,5 +129,38 @@ enum JuiceSchema {
             try await sql.create(index: "spent_values_spent_at").on("spent_values").column("spent_at").run()
             try await sql.raw("DROP TABLE api_nonces").run()
         },
+        SchemaMigration(version: 6, name: "passkeys: credentials, user handles, challenges") { sql in
+            // A WebAuthn user handle per account: random, never the account id, so that an
+            // authenticator's stored user.id says nothing about the account.
+            try await sql.create(table: "passkey_users")
+                .column("account_id", type: .text, .primaryKey(autoIncrement: false), .references("accounts", "id", onDelete: .cascade))
+                .column("user_handle", type: .text, .notNull, .unique)
+                .run()
+            try await sql.create(table: "passkey_credentials")
+                .column("credential_id", type: .text, .primaryKey(autoIncrement: false))
+                .column("account_id", type: .text, .notNull, .references("accounts", "id", onDelete: .cascade))
+                .column("user_handle", type: .text, .notNull)
+                .column("public_key", type: .text, .notNull)
+                .column("algorithm", type: .bigint, .notNull)
+                .column("sign_count", type: .bigint, .notNull)
+                .column("transports", type: .text, .notNull, .default(""))
+                .column("backup_eligible", type: .smallint, .notNull)
+                .column("backed_up", type: .smallint, .notNull)
+                .column("name", type: .text, .notNull)
+                .column("created_at", type: .bigint, .notNull)
+                .column("last_used_at", type: .bigint)
+                .run()
+            try await sql.create(index: "passkey_credentials_account_id").on("passkey_credentials").column("account_id").run()
+            // Single-use challenges, keyed by the challenge itself (base64url): a finishing request
+            // takes its row out with one DELETE … RETURNING, on whichever instance it reaches.
+            try await sql.create(table: "passkey_challenges")
+                .column("challenge", type: .text, .primaryKey(autoIncrement: false))
+                .column("purpose", type: .text, .notNull)
+                .column("account_id", type: .text, .references("accounts", "id", onDelete: .cascade))
+                .column("created_at", type: .bigint, .notNull)
+                .column("expires_at", type: .bigint, .notNull)
+                .run()
+            try await sql.create(index: "passkey_challenges_expires_at").on("passkey_challenges").column("expires_at").run()
+        },
     ]
 }

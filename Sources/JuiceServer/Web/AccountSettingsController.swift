@@ -148,8 +148,7 @@ struct AccountSettingsController: Sendable {
     }
 
     private func requireSignedIn(_ context: AppRequestContext) throws -> SignedIn {
-        guard let signedIn = context.signedIn else { throw ServerError.unauthorized("a valid session cookie or bearer token is required") }
-        return signedIn
+        try context.requireSignedIn()
     }
 
     private func passwordPage(_ request: Request, _ signedIn: SignedIn, username: String?, error: ServerError?) async throws -> Response {

@@ -23,6 +23,13 @@ struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
 
     /// Request bodies are forms and small JSON documents.
     var maxUploadSize: Int { 64 * 1024 }
+
+    /// The signed-in account, for a route that needs one.
+    /// - Throws: ``ServerError`` 401 `unauthorized` when the request proves no session.
+    func requireSignedIn() throws -> SignedIn {
+        guard let signedIn else { throw ServerError.unauthorized("a valid session cookie or bearer token is required") }
+        return signedIn
+    }
 }
 
 /// A request's proven session and its account.

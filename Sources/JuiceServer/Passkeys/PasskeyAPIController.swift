@@ -1,0 +1,190 @@
+import Foundation
+import Hummingbird
+import JuiceEncodings
+import WebAuthn
+
+/// The passkey routes of the JSON API (docs/openapi.yaml). Bodies are what
+/// `PublicKeyCredential.toJSON()` gives (byte strings as base64url), so a browser's or an app's
+/// answer is posted as it is.
+///
+/// | Route | Does |
+/// |---|---|
+/// | `POST /api/passkeys/registration/options` | begins adding a passkey to the signed-in account |
+/// | `POST /api/passkeys/registration` | finishes it; 201 with the passkey |
+/// | `GET /api/passkeys` | the signed-in account's passkeys |
+/// | `PATCH /api/passkeys/{id}` | renames one (`{"name"}`) |
+/// | `DELETE /api/passkeys/{id}` | removes one, unless it is the account's last way to sign in |
+/// | `POST /api/auth/passkey/options` | begins a passkey sign-in |
+/// | `POST /api/auth/passkey` | finishes it: `{token, account}` |
+struct PasskeyAPIController: Sendable {
+    /// A registration answer (`PublicKeyCredential.toJSON()` of `navigator.credentials.create()`).
+    struct RegistrationBody: Decodable {
+        struct Response: Decodable {
+            var clientDataJSON: String
+            var attestationObject: String
+            var transports: [String]?
+        }
+        var id: String
+        var rawId: String?
+        var type: String
+        var response: Response
+        /// The name the person gave it.
+        var name: String?
+    }
+
+    /// An assertion (`PublicKeyCredential.toJSON()` of `navigator.credentials.get()`).
+    struct AuthenticationBody: Decodable {
+        struct Response: Decodable {
+            var clientDataJSON: String
+            var authenticatorData: String
+            var signature: String
+            var userHandle: String?
+        }
+        var id: String
+        var rawId: String?
+        var type: String
+        var response: Response
+    }
+
+    /// A passkey as the API shows it (never its key).
+    struct PasskeyResponse: ResponseEncodable, Sendable {
+        var id: String
+        var name: String
+        var algorithm: String
+        var transports: [String]
+        var backupEligible: Bool
+        var backedUp: Bool
+        /// ISO 8601.
+        var createdAt: String
+        /// ISO 8601; `null` before its first sign-in.
+        var lastUsedAt: String?
+
+        init(_ credential: PasskeyCredential) {
+            id = Base64URL.encode(credential.credentialID)
+            name = credential.name
+            algorithm = credential.algorithm.name
+            transports = credential.transports
+            backupEligible = credential.backupEligible
+            backedUp = credential.backedUp
+            createdAt = credential.createdAt.formatted(.iso8601)
+            lastUsedAt = credential.lastUsedAt?.formatted(.iso8601)
+        }
+    }
+
+    /// A new name.
+    struct RenameBody: Decodable {
+        var name: String
+    }
+
+    struct PasskeyListResponse: ResponseEncodable, Sendable {
+        var passkeys: [PasskeyResponse]
+    }
+
+    let ceremonies: PasskeyCeremonies
+    let store: any PasskeyStore
+    let origin: OriginCheck
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.post("/api/passkeys/registration/options") { request, context -> EncodedOptions<PasskeyCeremonies.RegistrationOptions> in
+            let signedIn = try requireSignedIn(context)
+            try origin.verify(request, signedIn)
+            return EncodedOptions(options: try await ceremonies.beginRegistration(account: signedIn.account))
+        }
+        routes.post("/api/passkeys/registration") { request, context -> EditedResponse<PasskeyResponse> in
+            let signedIn = try requireSignedIn(context)
+            try origin.verify(request, signedIn)
+            let body = try await request.decodeJSON(RegistrationBody.self)
+            let id = try Self.credentialID(id: body.id, rawId: body.rawId, type: body.type)
+            let response = RegistrationResponse(
+                credentialID: id, clientDataJSON: try Self.bytes(body.response.clientDataJSON, "response.clientDataJSON"),
+                attestationObject: try Self.bytes(body.response.attestationObject, "response.attestationObject"))
+            let credential = try await ceremonies.finishRegistration(
+                accountID: signedIn.account.id, response: response, transports: body.response.transports ?? [], name: body.name)
+            return EditedResponse(status: .created, response: PasskeyResponse(credential))
+        }
+        routes.get("/api/passkeys") { _, context -> PasskeyListResponse in
+            let signedIn = try requireSignedIn(context)
+            return PasskeyListResponse(passkeys: try await store.credentials(accountID: signedIn.account.id).map(PasskeyResponse.init))
+        }
+        routes.patch("/api/passkeys/{id}") { request, context -> PasskeyResponse in
+            let signedIn = try requireSignedIn(context)
+            try origin.verify(request, signedIn)
+            let id = try Self.pathCredentialID(context)
+            let body = try await request.decodeJSON(RenameBody.self)
+            let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !name.isEmpty, name.count <= PasskeyCeremonies.maximumNameLength else {
+                throw ServerError.invalidRequest("name must have 1 to \(PasskeyCeremonies.maximumNameLength) characters")
+            }
+            guard try await store.rename(credentialID: id, accountID: signedIn.account.id, to: name),
+                let credential = try await store.credential(id: id)
+            else {
+                throw ServerError(.notFound, status: .notFound, "this account has no such passkey")
+            }
+            return PasskeyResponse(credential)
+        }
+        routes.delete("/api/passkeys/{id}") { request, context -> Response in
+            let signedIn = try requireSignedIn(context)
+            try origin.verify(request, signedIn)
+            switch try await store.remove(credentialID: try Self.pathCredentialID(context), accountID: signedIn.account.id) {
+            case .removed: return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+            case .notFound: throw ServerError(.notFound, status: .notFound, "this account has no such passkey")
+            case .lastSignInMethod:
+                throw ServerError(
+                    .lastSignInMethod, status: .conflict, "this passkey is the account's only way to sign in; add a password or another passkey first"
+                )
+            }
+        }
+        routes.post("/api/auth/passkey/options") { _, _ -> EncodedOptions<PasskeyCeremonies.AuthenticationOptions> in
+            EncodedOptions(options: try await ceremonies.beginAuthentication())
+        }
+        routes.post("/api/auth/passkey") { request, _ -> APIController.SignInResponse in
+            let body = try await request.decodeJSON(AuthenticationBody.self)
+            let id = try Self.credentialID(id: body.id, rawId: body.rawId, type: body.type)
+            let response = AuthenticationResponse(
+                credentialID: id, clientDataJSON: try Self.bytes(body.response.clientDataJSON, "response.clientDataJSON"),
+                authenticatorData: try Self.bytes(body.response.authenticatorData, "response.authenticatorData"),
+                signature: try Self.bytes(body.response.signature, "response.signature"),
+                userHandle: try body.response.userHandle.map { try Self.bytes($0, "response.userHandle") })
+            let (token, account, _) = try await ceremonies.finishAuthentication(response)
+            return APIController.SignInResponse(token: token, account: APIController.AccountResponse(account))
+        }
+        return routes
+    }
+
+    /// The options in the shape `PublicKeyCredential.parseCreationOptionsFromJSON` and
+    /// `parseRequestOptionsFromJSON` read: `{"publicKey": {…}}`.
+    struct EncodedOptions<Options: Encodable & Sendable>: ResponseEncodable, Sendable {
+        var publicKey: Options
+
+        init(options: Options) { publicKey = options }
+    }
+
+    private func requireSignedIn(_ context: AppRequestContext) throws -> SignedIn {
+        try context.requireSignedIn()
+    }
+
+    /// The credential id of a `PublicKeyCredential`: `id`, which `rawId` must equal when given.
+    private static func credentialID(id: String, rawId: String?, type: String) throws -> [UInt8] {
+        guard type == "public-key" else { throw ServerError.invalidRequest("type must be \"public-key\"") }
+        guard rawId == nil || rawId == id else { throw ServerError.invalidRequest("id and rawId differ") }
+        let bytes = try Self.bytes(id, "id")
+        guard (1...AuthenticatorData.maximumCredentialIDLength).contains(bytes.count) else {
+            throw ServerError.invalidRequest("id is not 1 to \(AuthenticatorData.maximumCredentialIDLength) bytes")
+        }
+        return bytes
+    }
+
+    /// The credential id in the path; an id that is not one is "no such passkey".
+    private static func pathCredentialID(_ context: AppRequestContext) throws -> [UInt8] {
+        guard let text = context.parameters.get("id"), text.utf8.count <= 2048, let id = Base64URL.decode(text), !id.isEmpty else {
+            throw ServerError(.notFound, status: .notFound, "this account has no such passkey")
+        }
+        return id
+    }
+
+    private static func bytes(_ text: String, _ field: String) throws -> [UInt8] {
+        guard let bytes = Base64URL.decode(text) else { throw ServerError.invalidRequest("\(field) is not base64url") }
+        return bytes
+    }
+}

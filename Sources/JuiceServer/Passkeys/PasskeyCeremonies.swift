@@ -1,0 +1,174 @@
+import AppleSignIn
+import Foundation
+import JuiceEncodings
+import WebAuthn
+
+/// The server's two passkey ceremonies: options with a stored challenge to begin, verification,
+/// storage and (for authentication) a new session to finish. The web pages and the native API both
+/// call these; neither verifies anything itself.
+struct PasskeyCeremonies: Sendable {
+    /// `PublicKeyCredentialCreationOptions` as JSON (WebAuthn §5.4), byte strings as base64url.
+    struct RegistrationOptions: Codable, Sendable {
+        struct RelyingParty: Codable, Sendable {
+            var id: String
+            var name: String
+        }
+        struct User: Codable, Sendable {
+            var id: String
+            var name: String
+            var displayName: String
+        }
+        struct Parameter: Codable, Sendable {
+            var type = "public-key"
+            var alg: Int
+        }
+        struct Selection: Codable, Sendable {
+            var residentKey = "required"
+            var requireResidentKey = true
+            var userVerification: String
+        }
+        var challenge: String
+        var rp: RelyingParty
+        var user: User
+        var pubKeyCredParams: [Parameter]
+        var timeout: Int
+        var excludeCredentials: [CredentialDescriptor]
+        var authenticatorSelection: Selection
+        var attestation = "none"
+    }
+
+    /// `PublicKeyCredentialRequestOptions` as JSON (WebAuthn §5.5): no allow list, so the
+    /// authenticator offers its discoverable credentials for the RP ID.
+    struct AuthenticationOptions: Codable, Sendable {
+        var challenge: String
+        var rpId: String
+        var timeout: Int
+        var userVerification: String
+        var allowCredentials: [CredentialDescriptor] = []
+    }
+
+    /// `PublicKeyCredentialDescriptor` as JSON.
+    struct CredentialDescriptor: Codable, Sendable {
+        var type = "public-key"
+        var id: String
+        var transports: [String]?
+    }
+
+    /// The transports WebAuthn defines; anything else a client reports is dropped.
+    static let knownTransports: Set<String> = ["usb", "nfc", "ble", "smart-card", "hybrid", "internal"]
+    /// The longest passkey name kept, in characters.
+    static let maximumNameLength = 64
+
+    let relyingParty: PasskeyRelyingParty
+    /// The name browsers show for the site.
+    let relyingPartyName: String
+    let store: any PasskeyStore
+    let accounts: any AccountRepository
+    let tokens: SessionTokens
+    let time: TimeSource
+    let random: ServerRandom
+    /// How long a challenge may wait for its answer.
+    let challengeLifetime: TimeInterval
+    /// Counts passkey sign-ins by outcome (`juice_sign_ins_total{method="passkey"}`).
+    let metrics: SignInMetrics
+
+    /// Begins adding a passkey to `account`: a stored challenge bound to it, and options that exclude
+    /// the passkeys it already has.
+    func beginRegistration(account: Account) async throws -> RegistrationOptions {
+        let handle = try await store.userHandle(accountID: account.id, candidate: random.bytes(32))
+        let existing = try await store.credentials(accountID: account.id)
+        let challenge = try await issueChallenge(.registration, accountID: account.id)
+        let label = account.username ?? account.email ?? "Account \(account.id.prefix(8))"
+        let displayName = [account.givenName, account.familyName].compactMap { $0 }.joined(separator: " ")
+        return RegistrationOptions(
+            challenge: Base64URL.encode(challenge), rp: .init(id: relyingParty.id, name: relyingPartyName),
+            user: .init(id: Base64URL.encode(handle), name: label, displayName: displayName.isEmpty ? label : displayName),
+            pubKeyCredParams: relyingParty.policy.algorithms.map { .init(alg: $0.rawValue) }, timeout: timeoutMilliseconds,
+            excludeCredentials: existing.map {
+                .init(id: Base64URL.encode($0.credentialID), transports: $0.transports.isEmpty ? nil : $0.transports)
+            },
+            authenticatorSelection: .init(userVerification: relyingParty.policy.userVerification.rawValue))
+    }
+
+    /// Finishes adding a passkey to `accountID`: the challenge must be one issued to that account.
+    func finishRegistration(
+        accountID: String, response: RegistrationResponse, transports: [String], name: String?
+    ) async throws -> PasskeyCredential {
+        let now = time.now
+        let challenge = try await consumeChallenge(in: response.clientDataJSON, purpose: .registration, now: now)
+        guard challenge.accountID == accountID else {
+            throw PasskeyError(.challengeUnknown, "the challenge was issued to another session's account")
+        }
+        let verified = try relyingParty.verifyRegistration(response, challenge: challenge.challenge)
+        let handle = try await store.userHandle(accountID: accountID, candidate: random.bytes(32))
+        let trimmed = (name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let credential = PasskeyCredential(
+            credentialID: verified.credentialID, accountID: accountID, userHandle: handle, publicKey: verified.publicKey,
+            algorithm: verified.algorithm, signCount: verified.signCount,
+            transports: Array(Set(transports).intersection(Self.knownTransports)).sorted(),
+            backupEligible: verified.backupEligible, backedUp: verified.backedUp,
+            name: trimmed.isEmpty ? "Passkey" : String(trimmed.prefix(Self.maximumNameLength)),
+            createdAt: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), lastUsedAt: nil)
+        try await store.add(credential)
+        return credential
+    }
+
+    /// Begins a passkey sign-in.
+    func beginAuthentication() async throws -> AuthenticationOptions {
+        let challenge = try await issueChallenge(.authentication, accountID: nil)
+        return AuthenticationOptions(
+            challenge: Base64URL.encode(challenge), rpId: relyingParty.id, timeout: timeoutMilliseconds,
+            userVerification: relyingParty.policy.userVerification.rawValue)
+    }
+
+    /// Finishes a passkey sign-in: checks the assertion against the stored passkey, records its
+    /// counter (refusing a regression, also one lost to a concurrent sign-in) and starts a session.
+    func finishAuthentication(_ response: AuthenticationResponse) async throws -> (token: String, account: Account, session: Session) {
+        do {
+            let outcome = try await authenticate(response)
+            metrics.record(.passkey, outcome: "success")
+            return outcome
+        } catch let error as any ServerErrorConvertible {
+            metrics.record(.passkey, outcome: error.serverError.code.rawValue)
+            throw error
+        }
+    }
+
+    private func authenticate(_ response: AuthenticationResponse) async throws -> (token: String, account: Account, session: Session) {
+        let now = time.now
+        let challenge = try await consumeChallenge(in: response.clientDataJSON, purpose: .authentication, now: now)
+        guard let credential = try await store.credential(id: response.credentialID) else {
+            throw PasskeyError(.unknownCredential, "no account has this passkey")
+        }
+        let verified = try relyingParty.verifyAuthentication(response, challenge: challenge.challenge, credential: credential.registered)
+        let recorded = try await store.recordUse(
+            credentialID: credential.credentialID, previousSignCount: credential.signCount, signCount: verified.signCount,
+            backedUp: verified.backedUp, at: now)
+        guard recorded else {
+            throw PasskeyError(.counterRegressed, "another sign-in with this passkey used the same signature counter")
+        }
+        let (token, draft) = tokens.issue(.passkey)
+        let session = try await accounts.startSession(draft, accountID: credential.accountID)
+        guard let account = try await accounts.account(id: credential.accountID) else {
+            throw PasskeyError(.unknownCredential, "the account is gone")
+        }
+        return (token, account, session)
+    }
+
+    private var timeoutMilliseconds: Int { Int(challengeLifetime * 1000) }
+
+    private func issueChallenge(_ purpose: PasskeyChallenge.Purpose, accountID: String?) async throws -> [UInt8] {
+        let now = time.now
+        let challenge = random.bytes(32)
+        try await store.saveChallenge(
+            PasskeyChallenge(
+                challenge: challenge, purpose: purpose, accountID: accountID, createdAt: now, expiresAt: now.addingTimeInterval(challengeLifetime)))
+        return challenge
+    }
+
+    /// The stored challenge that `clientDataJSON` names, taken out of the store.
+    private func consumeChallenge(in clientDataJSON: [UInt8], purpose: PasskeyChallenge.Purpose, now: Date) async throws -> PasskeyChallenge {
+        let clientData = try ClientData(json: clientDataJSON)
+        return try await store.consumeChallenge(clientData.challenge, purpose: purpose, now: now)
+    }
+}

@@ -1,0 +1,42 @@
+import AppleSignIn
+import Foundation
+import Testing
+
+@testable import JuiceServer
+
+extension ServerConfigurationTests {
+    @Test(
+        "passkey_rp_id defaults to the public URL's host and may be a domain it is under; passkey_origins is a list (JUICE_PASSKEY_ORIGINS: a, b)"
+    )
+    func passkeySettings() throws {
+        let base = """
+            "client_id": "com.example.juice.web", "team_id": "ABCDE12345", "key_id": "KEY1234567", "private_key_path": "AuthKey_KEY1234567.p8",
+            "public_url": "https://login.juice.example.com", "refresh_token_key": "\(key)"
+            """
+        let plain = try ServerConfiguration.load(file: try write("{\(base)}"), environment: [:], dataDirectory: directory)
+        #expect(plain.resolvedPasskeyRelyingPartyID == "login.juice.example.com")
+        #expect(plain.passkeyOrigins.isEmpty)
+        let parent = try ServerConfiguration.load(
+            file: try write("{\(base), \"passkey_rp_id\": \"Juice.Example.com\", \"passkey_origins\": [\"android:apk-key-hash:abc\"]}"),
+            environment: [:], dataDirectory: directory)
+        #expect(parent.resolvedPasskeyRelyingPartyID == "juice.example.com")
+        #expect(parent.passkeyOrigins == ["android:apk-key-hash:abc"])
+        let environment = try ServerConfiguration.load(
+            file: try write("{\(base)}"), environment: ["JUICE_PASSKEY_ORIGINS": "android:apk-key-hash:a, android:apk-key-hash:b"],
+            dataDirectory: directory)
+        #expect(environment.passkeyOrigins == ["android:apk-key-hash:a", "android:apk-key-hash:b"])
+        for extra in [
+            #", "passkey_rp_id": "example.net""#, #", "passkey_rp_id": "ice.example.com""#, #", "passkey_rp_id": """#,
+            #", "passkey_origins": "https://juice.example.com""#, #", "passkey_origins": ["no origin"]"#,
+        ] {
+            let file = try write("{\(base)\(extra)}")
+            do {
+                _ = try ServerConfiguration.load(file: file, environment: [:], dataDirectory: directory)
+                Issue.record("\(extra) was accepted")
+            } catch {
+                #expect(error.problems.map(\.field).allSatisfy { $0.hasPrefix("passkey_") }, "\(extra)")
+                #expect(error.problems.count == 1, "\(extra)")
+            }
+        }
+    }
+}
