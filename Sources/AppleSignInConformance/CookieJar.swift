@@ -32,7 +32,6 @@ struct CookieJar: Sendable {
         let value: String
         let path: String
         let sameSite: SameSite
-        let secure: Bool
     }
 
     /// Whether the backend's origin is a secure context (https or loopback).
@@ -78,14 +77,15 @@ struct CookieJar: Sendable {
             let maxAge = attributes["max-age"].flatMap { Int($0) }
             let expired = (maxAge.map { $0 <= 0 } ?? false) || Self.isPast(attributes["expires"])
             if value.isEmpty || expired { continue }
-            cookies.append(Cookie(name: name, value: value, path: path, sameSite: sameSite, secure: secure))
+            cookies.append(Cookie(name: name, value: value, path: path, sameSite: sameSite))
         }
     }
 
     /// The `Cookie` header for a request to `path` in `context`, or `nil` when no cookie goes.
     func header(path: String = "/", _ context: Context) -> String? {
         let sent = cookies.filter { cookie in
-            guard Self.pathMatches(path, cookie.path), !cookie.secure || secureContext else { return false }
+            // A `Secure` cookie is only ever kept in a secure context (``take(_:requestPath:)``).
+            guard Self.pathMatches(path, cookie.path) else { return false }
             switch context {
             case .sameSite: return true
             case .crossSiteNavigation: return cookie.sameSite != .strict

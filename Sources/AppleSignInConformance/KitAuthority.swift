@@ -57,11 +57,9 @@ actor KitAuthority {
     func issueCode(clientID: String, redirectURI: String?, content: TokenMint.IdentityContent, defect: Scenario.Defect, refused: Bool) -> String {
         let code = "c" + RandomText.hex32() + ".0.kit." + RandomText.hex32()
         var content = content
+        // c_hash belongs to the form_post token only (with no code, none is minted): the token endpoint's carries at_hash.
         content.code = nil
-        // c_hash belongs to the form_post token only: the token endpoint's carries at_hash.
-        codes[code] = IssuedCode(
-            clientID: clientID, redirectURI: redirectURI, content: content, defect: defect == .codeHashMismatch ? .none : defect,
-            refused: refused)
+        codes[code] = IssuedCode(clientID: clientID, redirectURI: redirectURI, content: content, defect: defect, refused: refused)
         return code
     }
 

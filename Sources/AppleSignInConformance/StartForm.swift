@@ -2,14 +2,10 @@ import Foundation
 
 /// The first POST form of a start page, as a browser submits it: its action and its hidden fields
 /// (a CSRF token among them) plus the name/value of its first submit button.
-struct StartForm: Sendable, Equatable {
+struct StartForm: Sendable {
     /// The form's `action`, as written (empty: the page's own URL).
     let action: String
     let fields: [(String, String)]
-
-    static func == (left: StartForm, right: StartForm) -> Bool {
-        left.action == right.action && left.fields.map { "\($0.0)=\($0.1)" } == right.fields.map { "\($0.0)=\($0.1)" }
-    }
 
     /// The first `<form method="post">` of `html` (at most 1 MiB is looked at), or `nil`.
     static func parse(_ html: String) -> StartForm? {

@@ -16,16 +16,19 @@ package struct PasskeyRelyingParty: Sendable {
     /// The origins a ceremony may come from: the site's `https://` origin and native apps' origins.
     package let origins: Set<String>
     package let policy: PasskeyPolicy
+    /// SHA-256 of ``id``: what an authenticator data's `rpIdHash` must be.
+    private let idHash: [UInt8]
 
     package init(id: String, origins: Set<String>, policy: PasskeyPolicy) {
         self.id = id
         self.origins = origins
         self.policy = policy
+        self.idHash = Array(SHA256.hash(data: Array(id.utf8)))
     }
 
     /// Checks a registration (§7.1) and returns what to store.
     package func verifyRegistration(_ response: RegistrationResponse, challenge: [UInt8]) throws(PasskeyError) -> VerifiedRegistration {
-        _ = try checkClientData(response.clientDataJSON, type: "webauthn.create", challenge: challenge)
+        try checkClientData(response.clientDataJSON, type: "webauthn.create", challenge: challenge)
         let attestation = try AttestationObject(response.attestationObject)
         let data = attestation.authenticatorData
         try checkAuthenticatorData(data)
@@ -71,7 +74,7 @@ package struct PasskeyRelyingParty: Sendable {
         if let handle = response.userHandle, handle != credential.userHandle {
             throw PasskeyError(.userHandleMismatch, "the assertion's user handle is not the credential's account")
         }
-        _ = try checkClientData(response.clientDataJSON, type: "webauthn.get", challenge: challenge)
+        try checkClientData(response.clientDataJSON, type: "webauthn.get", challenge: challenge)
         let data = try AuthenticatorData(response.authenticatorData)
         try checkAuthenticatorData(data)
         guard data.backupEligible == credential.backupEligible else {
@@ -93,7 +96,7 @@ package struct PasskeyRelyingParty: Sendable {
     }
 
     /// Steps common to both ceremonies on `clientDataJSON`: type, challenge, origin, no cross-origin frame.
-    func checkClientData(_ json: [UInt8], type: String, challenge: [UInt8]) throws(PasskeyError) -> ClientData {
+    func checkClientData(_ json: [UInt8], type: String, challenge: [UInt8]) throws(PasskeyError) {
         let clientData = try ClientData(json: json)
         guard clientData.type == type else {
             throw PasskeyError(.wrongCeremony, "clientDataJSON's type is not \(type)")
@@ -107,12 +110,11 @@ package struct PasskeyRelyingParty: Sendable {
         guard !clientData.crossOrigin, clientData.topOrigin == nil else {
             throw PasskeyError(.crossOrigin, "the ceremony ran in a cross-origin frame")
         }
-        return clientData
     }
 
     /// Steps common to both ceremonies on the authenticator data: RP ID hash, UP, UV by policy.
     func checkAuthenticatorData(_ data: AuthenticatorData) throws(PasskeyError) {
-        guard constantTimeEquals(data.rpIDHash, Array(SHA256.hash(data: Array(id.utf8)))) else {
+        guard constantTimeEquals(data.rpIDHash, idHash) else {
             throw PasskeyError(.rpIDMismatch, "the authenticator data is for another RP ID than \"\(id)\"")
         }
         guard data.userPresent else { throw PasskeyError(.userPresenceMissing, "the UP flag is clear") }

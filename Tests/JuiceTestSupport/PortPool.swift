@@ -62,23 +62,13 @@ package final class PortPool: Sendable {
     }
 }
 
-/// Ports claimed by this process against other test processes: a write lock (`fcntl` record lock) on
-/// byte `port` of one file in the temporary directory. Record locks belong to the process, so they
-/// never conflict within it and go away when it exits, however it exits.
+/// Ports claimed by this process against other test processes: a ``ProcessLock`` on byte `port` of
+/// one file in the temporary directory.
 private enum PortClaims {
-    private static let descriptor: Int32 = {
-        let path = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/juice-test-ports.lock"
-        return open(path, O_RDWR | O_CREAT, 0o600)
-    }()
+    private static let lock = ProcessLock(path: (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/juice-test-ports.lock")
 
     /// Whether this process now holds `port` (always, when the lock file cannot be opened).
     static func claim(_ port: Int) -> Bool {
-        guard descriptor >= 0 else { return true }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = off_t(port)
-        lock.l_len = 1
-        return fcntl(descriptor, F_SETLK, &lock) == 0
+        lock.claim(byte: port)
     }
 }

@@ -156,16 +156,16 @@ struct APIController: Sendable {
             return SignInResponse(token: sessionToken, account: AccountResponse(account))
         }
         routes.get("/api/me") { _, context -> AccountResponse in
-            AccountResponse(try requireSignedIn(context).account)
+            AccountResponse(try context.requireSignedIn().account)
         }
         routes.post("/api/signout") { request, context in
-            let signedIn = try requireSignedIn(context)
+            let signedIn = try context.requireSignedIn()
             try checkOrigin(request, signedIn)
             try await sessions.end(sessionID: signedIn.session.id)
             return SignedOutResponse(signedOut: true)
         }
         routes.delete("/api/account") { request, context in
-            let signedIn = try requireSignedIn(context)
+            let signedIn = try context.requireSignedIn()
             try checkOrigin(request, signedIn)
             let revocation = try await deletion.delete(accountID: signedIn.account.id, logger: context.logger)
             return DeletedResponse(deleted: revocation != nil, appleRevocation: revocation ?? .noToken)
@@ -175,16 +175,13 @@ struct APIController: Sendable {
                 guard !user.isEmpty, user.utf8.count <= 256 else { throw ServerError.invalidRequest("user must be an Apple user identifier") }
                 return CredentialStateResponse(state: try await lifecycle.credentialState(subject: user))
             }
-            let signedIn = try requireSignedIn(context)
+            let signedIn = try context.requireSignedIn()
             guard let subject = signedIn.account.apple?.subject else { return CredentialStateResponse(state: .notFound) }
             return CredentialStateResponse(state: try await lifecycle.credentialState(subject: subject))
         }
         return routes
     }
 
-    private func requireSignedIn(_ context: AppRequestContext) throws -> SignedIn {
-        try context.requireSignedIn()
-    }
 
     /// A cookie-authenticated change must come from the public origin (a bearer token cannot be forged cross-site).
     private func checkOrigin(_ request: Request, _ signedIn: SignedIn) throws {

@@ -306,7 +306,7 @@ struct SQLAccountRepository: AccountRepository {
                 email: try row.decode(column: "apple_email", as: String?.self),
                 isPrivateEmail: try row.decode(column: "apple_private_email", as: Int?.self).map { $0 != 0 },
                 realUserStatus: try row.decode(column: "real_user_status", as: Int?.self).flatMap(RealUserStatus.init(rawValue:)),
-                status: AppleIdentityStatus(rawValue: try row.decode(column: "state", as: String.self)) ?? .revoked,
+                status: AppleIdentityStatus(stored: try row.decode(column: "state", as: String.self)),
                 hasRefreshToken: try row.decode(column: "has_refresh_token", as: Int.self) != 0,
                 createdAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "apple_created_at", as: Int64.self)))
             )

@@ -62,7 +62,7 @@ struct SQLAppleLifecycleStore: AppleLifecycleStore {
     func credentialState(subject: String) async throws -> AppleIdentityState {
         try await database.read { sql in
             if let row = try await sql.select().column("state").from("apple_identities").where("subject", .equal, subject).first() {
-                return (AppleIdentityStatus(rawValue: try row.decode(column: "state", as: String.self)) ?? .revoked).credentialState
+                return AppleIdentityStatus(stored: try row.decode(column: "state", as: String.self)).credentialState
             }
             if try await sql.select().column("old_subject").from("transferred_subjects").where("old_subject", .equal, subject).first() != nil {
                 return .transferred

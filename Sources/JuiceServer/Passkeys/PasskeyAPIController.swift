@@ -87,12 +87,12 @@ struct PasskeyAPIController: Sendable {
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.post("/api/passkeys/registration/options") { request, context -> EncodedOptions<PasskeyCeremonies.RegistrationOptions> in
-            let signedIn = try requireSignedIn(context)
+            let signedIn = try context.requireSignedIn()
             try origin.verify(request, signedIn)
             return EncodedOptions(options: try await ceremonies.beginRegistration(account: signedIn.account))
         }
         routes.post("/api/passkeys/registration") { request, context -> EditedResponse<PasskeyResponse> in
-            let signedIn = try requireSignedIn(context)
+            let signedIn = try context.requireSignedIn()
             try origin.verify(request, signedIn)
             let body = try await request.decodeJSON(RegistrationBody.self)
             let id = try Self.credentialID(id: body.id, rawId: body.rawId, type: body.type)
@@ -104,11 +104,11 @@ struct PasskeyAPIController: Sendable {
             return EditedResponse(status: .created, response: PasskeyResponse(credential))
         }
         routes.get("/api/passkeys") { _, context -> PasskeyListResponse in
-            let signedIn = try requireSignedIn(context)
+            let signedIn = try context.requireSignedIn()
             return PasskeyListResponse(passkeys: try await store.credentials(accountID: signedIn.account.id).map(PasskeyResponse.init))
         }
         routes.patch("/api/passkeys/{id}") { request, context -> PasskeyResponse in
-            let signedIn = try requireSignedIn(context)
+            let signedIn = try context.requireSignedIn()
             try origin.verify(request, signedIn)
             let id = try Self.pathCredentialID(context)
             let body = try await request.decodeJSON(RenameBody.self)
@@ -119,16 +119,16 @@ struct PasskeyAPIController: Sendable {
             guard try await store.rename(credentialID: id, accountID: signedIn.account.id, to: name),
                 let credential = try await store.credential(id: id)
             else {
-                throw ServerError(.notFound, status: .notFound, "this account has no such passkey")
+                throw Self.noSuchPasskey
             }
             return PasskeyResponse(credential)
         }
         routes.delete("/api/passkeys/{id}") { request, context -> Response in
-            let signedIn = try requireSignedIn(context)
+            let signedIn = try context.requireSignedIn()
             try origin.verify(request, signedIn)
             switch try await store.remove(credentialID: try Self.pathCredentialID(context), accountID: signedIn.account.id) {
             case .removed: return Response(status: .noContent, headers: [.cacheControl: "no-store"])
-            case .notFound: throw ServerError(.notFound, status: .notFound, "this account has no such passkey")
+            case .notFound: throw Self.noSuchPasskey
             case .lastSignInMethod:
                 throw ServerError(
                     .lastSignInMethod, status: .conflict, "this passkey is the account's only way to sign in; add a password or another passkey first"
@@ -160,10 +160,6 @@ struct PasskeyAPIController: Sendable {
         init(options: Options) { publicKey = options }
     }
 
-    private func requireSignedIn(_ context: AppRequestContext) throws -> SignedIn {
-        try context.requireSignedIn()
-    }
-
     /// The credential id of a `PublicKeyCredential`: `id`, which `rawId` must equal when given.
     private static func credentialID(id: String, rawId: String?, type: String) throws -> [UInt8] {
         guard type == "public-key" else { throw ServerError.invalidRequest("type must be \"public-key\"") }
@@ -175,10 +171,13 @@ struct PasskeyAPIController: Sendable {
         return bytes
     }
 
+    /// 404: the signed-in account has no passkey with the id in the path.
+    private static let noSuchPasskey = ServerError(.notFound, status: .notFound, "this account has no such passkey")
+
     /// The credential id in the path; an id that is not one is "no such passkey".
     private static func pathCredentialID(_ context: AppRequestContext) throws -> [UInt8] {
         guard let text = context.parameters.get("id"), text.utf8.count <= 2048, let id = Base64URL.decode(text), !id.isEmpty else {
-            throw ServerError(.notFound, status: .notFound, "this account has no such passkey")
+            throw Self.noSuchPasskey
         }
         return id
     }

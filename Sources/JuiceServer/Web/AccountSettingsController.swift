@@ -112,7 +112,7 @@ struct AccountSettingsController: Sendable {
         }
 
         routes.post("/api/account/password") { request, context -> Response in
-            let signedIn = try requireSignedIn(context)
+            let signedIn = try context.requireSignedIn()
             try origin.verify(request, signedIn)
             let body = try await request.decodeJSON(PasswordBody.self)
             try await change.change(
@@ -121,7 +121,7 @@ struct AccountSettingsController: Sendable {
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
         routes.get("/api/account/sessions") { _, context -> SessionsResponse in
-            let signedIn = try requireSignedIn(context)
+            let signedIn = try context.requireSignedIn()
             let list = try await security.activeSessions(accountID: signedIn.account.id, now: time.now)
             return SessionsResponse(
                 sessions: list.map {
@@ -131,7 +131,7 @@ struct AccountSettingsController: Sendable {
                 })
         }
         routes.delete("/api/account/sessions/{id}") { request, context -> Response in
-            let signedIn = try requireSignedIn(context)
+            let signedIn = try context.requireSignedIn()
             try origin.verify(request, signedIn)
             let id = context.parameters.get("id") ?? ""
             guard !id.isEmpty, id.utf8.count <= 128, try await security.endSession(id: id, accountID: signedIn.account.id) else {
@@ -140,16 +140,13 @@ struct AccountSettingsController: Sendable {
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
         routes.delete("/api/account/sessions") { request, context -> EndedResponse in
-            let signedIn = try requireSignedIn(context)
+            let signedIn = try context.requireSignedIn()
             try origin.verify(request, signedIn)
             return EndedResponse(ended: try await security.endOtherSessions(accountID: signedIn.account.id, keeping: signedIn.session.id))
         }
         return routes
     }
 
-    private func requireSignedIn(_ context: AppRequestContext) throws -> SignedIn {
-        try context.requireSignedIn()
-    }
 
     private func passwordPage(_ request: Request, _ signedIn: SignedIn, username: String?, error: ServerError?) async throws -> Response {
         let language = request.language
