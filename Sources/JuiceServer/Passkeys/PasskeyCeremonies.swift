@@ -95,7 +95,7 @@ struct PasskeyCeremonies: Sendable {
         accountID: String, response: RegistrationResponse, transports: [String], name: String?
     ) async throws -> PasskeyCredential {
         let now = time.now
-        let challenge = try await consumeChallenge(in: response.clientDataJSON, purpose: .registration, now: now)
+        let challenge = try await consumeChallenge(named: response.clientData, purpose: .registration, now: now)
         guard challenge.accountID == accountID else {
             throw PasskeyError(.challengeUnknown, "the challenge was issued to another session's account")
         }
@@ -136,7 +136,7 @@ struct PasskeyCeremonies: Sendable {
 
     private func authenticate(_ response: AuthenticationResponse) async throws -> (token: String, account: Account, session: Session) {
         let now = time.now
-        let challenge = try await consumeChallenge(in: response.clientDataJSON, purpose: .authentication, now: now)
+        let challenge = try await consumeChallenge(named: response.clientData, purpose: .authentication, now: now)
         guard let credential = try await store.credential(id: response.credentialID) else {
             throw PasskeyError(.unknownCredential, "no account has this passkey")
         }
@@ -166,9 +166,8 @@ struct PasskeyCeremonies: Sendable {
         return challenge
     }
 
-    /// The stored challenge that `clientDataJSON` names, taken out of the store.
-    private func consumeChallenge(in clientDataJSON: [UInt8], purpose: PasskeyChallenge.Purpose, now: Date) async throws -> PasskeyChallenge {
-        let clientData = try ClientData(json: clientDataJSON)
-        return try await store.consumeChallenge(clientData.challenge, purpose: purpose, now: now)
+    /// The stored challenge that the client data names, taken out of the store.
+    private func consumeChallenge(named clientData: ClientData, purpose: PasskeyChallenge.Purpose, now: Date) async throws -> PasskeyChallenge {
+        try await store.consumeChallenge(clientData.challenge, purpose: purpose, now: now)
     }
 }
