@@ -136,7 +136,7 @@ struct PasskeyAPIController: Sendable {
             }
         }
         routes.post("/api/auth/passkey/options") { _, _ -> EncodedOptions<PasskeyCeremonies.AuthenticationOptions> in
-            EncodedOptions(options: try await ceremonies.beginAuthentication())
+            EncodedOptions(options: ceremonies.beginAuthentication())
         }
         routes.post("/api/auth/passkey") { request, _ -> APIController.SignInResponse in
             let body = try await request.decodeJSON(AuthenticationBody.self)
