@@ -8,7 +8,7 @@ struct LoginCommand: AsyncParsableCommand {
         commandName: "login",
         abstract: "Sign in to a Juice server (saved password, saved Apple ID, else Sign in with Apple in the browser; or a passkey).",
         discussion: """
-            With neither --apple nor --password: the sample's existing-account flow — a saved password \
+            With none of --apple, --password and --passkey: the sample's existing-account flow — a saved password \
             credential first, else the saved Apple ID if its credential is still authorized, else Sign in \
             with Apple. The browser is $BROWSER, else xdg-open, else the address is printed. With \
             --password the password is read from standard input (without echo at a terminal) and saved \

@@ -7,7 +7,7 @@ struct PasskeyAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Create a passkey on this machine and add it to the signed-in account (needs: juice login).",
-        discussion: "The key is saved before the server is asked; a passkey the server refused stays unused."
+        discussion: "The key is saved in passkeys.json before the server is asked, and removed again when the server refuses it."
     )
 
     @OptionGroup var options: ClientOptions

@@ -45,7 +45,7 @@ public struct PasskeySignIn: Sendable {
     /// - Throws: ``JuiceServerError`` from the server (``JuiceServerError/Code/unauthorized`` for an ended
     ///   session), ``AuthorizationError`` from the authenticator
     ///   (``AuthorizationError/Code/matchedExcludedCredential`` when this machine already holds one of the
-    ///   account's passkeys).
+    ///   account's passkeys). A passkey the server refuses is removed from the store again.
     public func addPasskey(name: String?, sessionToken: String) async throws -> ServerPasskey {
         let options = try await server.beginPasskeyRegistration(sessionToken: sessionToken)
         let request = options.registrationRequest(from: provider(relyingPartyIdentifier: options.relyingPartyIdentifier))
@@ -55,7 +55,13 @@ public struct PasskeySignIn: Sendable {
         else {
             throw AuthorizationError.unknown("the registration request returned another kind of credential")
         }
-        return try await server.finishPasskeyRegistration(registration, name: name, sessionToken: sessionToken)
+        do {
+            return try await server.finishPasskeyRegistration(registration, name: name, sessionToken: sessionToken)
+        } catch {
+            // A passkey the server did not take would only ever be refused: forget it.
+            try? await store.removePasskey(credentialID: registration.credentialID)
+            throw error
+        }
     }
 
     /// Signs in with a passkey saved here and saves the session, as the other sign-ins do.

@@ -29,6 +29,16 @@ extension CredentialStore {
         return true
     }
 
+    /// Forgets the passkey `credentialID` (its key is gone for good), as a relying party's
+    /// `signalUnknownCredential` makes a passkey manager do; nothing happens when it is not here.
+    public func removePasskey(credentialID: Data) throws(CredentialStoreError) {
+        var file = try loadPasskeys()
+        let count = file.passkeys.count
+        file.passkeys.removeAll { $0.credentialID == credentialID }
+        guard file.passkeys.count != count else { return }
+        try save(file, to: passkeysFile)
+    }
+
     /// Counts one more signature by the passkey `credentialID` of `relyingPartyIdentifier` and saves the
     /// counter before it is used, so no two signatures carry the same one.
     /// - Returns: The passkey with its new counter.
