@@ -65,6 +65,24 @@ struct PasskeySignInTests {
         }
     }
 
+    @Test("another name for the server is another origin: the server refuses the passkey and the store forgets it")
+    func otherName() async throws {
+        try await LiveJuice.with { juice in
+            try await TemporaryDirectory.with("passkey-other-name") { temp in
+                let port = try #require(juice.serverURL.port)
+                let account = try await JuiceServerAPI(baseURL: juice.serverURL).createAccount(
+                    PasswordCredential(user: "alias", password: "fresh-squeezed-42"))
+                let store = CredentialStore(directory: temp.url)
+                let alias = PasskeySignIn(server: JuiceServerAPI(baseURL: URL(string: "http://localhost:\(port)")!), store: store)
+                #expect(alias.origin == "http://localhost:\(port)")
+                await #expect(throws: JuiceServerError(JuiceServerError.Code(rawValue: "origin_mismatch"), "")) {
+                    try await alias.addPasskey(name: "Alias", sessionToken: account.token)
+                }
+                #expect(try await store.passkeyCredentialIDs().isEmpty, "the refused passkey's key is gone")
+            }
+        }
+    }
+
     @Test("the server refuses a passkey it no longer has, one from another origin, and none saved is notHandled")
     func refusals() async throws {
         try await LiveJuice.with { juice in
