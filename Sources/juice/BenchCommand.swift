@@ -5,6 +5,6 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks (build with -c release).",
-        subcommands: [BenchVerifyCommand.self, BenchSignInCommand.self]
+        subcommands: [BenchVerifyCommand.self, BenchSignInCommand.self, BenchMethodsCommand.self]
     )
 }

@@ -8,10 +8,12 @@ import JuiceEncodings
 import NIOCore
 import NIOHTTP1
 
-/// `juice bench signin`: complete native sign-ins against a running server and its Apple (the
-/// emulator), `--concurrency` at a time; prints throughput and p50/p99 latency as one JSON line.
+/// `juice bench signin`: sign-ins against a running server, `--concurrency` at a time; prints
+/// throughput and p50/p99 latency as one JSON line. `--method password` and `--method passkey` are
+/// ``BenchPasswordSignIn`` and ``BenchPasskeySignIn``; the default, `apple`, is native Sign in with
+/// Apple against the server's Apple (the emulator).
 ///
-/// Each sign-in is what the iOS app does: `POST /api/auth/nonce` at the server, the device sheet at
+/// Each Apple sign-in is what the iOS app does: `POST /api/auth/nonce` at the server, the device sheet at
 /// the emulator (`POST /emulator/device/authorize` with the nonce's SHA-256), then
 /// `POST /api/auth/apple` with the identity token, the code and the raw nonce. With `--server-only`
 /// the first two steps are done for every sign-in before the clock starts, and only
@@ -19,11 +21,14 @@ import NIOHTTP1
 struct BenchSignInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signin",
-        abstract: "Drive complete native sign-ins (nonce → emulator → /api/auth/apple); print sign-ins/s and p50/p99 as JSON."
+        abstract: "Drive sign-ins (--method apple: nonce → emulator → /api/auth/apple; password; passkey); print sign-ins/s and p50/p99 as JSON."
     )
 
     @Option(help: "The Juice server, e.g. http://127.0.0.1:8080.")
     var server: String
+
+    @Option(help: "The sign-in to drive: apple (native Sign in with Apple), password, or passkey.")
+    var method: BenchMethod = .apple
 
     @Option(help: "The Apple ID emulator the server trusts (development mode: http://127.0.0.1:8081).")
     var emulator: String = "http://127.0.0.1:8081"
@@ -49,6 +54,12 @@ struct BenchSignInCommand: AsyncParsableCommand {
     )
     var appleIDCount: Int = 1
 
+    @Option(
+        name: .customLong("passkey-origin"),
+        help: "The origin passkeys sign for: the server's public URL's (default: --server's). juice serve's is http://localhost:PORT unless --public-url."
+    )
+    var passkeyOrigin: String?
+
     @Flag(
         name: .customLong("server-only"),
         help: "Collect --count device credentials at the emulator first, then time only POST /api/auth/apple (the server's own cost)."
@@ -64,6 +75,9 @@ struct BenchSignInCommand: AsyncParsableCommand {
         }
         guard BenchSignIn.baseURL(server) != nil else { throw ValidationError("--server must be an http(s) URL such as http://127.0.0.1:8080") }
         guard BenchSignIn.baseURL(emulator) != nil else { throw ValidationError("--emulator must be an http(s) URL such as http://127.0.0.1:8081") }
+        if let passkeyOrigin, BenchSignIn.baseURL(passkeyOrigin) == nil {
+            throw ValidationError("--passkey-origin must be an origin such as http://localhost:8080")
+        }
         guard !clientID.isEmpty, !appleID.isEmpty else { throw ValidationError("--client-id and --apple-id must not be empty") }
         guard (1...EmulatorConfiguration.maximumDemoAppleIDs).contains(appleIDCount) else {
             throw ValidationError("--apple-id-count must be between 1 and \(EmulatorConfiguration.maximumDemoAppleIDs)")
@@ -74,24 +88,25 @@ struct BenchSignInCommand: AsyncParsableCommand {
         guard let serverBase = BenchSignIn.baseURL(server), let emulatorBase = BenchSignIn.baseURL(emulator) else {
             throw ValidationError("--server and --emulator must be http(s) URLs")
         }
-        let bench = BenchSignIn(
+        let apple = BenchSignIn(
             server: serverBase, emulator: emulatorBase, clientID: clientID,
             appleIDs: (1...appleIDCount).map { EmulatorConfiguration.numberedEmail(appleID, $0) }, password: password
         )
-        let httpClient = HTTPClient(
-            eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(5), read: .seconds(30))))
-        let result: Result<JSONValue, any Error>
-        do {
-            if serverOnly {
-                result = .success(try await bench.runServerOnly(count: count, concurrency: concurrency, httpClient: httpClient))
-            } else {
-                result = .success(try await bench.run(count: count, concurrency: concurrency, httpClient: httpClient))
+        let (count, concurrency, serverOnly, method, passkeyOrigin) = (count, concurrency, serverOnly, method, passkeyOrigin)
+        let result = try await BenchSignIn.withHTTPClient { httpClient in
+            switch method {
+            case .apple:
+                serverOnly
+                    ? try await apple.runServerOnly(count: count, concurrency: concurrency, httpClient: httpClient)
+                    : try await apple.run(count: count, concurrency: concurrency, httpClient: httpClient)
+            case .password:
+                try await BenchPasswordSignIn(server: serverBase).run(count: count, concurrency: concurrency, httpClient: httpClient)
+            case .passkey:
+                try await BenchPasskeySignIn(server: serverBase, origin: passkeyOrigin).run(
+                    count: count, concurrency: concurrency, serverOnly: serverOnly, httpClient: httpClient)
             }
-        } catch {
-            result = .failure(error)
         }
-        try await httpClient.shutdown()
-        print(try result.get().jsonString())
+        print(result.jsonString())
     }
 }
 
@@ -109,6 +124,20 @@ struct BenchSignIn: Sendable {
     /// The most sign-ins that `--count` accepts (with `--server-only`, every code must still be
     /// valid — five minutes — when its turn comes).
     static let maximumCount = 1_000_000
+
+    /// Runs `body` with an HTTP client for the benchmark, shut down afterwards whatever `body` did.
+    static func withHTTPClient<Value: Sendable>(_ body: (HTTPClient) async throws -> Value) async throws -> Value {
+        let httpClient = HTTPClient(
+            eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(5), read: .seconds(30))))
+        let result: Result<Value, any Error>
+        do {
+            result = .success(try await body(httpClient))
+        } catch {
+            result = .failure(error)
+        }
+        try await httpClient.shutdown()
+        return try result.get()
+    }
 
     /// `text` without a trailing slash, if it is an http(s) URL with a host.
     static func baseURL(_ text: String) -> String? {
@@ -132,7 +161,7 @@ struct BenchSignIn: Sendable {
     /// emulator (untimed, `concurrency` at a time), then only their `POST /api/auth/apple` timed.
     func runServerOnly(count: Int, concurrency: Int, httpClient: HTTPClient) async throws -> JSONValue {
         try await signInEveryAppleID(httpClient)
-        let slots = CredentialSlots(count: count)
+        let slots = CredentialSlots<DeviceCredential>(count: count)
         let collected = try await Self.drive(count: count, concurrency: concurrency, label: "credentials") {
             (index: Int) async throws(BenchSignInError) in
             slots.store(try await credential(httpClient, as: index), at: index)
@@ -194,20 +223,25 @@ struct BenchSignIn: Sendable {
         return timed
     }
 
-    /// The JSON line of a run.
+    /// The JSON line of an Apple run.
     func report(_ timed: Timed, mode: String, count: Int, concurrency: Int) -> JSONValue {
+        Self.report(
+            timed,
+            fields: [
+                "method": .string(BenchMethod.apple.rawValue), "mode": .string(mode), "server": .string(server),
+                "count": .integer(Int64(count)), "concurrency": .integer(Int64(concurrency)), "apple_ids": .integer(Int64(appleIDs.count)),
+            ])
+    }
+
+    /// The JSON line of a run: `fields`, then what was measured — succeeded, failed, seconds,
+    /// sign_ins_per_s, p50/p99/max in milliseconds and the failures by step.
+    static func report(_ timed: Timed, fields: [String: JSONValue]) -> JSONValue {
         let seconds = Double(timed.elapsed.components.seconds) + Double(timed.elapsed.components.attoseconds) / 1e18
-        var json: [String: JSONValue] = [
-            "mode": .string(mode),
-            "server": .string(server),
-            "count": .integer(Int64(count)),
-            "concurrency": .integer(Int64(concurrency)),
-            "apple_ids": .integer(Int64(appleIDs.count)),
-            "succeeded": .integer(Int64(timed.latencies.count)),
-            "failed": .integer(Int64(timed.failures.values.reduce(0, +))),
-            "seconds": .number((seconds * 1000).rounded() / 1000),
-            "sign_ins_per_s": .number(seconds > 0 ? (Double(timed.latencies.count) / seconds * 10).rounded() / 10 : 0),
-        ]
+        var json = fields
+        json["succeeded"] = .integer(Int64(timed.latencies.count))
+        json["failed"] = .integer(Int64(timed.failures.values.reduce(0, +)))
+        json["seconds"] = .number((seconds * 1000).rounded() / 1000)
+        json["sign_ins_per_s"] = .number(seconds > 0 ? (Double(timed.latencies.count) / seconds * 10).rounded() / 10 : 0)
         if let summary = LatencySummary(timed.latencies) {
             json["p50_ms"] = .number(summary.p50.roundedMilliseconds)
             json["p99_ms"] = .number(summary.p99.roundedMilliseconds)
@@ -241,13 +275,13 @@ struct BenchSignIn: Sendable {
     /// The first two steps: a nonce from the server, then the device sheet at the emulator, as the
     /// `index`th Apple ID (modulo their count).
     func credential(_ httpClient: HTTPClient, as index: Int = 0) async throws(BenchSignInError) -> DeviceCredential {
-        let nonceAnswer = try await post(httpClient, server + "/api/auth/nonce", json: [:], step: "nonce")
+        let nonceAnswer = try await BenchHTTP(httpClient: httpClient).post(server + "/api/auth/nonce", json: [:], step: "nonce")
         guard let nonce = nonceAnswer["nonce"] as? String, !nonce.isEmpty else {
             throw BenchSignInError(kind: "nonce", "the server's POST /api/auth/nonce answer has no nonce")
         }
         let hashed = sha256Hex(nonce)
-        let credential = try await post(
-            httpClient, emulator + "/emulator/device/authorize",
+        let credential = try await BenchHTTP(httpClient: httpClient).post(
+            emulator + "/emulator/device/authorize",
             form: [
                 ("client_id", clientID), ("account_name", appleIDs[index % appleIDs.count]), ("password", password), ("scope", "name email"),
                 ("nonce", hashed),
@@ -274,58 +308,11 @@ struct BenchSignIn: Sendable {
         if let familyName = credential.familyName { fullName["familyName"] = familyName }
         if !fullName.isEmpty { body["fullName"] = fullName }
         if let email = credential.email { body["email"] = email }
-        let session = try await post(httpClient, server + "/api/auth/apple", json: body, step: "apple")
+        let session = try await BenchHTTP(httpClient: httpClient).post(server + "/api/auth/apple", json: body, step: "apple")
         guard let token = session["token"] as? String, !token.isEmpty else {
             throw BenchSignInError(kind: "apple", "the server's POST /api/auth/apple answer has no token")
         }
         return token
-    }
-
-    private func post(_ httpClient: HTTPClient, _ url: String, json: [String: Any], step: String) async throws(BenchSignInError) -> [String: Any] {
-        let data: Data
-        do {
-            data = try JSONSerialization.data(withJSONObject: json)
-        } catch {
-            throw BenchSignInError(kind: step, "cannot encode the request")
-        }
-        return try await post(httpClient, url, body: data, contentType: "application/json", step: step)
-    }
-
-    private func post(_ httpClient: HTTPClient, _ url: String, form: [(String, String)], step: String) async throws(BenchSignInError) -> [String: Any]
-    {
-        let body = FormURLComponent.encode(fields: form)
-        return try await post(httpClient, url, body: Data(body.utf8), contentType: "application/x-www-form-urlencoded", step: step)
-    }
-
-    private func post(
-        _ httpClient: HTTPClient, _ url: String, body: Data, contentType: String, step: String
-    ) async throws(BenchSignInError) -> [String: Any] {
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: contentType)
-        request.headers.add(name: "Accept", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let status: UInt
-        let bytes: ByteBuffer
-        do {
-            let response = try await httpClient.execute(request, timeout: .seconds(30))
-            status = response.status.code
-            bytes = try await response.body.collect(upTo: 1024 * 1024)
-        } catch {
-            throw BenchSignInError(kind: step, "cannot reach \(url): \(String(describing: error).prefix(160))")
-        }
-        let object = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any]
-        guard status == 200 else {
-            let path = URL(string: url)?.path ?? url
-            if status == 404 || status == 405 {
-                throw BenchSignInError(
-                    kind: step, "\(url) answered HTTP \(status): it does not offer POST \(path) (juice bench signin needs the native sign-in API)")
-            }
-            let detail = [object?["error"] as? String, object?["reason"] as? String].compactMap { $0 }.joined(separator: ": ")
-            throw BenchSignInError(kind: step, "POST \(path) answered HTTP \(status)" + (detail.isEmpty ? "" : " (\(detail.prefix(200)))"))
-        }
-        guard let object else { throw BenchSignInError(kind: step, "POST \(url) did not answer a JSON object") }
-        return object
     }
 }
 

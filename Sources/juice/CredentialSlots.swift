@@ -1,9 +1,9 @@
 import Synchronization
 
-/// The device credentials `juice bench signin --server-only` collects before it starts the clock,
-/// one slot per sign-in, filled by concurrent workers.
-final class CredentialSlots: Sendable {
-    private let slots: Mutex<[BenchSignIn.DeviceCredential?]>
+/// What `juice bench signin --server-only` collects before it starts the clock (device credentials,
+/// signed passkey assertions), one slot per sign-in, filled by concurrent workers.
+final class CredentialSlots<Value: Sendable>: Sendable {
+    private let slots: Mutex<[Value?]>
 
     /// `count` empty slots.
     init(count: Int) {
@@ -11,15 +11,15 @@ final class CredentialSlots: Sendable {
     }
 
     /// Fills slot `index` (ignored when out of range).
-    func store(_ credential: BenchSignIn.DeviceCredential, at index: Int) {
+    func store(_ value: Value, at index: Int) {
         slots.withLock { slots in
             guard slots.indices.contains(index) else { return }
-            slots[index] = credential
+            slots[index] = value
         }
     }
 
-    /// The credentials of the filled slots, in slot order.
-    func all() -> [BenchSignIn.DeviceCredential] {
+    /// The values of the filled slots, in slot order.
+    func all() -> [Value] {
         slots.withLock { $0.compactMap { $0 } }
     }
 }

@@ -1,0 +1,43 @@
+import AppleSignIn
+import AsyncHTTPClient
+import JuiceEncodings
+
+/// The measurement behind `juice bench signin --method password`: one account made with
+/// `POST /api/accounts` before the clock starts, then `POST /api/auth/password` per sign-in. A
+/// password sign-in is one request, so `--server-only` measures the same thing.
+struct BenchPasswordSignIn: Sendable {
+    let server: String
+    /// A fresh username and password each run (`bench-` and 12 hex digits; 32 random bytes).
+    let username: String
+    let password: String
+
+    init(server: String) {
+        self.server = server
+        username = "bench-" + (0..<6).map { _ in UInt8.random(in: .min ... .max) }.hexString
+        password = Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max) })
+    }
+
+    /// Makes the account (`POST /api/accounts`); returns its session token.
+    func signUp(httpClient: HTTPClient) async throws(BenchSignInError) -> String {
+        let answer = try await BenchHTTP(httpClient: httpClient).post(
+            server + "/api/accounts", json: ["username": username, "password": password], step: "signup")
+        guard let token = answer["token"] as? String else { throw BenchSignInError(kind: "signup", "the server's answer has no token") }
+        return token
+    }
+
+    /// Makes the account, then `count` sign-ins by `concurrency` workers.
+    func run(count: Int, concurrency: Int, httpClient: HTTPClient) async throws -> JSONValue {
+        let http = BenchHTTP(httpClient: httpClient)
+        _ = try await signUp(httpClient: httpClient)
+        let timed = try await BenchSignIn.drive(count: count, concurrency: concurrency, label: "sign-ins") { (_: Int) async throws(BenchSignInError) in
+            let answer = try await http.post(server + "/api/auth/password", json: ["username": username, "password": password], step: "password")
+            guard answer["token"] is String else { throw BenchSignInError(kind: "password", "the server's answer has no token") }
+        }
+        return BenchSignIn.report(
+            timed,
+            fields: [
+                "method": .string(BenchMethod.password.rawValue), "mode": .string("complete"), "server": .string(server),
+                "count": .integer(Int64(count)), "concurrency": .integer(Int64(concurrency)),
+            ])
+    }
+}
