@@ -93,7 +93,7 @@ struct PasskeyCommandTests {
         }
     }
 
-    @Test("login --passkey with no passkey saved, and passkey add or list without a session: a clear error, exit 1")
+    @Test("login --passkey with no passkey saved, passkey add or list without a session, a bad --name: a clear error, non-zero exit")
     func nothingSaved() async throws {
         try await withServer { _, client in
             let login = try await client.run(["login", "--passkey"])
@@ -103,6 +103,11 @@ struct PasskeyCommandTests {
                 let result = try await client.run(command)
                 #expect(result.status == 1)
                 #expect(result.stderr.contains("Not signed in to \(client.server). Run: juice login"), "\(result.stderr)")
+            }
+            for name in ["", "   ", String(repeating: "n", count: 65)] {
+                let result = try await client.run(["passkey", "add", "--name", name])
+                #expect(result.status == 64, "a usage error: \(result.stderr)")
+                #expect(result.stderr.contains("--name must have 1 to 64 characters"), "\(result.stderr)")
             }
             let both = try await client.run(["login", "--passkey", "--apple"])
             #expect(both.status != 0)
