@@ -132,6 +132,30 @@ struct SoftwareAuthenticatorTests {
         }
     }
 
+    @Test("two stores on one directory (two juice runs) counting signatures at once never share a counter")
+    func concurrentCounters() async throws {
+        try await TemporaryDirectory.with("passkey-concurrent") { temp in
+            let registration = try await Self.register(CredentialStore(directory: temp.url))
+            let stores = [CredentialStore(directory: temp.url), CredentialStore(directory: temp.url)]
+            let counters = try await withThrowingTaskGroup(of: [UInt32].self) { group in
+                for store in stores {
+                    group.addTask {
+                        var seen: [UInt32] = []
+                        for _ in 0..<25 {
+                            let passkey = try await store.countSignature(credentialID: registration.credentialID, relyingPartyIdentifier: Self.rpID)
+                            seen.append(try #require(passkey).signCount)
+                        }
+                        return seen
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(counters.sorted() == Array(1...50), "every counter once")
+            let permissions = try FileManager.default.attributesOfItem(atPath: temp.file(".passkeys.json.lock").path)[.posixPermissions]
+            #expect(permissions as? Int == 0o600)
+        }
+    }
+
     @Test("an assertion answers from saved passkeys only: none for the RP or none allowed is notHandled")
     func notHandled() async throws {
         try await TemporaryDirectory.with("passkey-none") { temp in
