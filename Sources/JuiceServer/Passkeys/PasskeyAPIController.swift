@@ -96,7 +96,7 @@ struct PasskeyAPIController: Sendable {
             try origin.verify(request, signedIn)
             let body = try await request.decodeJSON(RegistrationBody.self)
             let id = try Self.credentialID(id: body.id, rawId: body.rawId, type: body.type)
-            let response = RegistrationResponse(
+            let response = try RegistrationResponse(
                 credentialID: id, clientDataJSON: try Self.bytes(body.response.clientDataJSON, "response.clientDataJSON"),
                 attestationObject: try Self.bytes(body.response.attestationObject, "response.attestationObject"))
             let credential = try await ceremonies.finishRegistration(
@@ -136,12 +136,12 @@ struct PasskeyAPIController: Sendable {
             }
         }
         routes.post("/api/auth/passkey/options") { _, _ -> EncodedOptions<PasskeyCeremonies.AuthenticationOptions> in
-            EncodedOptions(options: try await ceremonies.beginAuthentication())
+            EncodedOptions(options: ceremonies.beginAuthentication())
         }
         routes.post("/api/auth/passkey") { request, _ -> APIController.SignInResponse in
             let body = try await request.decodeJSON(AuthenticationBody.self)
             let id = try Self.credentialID(id: body.id, rawId: body.rawId, type: body.type)
-            let response = AuthenticationResponse(
+            let response = try AuthenticationResponse(
                 credentialID: id, clientDataJSON: try Self.bytes(body.response.clientDataJSON, "response.clientDataJSON"),
                 authenticatorData: try Self.bytes(body.response.authenticatorData, "response.authenticatorData"),
                 signature: try Self.bytes(body.response.signature, "response.signature"),
