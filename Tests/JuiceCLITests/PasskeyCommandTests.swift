@@ -6,7 +6,7 @@ import NIOHTTP1
 import Testing
 
 /// `juice passkey add | list` and `juice login --passkey`, the real binary against a real `juice serve`.
-@Suite("juice passkey and login --passkey against juice serve")
+@Suite("juice passkey and login --passkey against juice serve", .timeLimit(.minutes(4)))
 struct PasskeyCommandTests {
     /// `juice serve`, a password account on it, and a `juice` command line with a home of its own.
     func withServer(_ body: (ServeProcess, Client) async throws -> Void) async throws {

@@ -45,7 +45,8 @@ struct SoftwareAuthenticatorTests {
 
     @Test(
         "python-fido2 parses the attestation (none, AAGUID zero, UP|UV, ES256) and verifies every assertion; counters rise",
-        .enabled(if: hasFido2 || BrowserTools.requireAll, "needs python3 with fido2 (python3 -m pip install fido2)"))
+        .enabled(if: hasFido2 || BrowserTools.requireAll, "needs python3 with fido2 (python3 -m pip install fido2)"),
+        .timeLimit(.minutes(4)))
     func verifiedByFido2() async throws {
         try #require(Self.hasFido2, "python3 cannot import fido2")
         try await TemporaryDirectory.with("passkey-fido2") { temp in
