@@ -115,6 +115,30 @@ struct PasskeyCommandTests {
         }
     }
 
+    @Test("a session the server ended, and a corrupt passkeys.json: a clear error, exit 1, the file left as it was")
+    func endedSessionAndCorruptStore() async throws {
+        try await withServer { serve, client in
+            try await client.signUpAndLogIn("lime")
+            let sessions = try Data(contentsOf: client.home.appendingPathComponent("sessions.json"))
+            let saved = (Self.json(String(decoding: sessions, as: UTF8.self))["sessions"] as? [String: [String: Any]])?.values.first
+            let token = try #require(saved?["token"] as? String)
+            #expect(try await Self.call(.POST, serve.url + "/api/signout", bearer: token).status < 300)
+            for command in [["passkey", "add"], ["passkey", "list"]] {
+                let result = try await client.run(command)
+                #expect(result.status == 1)
+                #expect(result.stderr.contains("Your session with \(serve.url) has ended. Run: juice login"), "\(result.stderr)")
+            }
+
+            let file = client.home.appendingPathComponent("passkeys.json")
+            let corrupt = Data(#"{"version": 1, "passkeys": [{"relyingPartyIdentifier": "127.0.0.1"}]}"#.utf8)
+            try corrupt.write(to: file)
+            let login = try await client.run(["login", "--passkey"])
+            #expect(login.status == 1)
+            #expect(login.stderr.contains("\(file.path) is not a Juice credential file"), "\(login.stderr)")
+            #expect(try Data(contentsOf: file) == corrupt)
+        }
+    }
+
     @Test("a passkey removed on the server (DELETE /api/passkeys/{id}) no longer signs in: the server's reason, exit 1")
     func removedOnServer() async throws {
         try await withServer { serve, client in
