@@ -6,7 +6,7 @@ import NIOHTTP1
 import Testing
 
 /// `juice passkey add | list` and `juice login --passkey`, the real binary against a real `juice serve`.
-@Suite("juice passkey and login --passkey against juice serve")
+@Suite("juice passkey and login --passkey against juice serve", .timeLimit(.minutes(4)))
 struct PasskeyCommandTests {
     /// `juice serve`, a password account on it, and a `juice` command line with a home of its own.
     func withServer(_ body: (ServeProcess, Client) async throws -> Void) async throws {
@@ -93,7 +93,7 @@ struct PasskeyCommandTests {
         }
     }
 
-    @Test("login --passkey with no passkey saved, and passkey add or list without a session: a clear error, exit 1")
+    @Test("login --passkey with no passkey saved, passkey add or list without a session, a bad --name: a clear error, non-zero exit")
     func nothingSaved() async throws {
         try await withServer { _, client in
             let login = try await client.run(["login", "--passkey"])
@@ -104,9 +104,38 @@ struct PasskeyCommandTests {
                 #expect(result.status == 1)
                 #expect(result.stderr.contains("Not signed in to \(client.server). Run: juice login"), "\(result.stderr)")
             }
+            for name in ["", "   ", String(repeating: "n", count: 65)] {
+                let result = try await client.run(["passkey", "add", "--name", name])
+                #expect(result.status == 64, "a usage error: \(result.stderr)")
+                #expect(result.stderr.contains("--name must have 1 to 64 characters"), "\(result.stderr)")
+            }
             let both = try await client.run(["login", "--passkey", "--apple"])
             #expect(both.status != 0)
             #expect(both.stderr.contains("choose one of --apple, --password and --passkey"), "\(both.stderr)")
+        }
+    }
+
+    @Test("a session the server ended, and a corrupt passkeys.json: a clear error, exit 1, the file left as it was")
+    func endedSessionAndCorruptStore() async throws {
+        try await withServer { serve, client in
+            try await client.signUpAndLogIn("lime")
+            let sessions = try Data(contentsOf: client.home.appendingPathComponent("sessions.json"))
+            let saved = (Self.json(String(decoding: sessions, as: UTF8.self))["sessions"] as? [String: [String: Any]])?.values.first
+            let token = try #require(saved?["token"] as? String)
+            #expect(try await Self.call(.POST, serve.url + "/api/signout", bearer: token).status < 300)
+            for command in [["passkey", "add"], ["passkey", "list"]] {
+                let result = try await client.run(command)
+                #expect(result.status == 1)
+                #expect(result.stderr.contains("Your session with \(serve.url) has ended. Run: juice login"), "\(result.stderr)")
+            }
+
+            let file = client.home.appendingPathComponent("passkeys.json")
+            let corrupt = Data(#"{"version": 1, "passkeys": [{"relyingPartyIdentifier": "127.0.0.1"}]}"#.utf8)
+            try corrupt.write(to: file)
+            let login = try await client.run(["login", "--passkey"])
+            #expect(login.status == 1)
+            #expect(login.stderr.contains("\(file.path) is not a Juice credential file"), "\(login.stderr)")
+            #expect(try Data(contentsOf: file) == corrupt)
         }
     }
 

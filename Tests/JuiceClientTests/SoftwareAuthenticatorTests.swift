@@ -45,7 +45,8 @@ struct SoftwareAuthenticatorTests {
 
     @Test(
         "python-fido2 parses the attestation (none, AAGUID zero, UP|UV, ES256) and verifies every assertion; counters rise",
-        .enabled(if: hasFido2 || BrowserTools.requireAll, "needs python3 with fido2 (python3 -m pip install fido2)"))
+        .enabled(if: hasFido2 || BrowserTools.requireAll, "needs python3 with fido2 (python3 -m pip install fido2)"),
+        .timeLimit(.minutes(4)))
     func verifiedByFido2() async throws {
         try #require(Self.hasFido2, "python3 cannot import fido2")
         try await TemporaryDirectory.with("passkey-fido2") { temp in
@@ -129,6 +130,30 @@ struct SoftwareAuthenticatorTests {
             #expect(!String(reflecting: saved).contains(saved.privateKey.base64EncodedString()))
             #expect(try await store.passkeyCredentialIDs(relyingPartyIdentifier: "other.test").isEmpty)
             #expect(try await store.passkeyCredentialIDs() == [registration.credentialID])
+        }
+    }
+
+    @Test("two stores on one directory (two juice runs) counting signatures at once never share a counter")
+    func concurrentCounters() async throws {
+        try await TemporaryDirectory.with("passkey-concurrent") { temp in
+            let registration = try await Self.register(CredentialStore(directory: temp.url))
+            let stores = [CredentialStore(directory: temp.url), CredentialStore(directory: temp.url)]
+            let counters = try await withThrowingTaskGroup(of: [UInt32].self) { group in
+                for store in stores {
+                    group.addTask {
+                        var seen: [UInt32] = []
+                        for _ in 0..<25 {
+                            let passkey = try await store.countSignature(credentialID: registration.credentialID, relyingPartyIdentifier: Self.rpID)
+                            seen.append(try #require(passkey).signCount)
+                        }
+                        return seen
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(counters.sorted() == Array(1...50), "every counter once")
+            let permissions = try FileManager.default.attributesOfItem(atPath: temp.file(".passkeys.json.lock").path)[.posixPermissions]
+            #expect(permissions as? Int == 0o600)
         }
     }
 

@@ -2,7 +2,7 @@
 ///
 /// Credentials available without the person come first, as AuthenticationServices offers existing
 /// accounts before a new sign-in: every request is first asked non-interactively (a saved password, a
-/// saved Apple ID session whose state is still authorized), in order; then, unless
+/// saved passkey, a saved Apple ID session whose state is still authorized), in order; then, unless
 /// ``RequestOptions/preferImmediatelyAvailableCredentials`` is given, each is asked interactively in
 /// order (the Apple ID request opens the browser). A request with nothing to offer passes to the next.
 ///

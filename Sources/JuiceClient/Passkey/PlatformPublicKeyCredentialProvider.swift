@@ -1,7 +1,7 @@
 import Foundation
 
 /// Creates passkey requests for one relying party, as `ASAuthorizationPlatformPublicKeyCredentialProvider`.
-/// On Linux the passkeys are made and kept by ``SoftwareAuthenticator``: P-256 keys in the
+/// On Linux the passkeys are made and kept by a software authenticator: P-256 keys in the
 /// ``CredentialStore`` (`passkeys.json`, mode 0600), the keychain's role.
 ///
 /// The relying party's web origin goes into `clientDataJSON`, as iOS puts the associated domain's

@@ -7,7 +7,7 @@ public struct PlatformPublicKeyCredentialRegistration: Sendable, Hashable {
     public let credentialID: Data
     /// The exact `clientDataJSON` bytes the attestation covers.
     public let rawClientDataJSON: Data
-    /// The CBOR attestation object (format `none` from ``SoftwareAuthenticator``); optional as in
+    /// The CBOR attestation object (format `none` from JuiceClient's software authenticator); optional as in
     /// AuthenticationServices.
     public let rawAttestationObject: Data?
 

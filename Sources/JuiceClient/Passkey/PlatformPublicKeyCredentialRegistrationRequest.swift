@@ -36,8 +36,8 @@ public struct PlatformPublicKeyCredentialRegistrationRequest: AuthorizationReque
     /// Creates the passkey and keeps its key in the store.
     /// - Throws: ``AuthorizationError/Code/notHandled`` when the person may not be asked;
     ///   ``AuthorizationError/Code/matchedExcludedCredential`` when an excluded passkey is here;
-    ///   ``AuthorizationError/Code/failed`` for an empty challenge, a user handle outside 1–64 bytes,
-    ///   or a store that cannot be read or written.
+    ///   ``AuthorizationError/Code/failed`` for an empty challenge, a user handle outside 1–64 bytes, an RP
+    ///   ID outside 1–253 bytes, or a store that cannot be read or written.
     public func perform(interactive: Bool) async throws(AuthorizationError) -> AuthorizationCredential {
         guard interactive else { throw .notHandled("creating a passkey needs the person's consent") }
         return .publicKeyCredentialRegistration(try await provider.authenticator.makeCredential(for: self))

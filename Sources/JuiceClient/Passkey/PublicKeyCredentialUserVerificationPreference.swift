@@ -1,7 +1,7 @@
 /// Whether a passkey ceremony should verify the person, as
 /// `ASAuthorizationPublicKeyCredentialUserVerificationPreference` (WebAuthn's `userVerification`).
 ///
-/// ``SoftwareAuthenticator`` always reports the person verified (the UV flag): it counts the
+/// JuiceClient's software authenticator always reports the person verified (the UV flag): it counts the
 /// operating-system account that owns the 0600 credential store as the verified user, as a platform
 /// authenticator counts the device passcode, so every preference is met.
 public struct PublicKeyCredentialUserVerificationPreference: RawRepresentable, Sendable, Hashable, CustomStringConvertible {

@@ -31,6 +31,9 @@ struct SoftwareAuthenticator: Sendable {
         for request: PlatformPublicKeyCredentialRegistrationRequest
     ) async throws(AuthorizationError) -> PlatformPublicKeyCredentialRegistration {
         let rpID = request.relyingPartyIdentifier
+        guard (1...StoredPasskey.maximumRelyingPartyIdentifierLength).contains(rpID.utf8.count) else {
+            throw .failed("the relying party id is empty or longer than \(StoredPasskey.maximumRelyingPartyIdentifierLength) bytes")
+        }
         guard !request.challenge.isEmpty else { throw .failed("the registration request has no challenge") }
         guard (1...StoredPasskey.maximumUserIDLength).contains(request.userID.count) else {
             throw .failed("the user handle is \(request.userID.count) bytes; WebAuthn allows 1 to \(StoredPasskey.maximumUserIDLength)")

@@ -13,11 +13,7 @@ extension JuiceServerAPI {
         else {
             throw .unexpectedResponse(status: 200, "the answer to POST /\(path) has no RP id, challenge or user handle")
         }
-        var excluded: [Data] = []
-        for descriptor in options.excludeCredentials ?? [] {
-            guard let id = Self.bytes(descriptor.id) else { throw .unexpectedResponse(status: 200, "an excluded credential id is not base64url") }
-            excluded.append(id)
-        }
+        let excluded = try Self.credentialIDs(options.excludeCredentials, "an excluded")
         return PasskeyCreationOptions(
             challenge: challenge, relyingPartyIdentifier: rpID, userID: userID, userName: options.user.name, displayName: options.user.displayName,
             excludedCredentials: excluded,
@@ -58,11 +54,7 @@ extension JuiceServerAPI {
         guard !options.rpId.isEmpty, let challenge = Self.bytes(options.challenge), !challenge.isEmpty else {
             throw .unexpectedResponse(status: 200, "the answer to POST /\(path) has no RP id or challenge")
         }
-        var allowed: [Data] = []
-        for descriptor in options.allowCredentials ?? [] {
-            guard let id = Self.bytes(descriptor.id) else { throw .unexpectedResponse(status: 200, "an allowed credential id is not base64url") }
-            allowed.append(id)
-        }
+        let allowed = try Self.credentialIDs(options.allowCredentials, "an allowed")
         return PasskeyRequestOptions(
             challenge: challenge, relyingPartyIdentifier: options.rpId, allowedCredentials: allowed,
             userVerification: PublicKeyCredentialUserVerificationPreference(rawValue: options.userVerification ?? "preferred"))
@@ -77,6 +69,16 @@ extension JuiceServerAPI {
                 clientDataJSON: Base64URL.encode(assertion.rawClientDataJSON), authenticatorData: Base64URL.encode(assertion.rawAuthenticatorData),
                 signature: Base64URL.encode(assertion.signature), userHandle: Base64URL.encode(assertion.userID)))
         return try await decode(ServerSession.self, .POST, "api/auth/passkey", body: body)
+    }
+
+    /// The ids of the descriptors; ``JuiceServerError/Code/unexpectedResponse`` for one that is not base64url.
+    private static func credentialIDs(_ descriptors: [DescriptorWire]?, _ kind: String) throws(JuiceServerError) -> [Data] {
+        var ids: [Data] = []
+        for descriptor in descriptors ?? [] {
+            guard let id = bytes(descriptor.id) else { throw .unexpectedResponse(status: 200, "\(kind) credential id is not base64url") }
+            ids.append(id)
+        }
+        return ids
     }
 
     private static func bytes(_ text: String) -> Data? {

@@ -18,44 +18,56 @@ extension CredentialStore {
     /// Keeps a new passkey, first in the list.
     /// - Returns: `false`, saving nothing, when a passkey of the relying party has the same credential id.
     func savePasskey(_ passkey: StoredPasskey) throws(CredentialStoreError) -> Bool {
-        var file = try loadPasskeys()
-        guard
-            !file.passkeys.contains(where: { $0.relyingPartyIdentifier == passkey.relyingPartyIdentifier && $0.credentialID == passkey.credentialID })
-        else {
-            return false
+        try passkeysFile.withLock { () throws(CredentialStoreError) -> Bool in
+            var file = try loadPasskeys()
+            guard
+                !file.passkeys.contains(where: {
+                    $0.relyingPartyIdentifier == passkey.relyingPartyIdentifier && $0.credentialID == passkey.credentialID
+                })
+            else {
+                return false
+            }
+            file.passkeys.insert(passkey, at: 0)
+            try save(file, to: passkeysFile)
+            return true
         }
-        file.passkeys.insert(passkey, at: 0)
-        try save(file, to: passkeysFile)
-        return true
     }
 
     /// Forgets the passkey `credentialID` (its key is gone for good), as a relying party's
     /// `signalUnknownCredential` makes a passkey manager do; nothing happens when it is not here.
     public func removePasskey(credentialID: Data) throws(CredentialStoreError) {
-        var file = try loadPasskeys()
-        let count = file.passkeys.count
-        file.passkeys.removeAll { $0.credentialID == credentialID }
-        guard file.passkeys.count != count else { return }
-        try save(file, to: passkeysFile)
+        try passkeysFile.withLock { () throws(CredentialStoreError) in
+            var file = try loadPasskeys()
+            let count = file.passkeys.count
+            file.passkeys.removeAll { $0.credentialID == credentialID }
+            guard file.passkeys.count != count else { return }
+            try save(file, to: passkeysFile)
+        }
     }
 
     /// Counts one more signature by the passkey `credentialID` of `relyingPartyIdentifier` and saves the
-    /// counter before it is used, so no two signatures carry the same one.
+    /// counter before it is used, so no two signatures carry the same one (the file is locked meanwhile,
+    /// so two `juice` runs at once cannot both take the same counter).
     /// - Returns: The passkey with its new counter.
     /// - Throws: ``CredentialStoreError/Code/corrupt`` when the counter is at its maximum (a file no
     ///   authenticator wrote after four billion sign-ins).
     func countSignature(credentialID: Data, relyingPartyIdentifier: String) throws(CredentialStoreError) -> StoredPasskey? {
-        var file = try loadPasskeys()
-        guard let index = file.passkeys.firstIndex(where: { $0.relyingPartyIdentifier == relyingPartyIdentifier && $0.credentialID == credentialID })
-        else {
-            return nil
+        try passkeysFile.withLock { () throws(CredentialStoreError) -> StoredPasskey? in
+            var file = try loadPasskeys()
+            guard
+                let index = file.passkeys.firstIndex(where: {
+                    $0.relyingPartyIdentifier == relyingPartyIdentifier && $0.credentialID == credentialID
+                })
+            else {
+                return nil
+            }
+            guard file.passkeys[index].signCount < UInt32.max else {
+                throw .corrupt("\(passkeysFile.url.path): a passkey's signature counter is at its maximum")
+            }
+            file.passkeys[index].signCount += 1
+            try save(file, to: passkeysFile)
+            return file.passkeys[index]
         }
-        guard file.passkeys[index].signCount < UInt32.max else {
-            throw .corrupt("\(passkeysFile.url.path): a passkey's signature counter is at its maximum")
-        }
-        file.passkeys[index].signCount += 1
-        try save(file, to: passkeysFile)
-        return file.passkeys[index]
     }
 
     /// `passkeys.json`, each entry checked: a file the store did not write is refused, never used.

@@ -75,6 +75,21 @@ struct PrivateFile: Sendable {
         Self.syncDirectory(directory)
     }
 
+    /// Runs `body` holding an exclusive advisory lock (`flock`) on `.<name>.lock` beside the file (0600),
+    /// so a read-modify-write by another process (another `juice` run) waits instead of losing an update.
+    func withLock<T>(_ body: () throws(CredentialStoreError) -> T) throws(CredentialStoreError) -> T {
+        let directory = url.deletingLastPathComponent()
+        try Self.makeDirectory(directory)
+        let path = directory.appendingPathComponent(".\(url.lastPathComponent).lock").path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .io("cannot open \(path): \(Self.lastError())") }
+        defer { close(descriptor) }  // closing releases the lock
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw .io("cannot lock \(path): \(Self.lastError())") }
+        }
+        return try body()
+    }
+
     /// Creates `directory` with mode 0700 (its missing parents with the usual mode).
     static func makeDirectory(_ directory: URL) throws(CredentialStoreError) {
         var status = stat()
