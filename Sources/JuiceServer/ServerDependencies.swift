@@ -123,7 +123,7 @@ struct ServerDependencies: Sendable {
         let passkeys = SQLPasskeyStore(database: database)
         let passkeyCeremonies = PasskeyCeremonies(
             relyingParty: PasskeyRelyingParty(
-                id: configuration.resolvedPasskeyRelyingPartyID, origins: Set([configuration.publicOrigin] + configuration.passkeyOrigins),
+                id: configuration.resolvedPasskeyRelyingPartyID, origins: configuration.passkeyAcceptedOrigins,
                 policy: PasskeyPolicy()),
             relyingPartyName: configuration.resolvedPasskeyRelyingPartyID, store: passkeys, authorizations: authorizations,
             signInChallenges: MintedValues(

@@ -16,11 +16,15 @@ extension ServerConfigurationTests {
         let plain = try ServerConfiguration.load(file: try write("{\(base)}"), environment: [:], dataDirectory: directory)
         #expect(plain.resolvedPasskeyRelyingPartyID == "login.juice.example.com")
         #expect(plain.passkeyOrigins.isEmpty)
+        #expect(plain.passkeyAcceptedOrigins == ["https://login.juice.example.com"])
         let parent = try ServerConfiguration.load(
             file: try write("{\(base), \"passkey_rp_id\": \"Juice.Example.com\", \"passkey_origins\": [\"android:apk-key-hash:abc\"]}"),
             environment: [:], dataDirectory: directory)
         #expect(parent.resolvedPasskeyRelyingPartyID == "juice.example.com")
         #expect(parent.passkeyOrigins == ["android:apk-key-hash:abc"])
+        #expect(
+            parent.passkeyAcceptedOrigins == ["https://login.juice.example.com", "https://juice.example.com", "android:apk-key-hash:abc"],
+            "an Apple app's origin for the parent RP ID is accepted beside the site's")
         let environment = try ServerConfiguration.load(
             file: try write("{\(base)}"), environment: ["JUICE_PASSKEY_ORIGINS": "android:apk-key-hash:a, android:apk-key-hash:b"],
             dataDirectory: directory)

@@ -122,4 +122,11 @@ public struct ServerConfiguration: Sendable {
     var resolvedPasskeyRelyingPartyID: String {
         passkeyRelyingPartyID ?? publicURL.host?.lowercased() ?? "localhost"
     }
+
+    /// The origins a passkey ceremony may come from: the public URL's; `https://` and the RP ID, which
+    /// an Apple app sends for its associated domain (the RP ID is this site's, so its https origin is
+    /// too); and ``passkeyOrigins``.
+    var passkeyAcceptedOrigins: Set<String> {
+        Set([publicOrigin, "https://" + resolvedPasskeyRelyingPartyID] + passkeyOrigins)
+    }
 }
