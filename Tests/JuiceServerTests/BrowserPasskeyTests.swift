@@ -1,11 +1,14 @@
 import Foundation
 import JuiceTestSupport
+import SQLKit
 import Testing
+
+@testable import JuiceServer
 
 @Suite("A real browser adds, uses and removes a passkey (Chromium's virtual authenticator)")
 struct BrowserPasskeyTests {
     @Test(
-        "password sign-up → offer → add, rename → sign in with the button and by autofill → a clone, a removed and a foreign passkey are refused",
+        "password sign-up → offer → add, rename → sign in with the button and by autofill → a clone, a removed and a foreign passkey are refused; the last sign-in method stays",
         .enabled(if: BrowserTools.shouldRun, "needs chromium, chromedriver and python3 with selenium (scripts/test installs them)"),
         .timeLimit(.minutes(8)),
         arguments: TestDatabase.all
@@ -31,9 +34,25 @@ struct BrowserPasskeyTests {
                 #expect(status == 0, "\(text)")
                 #expect(text.contains("browser passkeys: ok"))
                 #expect(text.contains("conditional mediation: completed headlessly"))
-                for shot in ["01-offer.png", "02-passkey-added.png", "05-signed-in-with-button.png", "07-clone-refused.png", "10-foreign-refused.png"] {
+                for shot in [
+                    "01-offer.png", "02-passkey-added.png", "05-signed-in-with-button.png", "07-clone-refused.png", "10-foreign-refused.png",
+                ] {
                     #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent(shot).path), "screenshot \(shot)")
                 }
+                guard status == 0 else { return }
+
+                // Without its password, the account's one passkey is its only way in: removing it is refused.
+                try await stack.withDatabase { database in
+                    try await database.autocommit { sql in try await sql.raw("DELETE FROM password_credentials WHERE username = 'passkey-fan'").run()
+                    }
+                }
+                let (lastStatus, lastText) = try await BrowserTools.runPython(
+                    script: BrowserTools.repository.appendingPathComponent("Tests/JuiceServerTests/Fixtures/browser_passkeys.py"),
+                    arguments: [stack.serverURL, "passkey-fan", "fresh-squeezed-42", screenshots.path, "last-method"],
+                    log: screenshots.appendingPathComponent("browser-last-method.log"), limit: .seconds(90)
+                )
+                #expect(lastStatus == 0, "\(lastText)")
+                #expect(lastText.contains("last sign-in method kept"))
             }
         }
     }

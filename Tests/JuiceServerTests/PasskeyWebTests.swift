@@ -72,14 +72,17 @@ struct PasskeyWebTests {
         }
     }
 
-    @Test("a passkey sign-in on the login page ends in the usual session cookie and lands on /account as a Passkey session", arguments: TestDatabase.all)
+    @Test(
+        "a passkey sign-in on the login page ends in the usual session cookie and lands on /account as a Passkey session", arguments: TestDatabase.all
+    )
     func signInSetsTheSessionCookie(database: TestDatabase) async throws {
         try await JuiceStack.with(database: database) { stack in
             var authenticator = try await Self.signUpWithPasskey(stack, Browser(), "cookie-fan")
             let browser = Browser()
             let login = try await browser.get(stack.serverURL + "/")
             let preSession = login.cookieValue("juice_csrf")
-            let signIn = try await Self.postJSON(stack, browser, "/auth/passkey", try await Self.assertion(stack, &authenticator), origin: stack.serverURL)
+            let signIn = try await Self.postJSON(
+                stack, browser, "/auth/passkey", try await Self.assertion(stack, &authenticator), origin: stack.serverURL)
             #expect(signIn.status == 200 && signIn.json?["location"] as? String == "/account", "\(signIn.body)")
             let cookie = signIn.setCookies["juice_session"] ?? ""
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/") && cookie.contains("Max-Age="))
@@ -115,7 +118,8 @@ struct PasskeyWebTests {
             let owner = Browser()
             var authenticator = try await Self.signUpWithPasskey(stack, owner, "refusal-fan")
             var clone = authenticator
-            let first = try await Self.postJSON(stack, Browser(), "/auth/passkey", try await Self.assertion(stack, &authenticator), origin: stack.serverURL)
+            let first = try await Self.postJSON(
+                stack, Browser(), "/auth/passkey", try await Self.assertion(stack, &authenticator), origin: stack.serverURL)
             #expect(first.status == 200)
             let cloned = try await Self.postJSON(stack, Browser(), "/auth/passkey", try await Self.assertion(stack, &clone), origin: stack.serverURL)
             #expect(cloned.status == 401 && cloned.error == "counter_regressed")
@@ -149,18 +153,21 @@ struct PasskeyWebTests {
             let csrf = try #require(Scrape.csrf(page.body))
             let origin = [("Origin", stack.serverURL)]
 
-            let forged = try await browser.postForm(stack.serverURL + "/account/passkeys/rename", [("csrf", "forged"), ("id", id), ("name", "Mine")], headers: origin)
+            let forged = try await browser.postForm(
+                stack.serverURL + "/account/passkeys/rename", [("csrf", "forged"), ("id", id), ("name", "Mine")], headers: origin)
             #expect(forged.status == 403)
             let crossSite = try await browser.postForm(
                 stack.serverURL + "/account/passkeys/remove", [("csrf", csrf), ("id", id)], headers: [("Origin", "https://evil.example")])
             #expect(crossSite.status == 403)
 
-            let renamed = try await browser.postForm(stack.serverURL + "/account/passkeys/rename", [("csrf", csrf), ("id", id), ("name", "  Kitchen tablet ")], headers: origin)
+            let renamed = try await browser.postForm(
+                stack.serverURL + "/account/passkeys/rename", [("csrf", csrf), ("id", id), ("name", "  Kitchen tablet ")], headers: origin)
             #expect(renamed.status == 303 && renamed.headers.first(name: "Location") == "/account?notice=passkey_renamed")
             let afterRename = try await browser.get(stack.serverURL + "/account?notice=passkey_renamed")
             #expect(afterRename.body.contains(#"<span class="passkey-name">Kitchen tablet</span>"#))
             #expect(afterRename.body.contains("Your passkey has been renamed."))
-            let blank = try await browser.postForm(stack.serverURL + "/account/passkeys/rename", [("csrf", csrf), ("id", id), ("name", "   ")], headers: origin)
+            let blank = try await browser.postForm(
+                stack.serverURL + "/account/passkeys/rename", [("csrf", csrf), ("id", id), ("name", "   ")], headers: origin)
             #expect(blank.status == 400 && blank.body.contains(#"id="passkeys""#), "the refusal is shown on the account page")
             let nobody = try await browser.postForm(stack.serverURL + "/account/passkeys/remove", [("csrf", csrf), ("id", "AAAA")], headers: origin)
             #expect(nobody.status == 404 && nobody.body.contains(#"id="passkeys""#))
@@ -173,7 +180,8 @@ struct PasskeyWebTests {
             #expect(!afterRemoval.body.contains("data-passkey=\"\(id)\""))
             let stale = try await browser.get(stack.serverURL + "/account?notice=passkey_removed&removed=\(Base64URL.encode([1, 2, 3]))%3Cx%3E")
             #expect(!stale.body.contains(#"data-removed-credential=""#), "only a base64url id is signalled")
-            let signIn = try await Self.postJSON(stack, Browser(), "/auth/passkey", try await Self.assertion(stack, &authenticator), origin: stack.serverURL)
+            let signIn = try await Self.postJSON(
+                stack, Browser(), "/auth/passkey", try await Self.assertion(stack, &authenticator), origin: stack.serverURL)
             #expect(signIn.status == 401 && signIn.error == "unknown_credential", "a removed passkey no longer signs in")
 
             // Without its password, the account's one passkey is its only way in: it stays.
@@ -198,10 +206,12 @@ struct PasskeyWebTests {
             #expect(page.body.contains(#"id="passkey-offer""#) && page.body.contains("add a passkey"))
             #expect(page.body.contains(#"id="no-passkeys""#))
             let dismissed = try await browser.postForm(
-                stack.serverURL + "/account/passkeys/offer/dismiss", [("csrf", try #require(Scrape.csrf(page.body)))], headers: [("Origin", stack.serverURL)])
+                stack.serverURL + "/account/passkeys/offer/dismiss", [("csrf", try #require(Scrape.csrf(page.body)))],
+                headers: [("Origin", stack.serverURL)])
             #expect(dismissed.status == 303 && dismissed.setCookies["juice_passkey_offer"] != nil)
             #expect(try await !browser.get(stack.serverURL + "/account").body.contains(#"id="passkey-offer""#), "dismissed in this browser")
-            let forged = try await browser.postForm(stack.serverURL + "/account/passkeys/offer/dismiss", [("csrf", "forged")], headers: [("Origin", stack.serverURL)])
+            let forged = try await browser.postForm(
+                stack.serverURL + "/account/passkeys/offer/dismiss", [("csrf", "forged")], headers: [("Origin", stack.serverURL)])
             #expect(forged.status == 403)
 
             let other = Browser()

@@ -121,7 +121,8 @@ enum PageStrings {
         "notice_passkey_renamed": "Your passkey has been renamed.",
         "notice_passkey_removed": "The passkey has been removed from your account.",
         "error_last_sign_in_method": "This passkey is your only way to sign in. Add a password or another passkey before removing it.",
-        "error_unknown_credential": "This passkey is not registered with Juice (it may have been removed). Sign in another way, or use another passkey.",
+        "error_unknown_credential":
+            "This passkey is not registered with Juice (it may have been removed). Sign in another way, or use another passkey.",
         "error_counter_regressed":
             "This passkey was refused: its signature counter went backwards, which can mean it was copied. Sign in another way and check your passkeys.",
         "error_bad_signature": "The passkey's signature could not be verified, so you were not signed in.",

@@ -16,7 +16,8 @@ enum PasskeyScripts {
 
     /// The login page: shows `#passkey-sign-in` and starts a conditional request on load (the
     /// browser offers passkeys in the `autocomplete="username webauthn"` field, and
-    /// `data-passkey-autofill="started"` marks the field once it has been asked); the button aborts that
+    /// `data-passkey-autofill` marks the field `started` once it has been asked, `ended` when that request
+    /// ended without signing in); the button aborts that
     /// request and asks with the browser's own dialog. The assertion goes to `POST /auth/passkey`,
     /// which sets the session cookie; a refusal shows its localized reason in `#passkey-error`, and a
     /// passkey the server does not know is signalled to the browser's passkey manager
@@ -33,7 +34,7 @@ enum PasskeyScripts {
         var q={publicKey:P.parseRequestOptionsFromJSON(o.publicKey),signal:c.signal};if(mediation)q.mediation=mediation;\
         var asked=navigator.credentials.get(q);if(mediation&&u)u.setAttribute("data-passkey-autofill","started");return asked})\
         .then(function(k){id=k.id;return post("/auth/passkey",k.toJSON())}).then(function(j){window.location.assign(j.location||"/account")})\
-        .catch(function(x){if(c.signal.aborted)return;x=x||{};\
+        .catch(function(x){if(mediation&&u)u.setAttribute("data-passkey-autofill","ended");if(c.signal.aborted)return;x=x||{};\
         if(x.name==="NotAllowedError"||x.name==="AbortError"){if(!mediation)show(e.getAttribute("data-cancelled"));return}\
         if(x.error==="unknown_credential"&&id&&P.signalUnknownCredential){P.signalUnknownCredential({rpId:rpId,credentialId:id}).catch(function(){})}\
         show(x.reason||e.getAttribute("data-message"))})}\

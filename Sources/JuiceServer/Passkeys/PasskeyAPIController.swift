@@ -96,7 +96,8 @@ struct PasskeyAPIController: Sendable {
             try origin.verify(request, signedIn)
             let body = try await request.decodeJSON(RegistrationBody.self)
             let credential = try await ceremonies.finishRegistration(
-                accountID: signedIn.account.id, response: try body.registrationResponse(), transports: body.response.transports ?? [], name: body.name)
+                accountID: signedIn.account.id, response: try body.registrationResponse(), transports: body.response.transports ?? [], name: body.name
+            )
             return EditedResponse(status: .created, response: PasskeyResponse(credential))
         }
         routes.get("/api/passkeys") { _, context -> PasskeyListResponse in

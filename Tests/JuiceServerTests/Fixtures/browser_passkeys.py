@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Drives headless Chromium and its virtual authenticator through Juice's passkeys, against a running server.
 
-usage: browser_passkeys.py JUICE_URL USERNAME PASSWORD SCREENSHOT_DIR
+usage: browser_passkeys.py JUICE_URL USERNAME PASSWORD SCREENSHOT_DIR [last-method]
 
 JUICE_URL's host must be a domain (localhost): WebAuthn takes no IP address for an RP ID.
 
@@ -19,10 +19,14 @@ JUICE_URL's host must be a domain (localhost): WebAuthn takes no IP address for 
 7. Signs in with the password, removes the passkey on /account (signalUnknownCredential is called), signs
    out: the still-present credential is refused as not registered.
 8. A foreign credential (a key the server never saw) is refused the same way.
+9. Signs in with the password and adds another passkey, and keeps it in SCREENSHOT_DIR/credential.json.
+
+With `last-method` (run after the Swift test deleted the account's password), a new browser whose
+authenticator holds only that passkey signs in by autofill and tries to remove it: the account page
+refuses, saying it is the only way to sign in, and still lists it.
 
 Between steps the authenticator is emptied before a login page loads where its conditional request must
-not sign in by itself. Screenshots of every step go to SCREENSHOT_DIR, and the exported credential to
-SCREENSHOT_DIR/credential.json (for the Swift test's last-method step). Exit status 0 on success; any
+not sign in by itself. Screenshots of every step go to SCREENSHOT_DIR. Exit status 0 on success; any
 failure prints why and exits 1.
 """
 import json
@@ -54,11 +58,13 @@ def add_authenticator(driver):
 
 def main():
     base, username, password, shots = sys.argv[1:5]
-    set_deadline(170)  # the whole walk, browser start included, has 170 s
+    last_method = sys.argv[5:] == ["last-method"]
+    set_deadline(60 if last_method else 170)  # the whole walk, browser start included
     os.makedirs(shots, exist_ok=True)
     driver = start_chromium("1000,1400")
     wait = WebDriverWait(driver, 20)
-    step = 0
+    step = 20 if last_method else 0
+    saved = os.path.join(shots, "credential.json")
 
     def shot(name):
         nonlocal step
@@ -84,8 +90,15 @@ def main():
         return row.text
 
     def sign_out():
+        """Signs out (the authenticator must be empty) and waits until the login page's conditional
+        request has started and ended with nothing to offer, so no request is pending at the next step."""
         driver.find_element(By.ID, "sign-out").click()
         wait.until(EC.presence_of_element_located((By.ID, "passkey-sign-in")))
+        autofill_ended()
+
+    def autofill_ended():
+        """Waits until the login page's conditional request has ended without signing in."""
+        wait.until(lambda _: driver.find_element(By.ID, "username").get_attribute("data-passkey-autofill") == "ended")
 
     def passkey_refusal(expected):
         """Clicks "Sign in with a passkey" and waits for the refusal."""
@@ -97,6 +110,20 @@ def main():
 
     try:
         add_authenticator(driver)
+        if last_method:
+            with open(saved) as file:
+                put_back([json.load(file)])
+            driver.get(base + "/")
+            on_account()
+            names = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "#passkeys li .passkey-name")]
+            assert names == ["Only key"], f"the passkeys listed are {names!r}"
+            driver.find_element(By.CSS_SELECTOR, "#passkeys li form[action='/account/passkeys/remove'] button").click()
+            error = wait.until(EC.visibility_of_element_located((By.ID, "form-error")))
+            assert "only way to sign in" in error.text, f"the refusal reads {error.text!r}"
+            assert driver.find_elements(By.CSS_SELECTOR, "#passkeys li"), "the last passkey is no longer listed"
+            shot("last-method-refused")
+            print("last sign-in method kept:", error.text)
+            return 0
 
         # 1. A password account: the offer.
         driver.get(base + "/signup")
@@ -139,7 +166,6 @@ def main():
         sign_out()
         user_field = driver.find_element(By.ID, "username")
         assert user_field.get_attribute("autocomplete") == "username webauthn", user_field.get_attribute("autocomplete")
-        wait.until(lambda _: user_field.get_attribute("data-passkey-autofill") == "started")
         assert not driver.find_element(By.ID, "passkey-error").is_displayed(), "an empty conditional request showed an error"
         shot("login-conditional-started")
         put_back(passkey)
@@ -162,8 +188,6 @@ def main():
 
         # 6. A clone with a lower counter.
         passkey = empty_authenticator()
-        with open(os.path.join(shots, "credential.json"), "w") as file:
-            json.dump(passkey[0], file)
         sign_out()
         clone = dict(passkey[0], signCount=0)
         put_back([clone])
@@ -174,6 +198,7 @@ def main():
         # 7. Removed on /account, then refused.
         empty_authenticator()
         driver.get(base + "/")
+        autofill_ended()
         driver.find_element(By.ID, "username").send_keys(username)
         driver.find_element(By.ID, "password").send_keys(password)
         driver.find_element(By.CSS_SELECTOR, "form[action='/signin'] button.primary").click()
@@ -202,16 +227,26 @@ def main():
         driver.add_credential(Credential.create_resident_credential(os.urandom(16), "localhost", os.urandom(16), key, 0))
         driver.get(base + "/")
         wait.until(EC.presence_of_element_located((By.ID, "passkey-sign-in")))
-        refusal = driver.find_element(By.ID, "passkey-error")
-        # The conditional request of this load may already have been answered (and refused) by the foreign credential.
-        wait.until(lambda _: refusal.is_displayed() or driver.find_element(By.ID, "username").get_attribute("data-passkey-autofill"))
-        if not refusal.is_displayed():
-            refusal = passkey_refusal("not registered")
-        else:
-            refusal = refusal.text
+        # The conditional request of this load is answered by the foreign credential, and refused.
+        autofill_ended()
+        refusal = wait.until(EC.visibility_of_element_located((By.ID, "passkey-error"))).text
         assert "not registered" in refusal, f"the foreign credential's refusal reads {refusal!r}"
         shot("foreign-refused")
         print("foreign credential refused:", refusal)
+
+        # 9. Another passkey, kept for the last-method run.
+        empty_authenticator()
+        driver.get(base + "/")
+        autofill_ended()
+        driver.find_element(By.ID, "username").send_keys(username)
+        driver.find_element(By.ID, "password").send_keys(password)
+        driver.find_element(By.CSS_SELECTOR, "form[action='/signin'] button.primary").click()
+        on_account()
+        driver.find_element(By.ID, "passkey-name").send_keys("Only key")
+        driver.find_element(By.ID, "add-passkey").click()
+        wait.until(EC.url_contains("notice=passkey_added"))
+        with open(saved, "w") as file:
+            json.dump(empty_authenticator()[0], file)
         print("browser passkeys: ok")
         return 0
     except Exception as error:  # report and keep a screenshot of where it stopped
