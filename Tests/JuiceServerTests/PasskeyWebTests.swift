@@ -180,6 +180,10 @@ struct PasskeyWebTests {
             #expect(!afterRemoval.body.contains("data-passkey=\"\(id)\""))
             let stale = try await browser.get(stack.serverURL + "/account?notice=passkey_removed&removed=\(Base64URL.encode([1, 2, 3]))%3Cx%3E")
             #expect(!stale.body.contains(#"data-removed-credential=""#), "only a base64url id is signalled")
+            let neighbour = try await Self.signUpWithPasskey(stack, Browser(), "neighbour-fan")
+            let crafted = try await browser.get(
+                stack.serverURL + "/account?notice=passkey_removed&removed=\(Base64URL.encode(neighbour.credentialID))")
+            #expect(!crafted.body.contains(#"data-removed-credential=""#), "a crafted link cannot make a browser drop a passkey that works")
             let signIn = try await Self.postJSON(
                 stack, Browser(), "/auth/passkey", try await Self.assertion(stack, &authenticator), origin: stack.serverURL)
             #expect(signIn.status == 401 && signIn.error == "unknown_credential", "a removed passkey no longer signs in")

@@ -197,7 +197,8 @@ struct WebController: Sendable {
             },
             "has_other_sessions": sessions.contains { $0.id != current },
         ]
-        values.merge(passkeyValues(request, signedIn, keys, language: language)) { _, passkey in passkey }
+        values.merge(passkeyValues(request, signedIn, keys)) { _, passkey in passkey }
+        if let removed = try await removedPasskey(request) { values["removed_passkey"] = Base64URL.encode(removed) }
         if let email = account.email { values["email"] = email }
         if let username = account.username { values["username"] = username }
         if let notice = notice(request, language) { values["notice"] = notice }
@@ -212,9 +213,9 @@ struct WebController: Sendable {
     }
 
     /// The account page's passkey section: the list, what the Signal API calls need (the RP ID, the
-    /// account's user handle and the ids the server accepts; after a removal, the removed id), and
-    /// whether to offer a passkey (signed in with a password, none yet, not dismissed here).
-    private func passkeyValues(_ request: Request, _ signedIn: SignedIn, _ keys: [PasskeyCredential], language: PageLanguage) -> [String: Any] {
+    /// account's user handle and the ids the server accepts), and whether to offer a passkey (signed in
+    /// with a password, none yet, not dismissed here).
+    private func passkeyValues(_ request: Request, _ signedIn: SignedIn, _ keys: [PasskeyCredential]) -> [String: Any] {
         let ids = keys.map { Base64URL.encode($0.credentialID) }
         var values: [String: Any] = [
             "passkey_rp_id": passkeyRelyingPartyID,
@@ -235,12 +236,16 @@ struct WebController: Sendable {
             values["passkey_user_id"] = Base64URL.encode(handle)
             values["passkey_ids"] = ids.joined(separator: " ")
         }
-        if request.uri.queryParameters.get("notice") == "passkey_removed", let removed = request.uri.queryParameters.get("removed"),
-            let bytes = Base64URL.decode(String(removed)), !bytes.isEmpty, bytes.count <= AuthenticatorData.maximumCredentialIDLength,
-            !ids.contains(String(removed))
-        {
-            values["removed_passkey"] = Base64URL.encode(bytes)
-        }
         return values
+    }
+
+    /// After a removal (`?notice=passkey_removed&removed={id}`), the removed passkey's id for
+    /// `signalUnknownCredential` — only when no account has a passkey with that id, so a link someone
+    /// crafted cannot make a browser's passkey manager drop a passkey that still works.
+    private func removedPasskey(_ request: Request) async throws -> [UInt8]? {
+        guard request.uri.queryParameters.get("notice") == "passkey_removed", let text = request.uri.queryParameters.get("removed"),
+            let id = Base64URL.decode(String(text)), (1...AuthenticatorData.maximumCredentialIDLength).contains(id.count)
+        else { return nil }
+        return try await passkeys.credential(id: id) == nil ? id : nil
     }
 }

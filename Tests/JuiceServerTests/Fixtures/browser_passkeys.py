@@ -6,7 +6,8 @@ usage: browser_passkeys.py JUICE_URL USERNAME PASSWORD SCREENSHOT_DIR [last-meth
 JUICE_URL's host must be a domain (localhost): WebAuthn takes no IP address for an RP ID.
 
 1. Signs up with a password: the account page offers a passkey.
-2. Adds a passkey named on the account page (navigator.credentials.create by the virtual authenticator):
+2. Adds a passkey from the offer, named in the account page's field (navigator.credentials.create by the
+   virtual authenticator):
    it is listed with its name, the offer is gone, the accepted ids were signalled to the browser.
 3. Renames it with the page's form.
 4. Signs out; the login page's username field says `autocomplete="username webauthn"` and its conditional
@@ -100,6 +101,22 @@ def main():
         """Waits until the login page's conditional request has ended without signing in."""
         wait.until(lambda _: driver.find_element(By.ID, "username").get_attribute("data-passkey-autofill") == "ended")
 
+    def password_sign_in():
+        """Signs in with the password from the login page, the authenticator emptied first."""
+        empty_authenticator()
+        driver.get(base + "/")
+        autofill_ended()
+        driver.find_element(By.ID, "username").send_keys(username)
+        driver.find_element(By.ID, "password").send_keys(password)
+        driver.find_element(By.CSS_SELECTOR, "form[action='/signin'] button.primary").click()
+        on_account()
+
+    def add_passkey(name, button="add-passkey"):
+        """Adds a passkey named `name` with the account page's form (or the offer's button)."""
+        driver.find_element(By.ID, "passkey-name").send_keys(name)
+        driver.find_element(By.ID, button).click()
+        wait.until(EC.url_contains("notice=passkey_added"))
+
     def passkey_refusal(expected):
         """Clicks "Sign in with a passkey" and waits for the refusal."""
         driver.find_element(By.ID, "passkey-sign-in").click()
@@ -136,9 +153,7 @@ def main():
         shot("offer")
 
         # 2. Add a passkey with a name.
-        driver.find_element(By.ID, "passkey-name").send_keys("Work laptop")
-        driver.find_element(By.ID, "add-passkey").click()
-        wait.until(EC.url_contains("notice=passkey_added"))
+        add_passkey("Work laptop", button="offer-add-passkey")
         section = on_account()
         names = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "#passkeys li .passkey-name")]
         assert names == ["Work laptop"], f"the passkeys listed are {names!r}"
@@ -196,13 +211,7 @@ def main():
         print("clone refused:", refusal)
 
         # 7. Removed on /account, then refused.
-        empty_authenticator()
-        driver.get(base + "/")
-        autofill_ended()
-        driver.find_element(By.ID, "username").send_keys(username)
-        driver.find_element(By.ID, "password").send_keys(password)
-        driver.find_element(By.CSS_SELECTOR, "form[action='/signin'] button.primary").click()
-        on_account()
+        password_sign_in()
         assert current_session_method().startswith("Password")
         driver.find_element(By.CSS_SELECTOR, "#passkeys li form[action='/account/passkeys/remove'] button").click()
         wait.until(EC.url_contains("notice=passkey_removed"))
@@ -235,16 +244,8 @@ def main():
         print("foreign credential refused:", refusal)
 
         # 9. Another passkey, kept for the last-method run.
-        empty_authenticator()
-        driver.get(base + "/")
-        autofill_ended()
-        driver.find_element(By.ID, "username").send_keys(username)
-        driver.find_element(By.ID, "password").send_keys(password)
-        driver.find_element(By.CSS_SELECTOR, "form[action='/signin'] button.primary").click()
-        on_account()
-        driver.find_element(By.ID, "passkey-name").send_keys("Only key")
-        driver.find_element(By.ID, "add-passkey").click()
-        wait.until(EC.url_contains("notice=passkey_added"))
+        password_sign_in()
+        add_passkey("Only key")
         with open(saved, "w") as file:
             json.dump(empty_authenticator()[0], file)
         print("browser passkeys: ok")
