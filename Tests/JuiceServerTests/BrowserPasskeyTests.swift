@@ -35,7 +35,8 @@ struct BrowserPasskeyTests {
                 #expect(text.contains("browser passkeys: ok"))
                 #expect(text.contains("conditional mediation: completed headlessly"))
                 for shot in [
-                    "01-offer.png", "02-passkey-added.png", "05-signed-in-with-button.png", "07-clone-refused.png", "10-foreign-refused.png",
+                    "01-without-webauthn.png", "02-offer.png", "03-passkey-added.png", "06-signed-in-with-button.png", "08-clone-refused.png",
+                    "11-foreign-refused.png",
                 ] {
                     #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent(shot).path), "screenshot \(shot)")
                 }

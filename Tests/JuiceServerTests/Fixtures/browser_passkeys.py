@@ -5,6 +5,8 @@ usage: browser_passkeys.py JUICE_URL USERNAME PASSWORD SCREENSHOT_DIR [last-meth
 
 JUICE_URL's host must be a domain (localhost): WebAuthn takes no IP address for an RP ID.
 
+0. Without WebAuthn (`window.PublicKeyCredential` deleted before any script runs), the login and account
+   pages show no passkey button, offer or error.
 1. Signs up with a password: the account page offers a passkey.
 2. Adds a passkey from the offer, named in the account page's field (navigator.credentials.create by the
    virtual authenticator):
@@ -142,11 +144,25 @@ def main():
             print("last sign-in method kept:", error.text)
             return 0
 
+        # 0. A browser without WebAuthn: no passkey button, no offer, no error; the pages work on.
+        hidden = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.PublicKeyCredential;"})
+        driver.get(base + "/")
+        wait.until(EC.presence_of_element_located((By.ID, "passkey-sign-in")))
+        assert not driver.find_element(By.ID, "passkey-sign-in").is_displayed(), "a passkey button without WebAuthn"
+        assert driver.execute_script("return typeof window.PublicKeyCredential") == "undefined"
+
         # 1. A password account: the offer.
         driver.get(base + "/signup")
         wait.until(EC.presence_of_element_located((By.ID, "username"))).send_keys(username)
         driver.find_element(By.ID, "password").send_keys(password)
         driver.find_element(By.CSS_SELECTOR, "button.primary").click()
+        on_account()
+        for element in ["passkey-offer", "add-passkey-form", "passkey-error"]:
+            assert not driver.find_element(By.ID, element).is_displayed(), f"#{element} is shown without WebAuthn"
+        assert driver.find_elements(By.ID, "no-passkeys"), "the passkey section is missing without WebAuthn"
+        shot("without-webauthn")
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": hidden["identifier"]})
+        driver.refresh()
         on_account()
         wait.until(EC.visibility_of_element_located((By.ID, "passkey-offer")))
         assert driver.find_elements(By.ID, "no-passkeys"), "a new account lists passkeys"
