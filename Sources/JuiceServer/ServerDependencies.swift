@@ -125,8 +125,11 @@ struct ServerDependencies: Sendable {
             relyingParty: PasskeyRelyingParty(
                 id: configuration.resolvedPasskeyRelyingPartyID, origins: Set([configuration.publicOrigin] + configuration.passkeyOrigins),
                 policy: PasskeyPolicy()),
-            relyingPartyName: configuration.resolvedPasskeyRelyingPartyID, store: passkeys, accounts: accounts, tokens: tokens, time: time,
-            random: random, challengeLifetime: configuration.authorizationLifetime, metrics: metrics.signIns)
+            relyingPartyName: configuration.resolvedPasskeyRelyingPartyID, store: passkeys, authorizations: authorizations,
+            signInChallenges: MintedValues(
+                secret: configuration.serverSecret, purpose: "juice passkey sign-in challenge v1", lifetime: configuration.authorizationLifetime,
+                random: random, time: time),
+            accounts: accounts, tokens: tokens, time: time, random: random, metrics: metrics.signIns)
         return ServerDependencies(
             configuration: configuration,
             database: database,

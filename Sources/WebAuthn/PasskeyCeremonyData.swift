@@ -1,29 +1,43 @@
 /// What a browser or app sends back from `navigator.credentials.create()` (the fields the relying
-/// party verifies), decoded from base64url.
+/// party verifies), decoded from base64url. Its `clientDataJSON` is parsed once, here: the server
+/// finds the stored challenge by ``clientData`` and the relying party checks the same value.
 package struct RegistrationResponse: Sendable {
-    package var credentialID: [UInt8]
-    package var clientDataJSON: [UInt8]
-    package var attestationObject: [UInt8]
+    package let credentialID: [UInt8]
+    /// The raw bytes, whose SHA-256 the attestation signs.
+    package let clientDataJSON: [UInt8]
+    /// `clientDataJSON`, parsed.
+    package let clientData: ClientData
+    package let attestationObject: [UInt8]
 
-    package init(credentialID: [UInt8], clientDataJSON: [UInt8], attestationObject: [UInt8]) {
+    /// - Throws: ``PasskeyError/Code/malformedClientData`` when `clientDataJSON` is not client data.
+    package init(credentialID: [UInt8], clientDataJSON: [UInt8], attestationObject: [UInt8]) throws(PasskeyError) {
         self.credentialID = credentialID
         self.clientDataJSON = clientDataJSON
+        self.clientData = try ClientData(json: clientDataJSON)
         self.attestationObject = attestationObject
     }
 }
 
-/// What a browser or app sends back from `navigator.credentials.get()`, decoded from base64url.
+/// What a browser or app sends back from `navigator.credentials.get()`, decoded from base64url, its
+/// `clientDataJSON` parsed once (as in ``RegistrationResponse``).
 package struct AuthenticationResponse: Sendable {
-    package var credentialID: [UInt8]
-    package var clientDataJSON: [UInt8]
-    package var authenticatorData: [UInt8]
-    package var signature: [UInt8]
+    package let credentialID: [UInt8]
+    /// The raw bytes, whose SHA-256 the signature covers.
+    package let clientDataJSON: [UInt8]
+    /// `clientDataJSON`, parsed.
+    package let clientData: ClientData
+    package let authenticatorData: [UInt8]
+    package let signature: [UInt8]
     /// The user handle a discoverable credential returns (nil when the authenticator sent none).
-    package var userHandle: [UInt8]?
+    package let userHandle: [UInt8]?
 
-    package init(credentialID: [UInt8], clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8], userHandle: [UInt8]?) {
+    /// - Throws: ``PasskeyError/Code/malformedClientData`` when `clientDataJSON` is not client data.
+    package init(
+        credentialID: [UInt8], clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8], userHandle: [UInt8]?
+    ) throws(PasskeyError) {
         self.credentialID = credentialID
         self.clientDataJSON = clientDataJSON
+        self.clientData = try ClientData(json: clientDataJSON)
         self.authenticatorData = authenticatorData
         self.signature = signature
         self.userHandle = userHandle

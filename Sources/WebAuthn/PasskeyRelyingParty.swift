@@ -28,7 +28,7 @@ package struct PasskeyRelyingParty: Sendable {
 
     /// Checks a registration (§7.1) and returns what to store.
     package func verifyRegistration(_ response: RegistrationResponse, challenge: [UInt8]) throws(PasskeyError) -> VerifiedRegistration {
-        try checkClientData(response.clientDataJSON, type: "webauthn.create", challenge: challenge)
+        try checkClientData(response.clientData, type: "webauthn.create", challenge: challenge)
         let attestation = try AttestationObject(response.attestationObject)
         let data = attestation.authenticatorData
         try checkAuthenticatorData(data)
@@ -74,7 +74,7 @@ package struct PasskeyRelyingParty: Sendable {
         if let handle = response.userHandle, handle != credential.userHandle {
             throw PasskeyError(.userHandleMismatch, "the assertion's user handle is not the credential's account")
         }
-        try checkClientData(response.clientDataJSON, type: "webauthn.get", challenge: challenge)
+        try checkClientData(response.clientData, type: "webauthn.get", challenge: challenge)
         let data = try AuthenticatorData(response.authenticatorData)
         try checkAuthenticatorData(data)
         guard data.backupEligible == credential.backupEligible else {
@@ -96,8 +96,7 @@ package struct PasskeyRelyingParty: Sendable {
     }
 
     /// Steps common to both ceremonies on `clientDataJSON`: type, challenge, origin, no cross-origin frame.
-    func checkClientData(_ json: [UInt8], type: String, challenge: [UInt8]) throws(PasskeyError) {
-        let clientData = try ClientData(json: json)
+    func checkClientData(_ clientData: ClientData, type: String, challenge: [UInt8]) throws(PasskeyError) {
         guard clientData.type == type else {
             throw PasskeyError(.wrongCeremony, "clientDataJSON's type is not \(type)")
         }

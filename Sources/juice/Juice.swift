@@ -16,6 +16,7 @@ struct Juice: AsyncParsableCommand {
             LoginCommand.self,
             WhoamiCommand.self,
             LogoutCommand.self,
+            PasskeyCommand.self,
             DeleteAccountCommand.self,
         ]
     )

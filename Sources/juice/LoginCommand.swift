@@ -6,13 +6,15 @@ import JuiceClient
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Sign in to a Juice server (saved password, saved Apple ID, else Sign in with Apple in the browser).",
+        abstract: "Sign in to a Juice server (saved password, saved Apple ID, else Sign in with Apple in the browser; or a passkey).",
         discussion: """
-            With neither --apple nor --password: the sample's existing-account flow — a saved password \
+            With none of --apple, --password and --passkey: the sample's existing-account flow — a saved password \
             credential first, else the saved Apple ID if its credential is still authorized, else Sign in \
             with Apple. The browser is $BROWSER, else xdg-open, else the address is printed. With \
             --password the password is read from standard input (without echo at a terminal) and saved \
-            for the next login. Credentials live in $JUICE_HOME (default $XDG_DATA_HOME/juice), mode 0600.
+            for the next login. With --passkey: a passkey saved here by `juice passkey add` signs the \
+            server's challenge, without a password or the browser. Credentials live in $JUICE_HOME \
+            (default $XDG_DATA_HOME/juice), mode 0600.
             """
     )
 
@@ -24,6 +26,9 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Sign in with a user name and password (read from standard input).")
     var password = false
 
+    @Flag(help: "Sign in with a passkey saved here (see: juice passkey add).")
+    var passkey = false
+
     @Option(help: "The user name, with --password.")
     var username: String?
 
@@ -31,7 +36,7 @@ struct LoginCommand: AsyncParsableCommand {
     var timeout: Int = 300
 
     func validate() throws {
-        if apple && password { throw ValidationError("choose --apple or --password, not both") }
+        if [apple, password, passkey].filter({ $0 }).count > 1 { throw ValidationError("choose one of --apple, --password and --passkey") }
         if password && (username ?? "").isEmpty { throw ValidationError("--password needs --username") }
         if !password && username != nil { throw ValidationError("--username goes with --password") }
         // Bounded: a deadline billions of seconds away overflows the clock's arithmetic.
@@ -48,6 +53,8 @@ struct LoginCommand: AsyncParsableCommand {
             if password, let username {
                 let secret = try PasswordPrompt.read("Password for \(username): ")
                 account = try await signIn.signIn(with: PasswordCredential(user: username, password: secret), savePassword: true).session.account
+            } else if passkey {
+                account = try await PasskeySignIn(server: api, store: store).signIn().account
             } else if apple {
                 account = try await signIn.signInWithApple().session.account
             } else {
@@ -83,6 +90,8 @@ struct LoginCommand: AsyncParsableCommand {
             try await signIn.store.saveSession(
                 StoredSession(token: session.token, userIdentifier: credential.user, accountID: session.account.id), for: api.baseURL)
             return session.account
+        case .publicKeyCredentialRegistration, .publicKeyCredentialAssertion:
+            throw CLIError("the sign-in returned a passkey credential nobody asked for")
         }
     }
 }

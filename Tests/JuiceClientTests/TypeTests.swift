@@ -15,10 +15,11 @@ struct TypeTests {
         #expect(CredentialState(name: "Authorized") == nil)
     }
 
-    @Test("authorization error codes are ASAuthorizationError's 1000–1005, in its domain")
+    @Test("authorization error codes are ASAuthorizationError's 1000–1006, in its domain")
     func errorCodes() {
         let codes: [AuthorizationError.Code: Int] = [
             .unknown: 1000, .canceled: 1001, .invalidResponse: 1002, .notHandled: 1003, .failed: 1004, .notInteractive: 1005,
+            .matchedExcludedCredential: 1006,
         ]
         #expect(codes.count == AuthorizationError.Code.allCases.count)
         for (code, raw) in codes { #expect(code.rawValue == raw) }

@@ -130,6 +130,19 @@ struct PasskeyAPITests {
                 stack, "POST", "/api/auth/passkey", try authenticator.assert(registrationOptions, origin: stack.serverURL))
             #expect(misused.status == 400 && misused.error == "challenge_unknown")
 
+            // A sign-in challenge is minted (random, expiry, tag) under a key of its own: a native nonce,
+            // minted the same way for another purpose, is not one, nor is a genuine challenge altered.
+            let nonce = try #require(try await APIRequests.json(stack, "POST", "/api/auth/nonce").json?["nonce"] as? String)
+            let crossPurpose = try await APIRequests.json(
+                stack, "POST", "/api/auth/passkey", try authenticator.assert(["challenge": nonce], origin: stack.serverURL))
+            #expect(crossPurpose.status == 400 && crossPurpose.error == "challenge_unknown")
+            let genuine = try Self.options(try await APIRequests.json(stack, "POST", "/api/auth/passkey/options"))
+            var altered = try #require(Base64URL.decode(genuine["challenge"] as? String ?? ""))
+            altered[0] ^= 0x01
+            let tampered = try await APIRequests.json(
+                stack, "POST", "/api/auth/passkey", try authenticator.assert(["challenge": Base64URL.encode(altered)], origin: stack.serverURL))
+            #expect(tampered.status == 400 && tampered.error == "challenge_unknown")
+
             // A passkey the server never registered.
             var unknown = TestAuthenticator(rpID: Self.rpID(stack))
             let unknownOptions = try Self.options(try await APIRequests.json(stack, "POST", "/api/auth/passkey/options"))

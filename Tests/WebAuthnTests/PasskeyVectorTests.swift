@@ -13,7 +13,7 @@ struct PasskeyVectorTests {
         arguments: vectors.registrations.filter { $0.expect == "ok" })
     func goodRegistration(vector: PasskeyVectors.Registration) throws {
         let party = Self.vectors.relyingParty(policy: vector.policy)
-        let result = try party.verifyRegistration(vector.response, challenge: bytes(vector.challenge))
+        let result = try party.verifyRegistration(try vector.response, challenge: bytes(vector.challenge))
         #expect(result.credentialID == bytes(vector.credentialID))
         #expect(result.algorithm.name == vector.algorithm)
         #expect(try COSEKey(encoded: result.publicKey).algorithm == result.algorithm)
@@ -32,7 +32,7 @@ struct PasskeyVectorTests {
     func hostileRegistration(vector: PasskeyVectors.Registration) {
         let party = Self.vectors.relyingParty(policy: vector.policy)
         #expect {
-            _ = try party.verifyRegistration(vector.response, challenge: bytes(vector.challenge))
+            _ = try party.verifyRegistration(try vector.response, challenge: bytes(vector.challenge))
         } throws: { error in
             (error as? PasskeyError)?.code.description == vector.expect
         }
@@ -42,17 +42,17 @@ struct PasskeyVectorTests {
     func assertion(vector: PasskeyVectors.Authentication) throws {
         let registration = try #require(Self.vectors.registration(named: vector.registration))
         let registered = try Self.vectors.relyingParty(policy: "default")
-            .verifyRegistration(registration.response, challenge: bytes(registration.challenge))
+            .verifyRegistration(try registration.response, challenge: bytes(registration.challenge))
         let stored = RegisteredPasskey(
             credentialID: registered.credentialID, userHandle: bytes(vector.storedUserHandle), publicKey: registered.publicKey,
             signCount: vector.storedSignCount, backupEligible: registered.backupEligible)
         let party = Self.vectors.relyingParty(policy: vector.policy)
         if vector.expect == "ok" {
-            let result = try party.verifyAuthentication(vector.response, challenge: bytes(vector.challenge), credential: stored)
+            let result = try party.verifyAuthentication(try vector.response, challenge: bytes(vector.challenge), credential: stored)
             #expect(result.signCount == AuthenticatorDataPeek.signCount(bytes(vector.authenticatorData)))
         } else {
             #expect {
-                _ = try party.verifyAuthentication(vector.response, challenge: bytes(vector.challenge), credential: stored)
+                _ = try party.verifyAuthentication(try vector.response, challenge: bytes(vector.challenge), credential: stored)
             } throws: { error in
                 (error as? PasskeyError)?.code.description == vector.expect
             }
@@ -64,17 +64,17 @@ struct PasskeyVectorTests {
         let vector = try #require(Self.vectors.authentications.first { $0.name == "assert-EdDSA" })
         let registration = try #require(Self.vectors.registration(named: vector.registration))
         let registered = try Self.vectors.relyingParty(policy: "default")
-            .verifyRegistration(registration.response, challenge: bytes(registration.challenge))
+            .verifyRegistration(try registration.response, challenge: bytes(registration.challenge))
         let stored = RegisteredPasskey(
             credentialID: registered.credentialID, userHandle: bytes(vector.storedUserHandle), publicKey: registered.publicKey,
             signCount: vector.storedSignCount, backupEligible: false)
         let strict = PasskeyRelyingParty(
             id: Self.vectors.rpID, origins: Set(Self.vectors.origins), policy: PasskeyPolicy(algorithms: [.es256]))
         #expect(throws: PasskeyError(.unsupportedAlgorithm, "")) {
-            _ = try strict.verifyAuthentication(vector.response, challenge: bytes(vector.challenge), credential: stored)
+            _ = try strict.verifyAuthentication(try vector.response, challenge: bytes(vector.challenge), credential: stored)
         }
         #expect(throws: PasskeyError(.unsupportedAlgorithm, "")) {
-            _ = try strict.verifyRegistration(registration.response, challenge: bytes(registration.challenge))
+            _ = try strict.verifyRegistration(try registration.response, challenge: bytes(registration.challenge))
         }
     }
 
@@ -84,7 +84,7 @@ struct PasskeyVectorTests {
         let party = PasskeyRelyingParty(
             id: Self.vectors.rpID, origins: Set(Self.vectors.origins), policy: PasskeyPolicy(acceptsPackedAttestation: false))
         #expect(throws: PasskeyError(.unsupportedAttestation, "")) {
-            _ = try party.verifyRegistration(vector.response, challenge: bytes(vector.challenge))
+            _ = try party.verifyRegistration(try vector.response, challenge: bytes(vector.challenge))
         }
     }
 
@@ -92,7 +92,7 @@ struct PasskeyVectorTests {
     func emptyChallenge() throws {
         let vector = try #require(Self.vectors.registration(named: "none-ES256"))
         #expect(throws: PasskeyError(.challengeMismatch, "")) {
-            _ = try Self.vectors.relyingParty(policy: "default").verifyRegistration(vector.response, challenge: [])
+            _ = try Self.vectors.relyingParty(policy: "default").verifyRegistration(try vector.response, challenge: [])
         }
     }
 
@@ -101,7 +101,7 @@ struct PasskeyVectorTests {
         let vector = try #require(Self.vectors.registration(named: "none-ES256"))
         let party = PasskeyRelyingParty(id: "juice.test", origins: Set(Self.vectors.origins), policy: PasskeyPolicy())
         #expect(throws: PasskeyError(.rpIDMismatch, "")) {
-            _ = try party.verifyRegistration(vector.response, challenge: bytes(vector.challenge))
+            _ = try party.verifyRegistration(try vector.response, challenge: bytes(vector.challenge))
         }
     }
 }

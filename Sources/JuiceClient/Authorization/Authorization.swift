@@ -4,6 +4,8 @@
 /// switch try await controller.performRequests().credential {
 /// case .appleID(let credential): try await createAccount(credential)
 /// case .password(let credential): try await signIn(credential.user, credential.password)
+/// case .publicKeyCredentialAssertion(let assertion): try await api.signInWithPasskey(assertion)
+/// case .publicKeyCredentialRegistration(let registration): try await addPasskey(registration)
 /// }
 /// ```
 public struct Authorization: Sendable, Hashable {
@@ -22,4 +24,8 @@ public enum AuthorizationCredential: Sendable, Hashable {
     case appleID(AppleIDCredential)
     /// A saved password (``PasswordRequest``).
     case password(PasswordCredential)
+    /// A new passkey (``PlatformPublicKeyCredentialRegistrationRequest``).
+    case publicKeyCredentialRegistration(PlatformPublicKeyCredentialRegistration)
+    /// A saved passkey's signature (``PlatformPublicKeyCredentialAssertionRequest``).
+    case publicKeyCredentialAssertion(PlatformPublicKeyCredentialAssertion)
 }

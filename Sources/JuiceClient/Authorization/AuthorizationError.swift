@@ -25,6 +25,8 @@ public struct AuthorizationError: Error, Sendable, Hashable, CustomStringConvert
         case failed = 1004
         /// Handling the request needs the person, but only immediately available credentials were allowed.
         case notInteractive = 1005
+        /// A passkey registration named, among the credentials to exclude, one this machine holds.
+        case matchedExcludedCredential = 1006
     }
 
     /// What went wrong.
@@ -50,10 +52,12 @@ public struct AuthorizationError: Error, Sendable, Hashable, CustomStringConvert
     public static func failed(_ reason: String) -> Self { Self(.failed, reason) }
     /// ``Code/notInteractive``.
     public static func notInteractive(_ reason: String) -> Self { Self(.notInteractive, reason) }
+    /// ``Code/matchedExcludedCredential``.
+    public static func matchedExcludedCredential(_ reason: String) -> Self { Self(.matchedExcludedCredential, reason) }
 
     /// AuthenticationServices' error domain.
     public static let errorDomain = "com.apple.AuthenticationServices.AuthorizationError"
-    /// The code's raw value (1000–1005).
+    /// The code's raw value (1000–1006).
     public var errorCode: Int { code.rawValue }
     /// The reason as `NSLocalizedDescriptionKey`.
     public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: reason] }

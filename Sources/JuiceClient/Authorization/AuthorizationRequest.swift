@@ -1,5 +1,6 @@
-/// A request an ``AuthorizationController`` can perform, as `ASAuthorizationRequest`: ``AppleIDRequest``
-/// and ``PasswordRequest``.
+/// A request an ``AuthorizationController`` can perform, as `ASAuthorizationRequest`: ``AppleIDRequest``,
+/// ``PasswordRequest``, ``PlatformPublicKeyCredentialRegistrationRequest`` and
+/// ``PlatformPublicKeyCredentialAssertionRequest``.
 public protocol AuthorizationRequest: Sendable {
     /// Obtains the credential.
     ///

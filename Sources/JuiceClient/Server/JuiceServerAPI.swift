@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 
 /// The Juice server's native API, as an iOS app calls it: nonces, Sign in with Apple, password sign-in,
+/// passkeys (``JuiceServerAPI/beginPasskeySignIn()`` and the calls beside it),
 /// the account, credential state, sign-out and deletion, plus the address of the native relay.
 ///
 /// Every failure is a ``JuiceServerError``: the server's `{"error", "reason"}` answer with its code,
@@ -190,7 +191,7 @@ public struct JuiceServerAPI: Sendable {
         return components.url ?? url
     }
 
-    private func decode<Value: Decodable>(
+    func decode<Value: Decodable>(
         _ type: Value.Type,
         _ method: HTTPMethod,
         _ path: String,
@@ -214,7 +215,7 @@ public struct JuiceServerAPI: Sendable {
     }
 
     /// Sends one request; a 2xx answer's status and body, or the error it describes.
-    private func send(
+    func send(
         _ method: HTTPMethod,
         _ path: String,
         query: [(String, String)] = [],

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Keeps what the Juice sample keeps in the keychain: per server, the signed-in session (its token and
-/// the current Apple user identifier) and saved password credentials.
+/// the current Apple user identifier) and saved password credentials; per relying party, the passkeys'
+/// keys (``CredentialStore/passkeyCredentialIDs(relyingPartyIdentifier:)``).
 ///
 /// Everything lives under ``directory`` (mode 0700) in files only the owner can read (0600), each
 /// replaced atomically. A file that is not what the store wrote is reported as
@@ -105,7 +106,7 @@ public actor CredentialStore {
         return components.string ?? server.absoluteString
     }
 
-    private func load<File: StoreFile>(_ type: File.Type, from file: PrivateFile) throws(CredentialStoreError) -> File {
+    func load<File: StoreFile>(_ type: File.Type, from file: PrivateFile) throws(CredentialStoreError) -> File {
         guard let data = try file.load() else { return File() }
         let decoded: File
         do {
@@ -119,7 +120,7 @@ public actor CredentialStore {
         return decoded
     }
 
-    private func save<File: StoreFile>(_ value: File, to file: PrivateFile) throws(CredentialStoreError) {
+    func save<File: StoreFile>(_ value: File, to file: PrivateFile) throws(CredentialStoreError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data: Data
@@ -147,7 +148,7 @@ public actor CredentialStore {
 }
 
 /// A JSON file of the store, with a format version.
-private protocol StoreFile: Codable {
+protocol StoreFile: Codable {
     static var currentVersion: Int { get }
     var version: Int { get }
     init()

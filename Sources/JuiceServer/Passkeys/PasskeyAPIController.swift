@@ -126,7 +126,7 @@ struct PasskeyAPIController: Sendable {
             }
         }
         routes.post("/api/auth/passkey/options") { _, _ -> EncodedOptions<PasskeyCeremonies.AuthenticationOptions> in
-            EncodedOptions(options: try await ceremonies.beginAuthentication())
+            EncodedOptions(options: ceremonies.beginAuthentication())
         }
         routes.post("/api/auth/passkey") { request, _ -> APIController.SignInResponse in
             let body = try await request.decodeJSON(AuthenticationBody.self)
@@ -193,7 +193,7 @@ struct PasskeyAPIController: Sendable {
 extension PasskeyAPIController.RegistrationBody {
     /// The answer as the ceremony takes it; a field that is not base64url, or an id out of bounds, is `invalid_request`.
     func registrationResponse() throws -> RegistrationResponse {
-        RegistrationResponse(
+        try RegistrationResponse(
             credentialID: try PasskeyAPIController.credentialID(id: id, rawId: rawId, type: type),
             clientDataJSON: try PasskeyAPIController.bytes(response.clientDataJSON, "response.clientDataJSON"),
             attestationObject: try PasskeyAPIController.bytes(response.attestationObject, "response.attestationObject"))
@@ -204,7 +204,7 @@ extension PasskeyAPIController.AuthenticationBody {
     /// The assertion as the ceremony takes it (the API's sign-in and the login page's share it); a field
     /// that is not base64url, or an id out of bounds, is `invalid_request`.
     func authenticationResponse() throws -> AuthenticationResponse {
-        AuthenticationResponse(
+        try AuthenticationResponse(
             credentialID: try PasskeyAPIController.credentialID(id: id, rawId: rawId, type: type),
             clientDataJSON: try PasskeyAPIController.bytes(response.clientDataJSON, "response.clientDataJSON"),
             authenticatorData: try PasskeyAPIController.bytes(response.authenticatorData, "response.authenticatorData"),

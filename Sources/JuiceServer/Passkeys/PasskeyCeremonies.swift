@@ -1,4 +1,5 @@
 import AppleSignIn
+import Crypto
 import Foundation
 import JuiceEncodings
 import WebAuthn
@@ -63,12 +64,16 @@ struct PasskeyCeremonies: Sendable {
     /// The name browsers show for the site.
     let relyingPartyName: String
     let store: any PasskeyStore
+    /// Where a sign-in's challenge is spent (`spent_values`).
+    let authorizations: any AuthorizationStore
+    /// The sign-in challenges: minted, not stored (see ``beginAuthentication()``).
+    let signInChallenges: MintedValues
     let accounts: any AccountRepository
     let tokens: SessionTokens
     let time: TimeSource
     let random: ServerRandom
     /// How long a challenge may wait for its answer.
-    let challengeLifetime: TimeInterval
+    var challengeLifetime: TimeInterval { signInChallenges.lifetime }
     /// Counts passkey sign-ins by outcome (`juice_sign_ins_total{method="passkey"}`).
     let metrics: SignInMetrics
 
@@ -95,7 +100,7 @@ struct PasskeyCeremonies: Sendable {
         accountID: String, response: RegistrationResponse, transports: [String], name: String?
     ) async throws -> PasskeyCredential {
         let now = time.now
-        let challenge = try await consumeChallenge(in: response.clientDataJSON, purpose: .registration, now: now)
+        let challenge = try await consumeChallenge(named: response.clientData, purpose: .registration, now: now)
         guard challenge.accountID == accountID else {
             throw PasskeyError(.challengeUnknown, "the challenge was issued to another session's account")
         }
@@ -113,9 +118,11 @@ struct PasskeyCeremonies: Sendable {
         return credential
     }
 
-    /// Begins a passkey sign-in.
-    func beginAuthentication() async throws -> AuthenticationOptions {
-        let challenge = try await issueChallenge(.authentication, accountID: nil)
+    /// Begins a passkey sign-in. Its challenge is a ``MintedValues`` value (random, expiry, tag), not a
+    /// stored row: this needs no session, so it must not let anyone fill a table (as
+    /// ``NativeNonces``). An answer naming a registered passkey spends it.
+    func beginAuthentication() -> AuthenticationOptions {
+        let challenge = signInChallenges.mint()
         return AuthenticationOptions(
             challenge: Base64URL.encode(challenge), rpId: relyingParty.id, timeout: timeoutMilliseconds,
             userVerification: relyingParty.policy.userVerification.rawValue)
@@ -136,11 +143,21 @@ struct PasskeyCeremonies: Sendable {
 
     private func authenticate(_ response: AuthenticationResponse) async throws -> (token: String, account: Account, session: Session) {
         let now = time.now
-        let challenge = try await consumeChallenge(in: response.clientDataJSON, purpose: .authentication, now: now)
+        let challenge = response.clientData.challenge
+        switch signInChallenges.check(challenge) {
+        case .valid: break
+        case .forged: throw PasskeyError(.challengeUnknown, "the challenge was not issued by this server for a sign-in")
+        case .expired: throw PasskeyError(.challengeExpired, "the challenge's time is over")
+        }
         guard let credential = try await store.credential(id: response.credentialID) else {
             throw PasskeyError(.unknownCredential, "no account has this passkey")
         }
-        let verified = try relyingParty.verifyAuthentication(response, challenge: challenge.challenge, credential: credential.registered)
+        // Spent before the signature is checked: an answer is tried once, whatever its outcome, and a
+        // replay is told as one (not as the counter regression it would also be).
+        guard try await !authorizations.spend([Self.spentKey(challenge: challenge)], at: now).isEmpty else {
+            throw PasskeyError(.challengeUnknown, "the challenge was used")
+        }
+        let verified = try relyingParty.verifyAuthentication(response, challenge: challenge, credential: credential.registered)
         let recorded = try await store.recordUse(
             credentialID: credential.credentialID, previousSignCount: credential.signCount, signCount: verified.signCount,
             backedUp: verified.backedUp, at: now)
@@ -157,7 +174,13 @@ struct PasskeyCeremonies: Sendable {
 
     private var timeoutMilliseconds: Int { Int(challengeLifetime * 1000) }
 
-    private func issueChallenge(_ purpose: PasskeyChallenge.Purpose, accountID: String?) async throws -> [UInt8] {
+    /// What `spent_values` keeps of a spent sign-in challenge: its SHA-256, marked so that it never
+    /// equals a code's or a nonce's key.
+    static func spentKey(challenge: [UInt8]) -> String {
+        "passkey:" + SHA256.hash(data: challenge).hexString
+    }
+
+    private func issueChallenge(_ purpose: PasskeyChallenge.Purpose, accountID: String) async throws -> [UInt8] {
         let now = time.now
         let challenge = random.bytes(32)
         try await store.saveChallenge(
@@ -166,9 +189,8 @@ struct PasskeyCeremonies: Sendable {
         return challenge
     }
 
-    /// The stored challenge that `clientDataJSON` names, taken out of the store.
-    private func consumeChallenge(in clientDataJSON: [UInt8], purpose: PasskeyChallenge.Purpose, now: Date) async throws -> PasskeyChallenge {
-        let clientData = try ClientData(json: clientDataJSON)
-        return try await store.consumeChallenge(clientData.challenge, purpose: purpose, now: now)
+    /// The stored challenge that the client data names, taken out of the store.
+    private func consumeChallenge(named clientData: ClientData, purpose: PasskeyChallenge.Purpose, now: Date) async throws -> PasskeyChallenge {
+        try await store.consumeChallenge(clientData.challenge, purpose: purpose, now: now)
     }
 }

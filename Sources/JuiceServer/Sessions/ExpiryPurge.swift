@@ -8,13 +8,14 @@ struct ExpiryPurge: Sendable {
     let sessions: any SessionStore
     let authorizations: any AuthorizationStore
     let passkeys: any PasskeyStore
-    /// How long a native nonce is accepted: its spent key is kept at least that long (and a minute).
+    /// How long a native nonce or a passkey sign-in challenge (both ``MintedValues``, with the
+    /// authorization lifetime) is accepted: its spent key is kept at least that long (and two minutes).
     let nonceLifetime: TimeInterval
     let time: TimeSource
     let logger: Logger
 
     /// One purge pass. Spent values are kept a day (Apple's codes live five minutes), or longer if a
-    /// nonce could still be accepted: a nonce whose key was purged could be spent again.
+    /// nonce or challenge could still be accepted: one whose key was purged could be spent again.
     func purgeOnce() async {
         let now = time.now
         do {

@@ -16,8 +16,10 @@ struct PasskeyVectors: Decodable {
         let attestationObject: String
 
         var response: RegistrationResponse {
-            RegistrationResponse(
-                credentialID: bytes(credentialID), clientDataJSON: bytes(clientDataJSON), attestationObject: bytes(attestationObject))
+            get throws(PasskeyError) {
+                try RegistrationResponse(
+                    credentialID: bytes(credentialID), clientDataJSON: bytes(clientDataJSON), attestationObject: bytes(attestationObject))
+            }
         }
     }
 
@@ -36,9 +38,11 @@ struct PasskeyVectors: Decodable {
         let storedUserHandle: String
 
         var response: AuthenticationResponse {
-            AuthenticationResponse(
-                credentialID: bytes(credentialID), clientDataJSON: bytes(clientDataJSON),
-                authenticatorData: bytes(authenticatorData), signature: bytes(signature), userHandle: userHandle.map(bytes))
+            get throws(PasskeyError) {
+                try AuthenticationResponse(
+                    credentialID: bytes(credentialID), clientDataJSON: bytes(clientDataJSON),
+                    authenticatorData: bytes(authenticatorData), signature: bytes(signature), userHandle: userHandle.map(bytes))
+            }
         }
     }
 
