@@ -106,7 +106,8 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
     let security = SQLAccountSecurityStore(database: dependencies.database)
     let web = WebController(
         pages: dependencies.pages, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
-        cookies: dependencies.cookies, csrf: dependencies.csrf, security: security, time: dependencies.time,
+        cookies: dependencies.cookies, csrf: dependencies.csrf, security: security, time: dependencies.time, passkeys: dependencies.passkeys,
+        passkeyRelyingPartyID: dependencies.configuration.resolvedPasskeyRelyingPartyID,
         appleScript: AppleJSScript(appleBaseURL: dependencies.configuration.apple.appleBaseURL)
     )
     routes.addRoutes(web.endpoints)
@@ -133,6 +134,12 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
     routes.addRoutes(
         PasskeyAPIController(
             ceremonies: dependencies.passkeyCeremonies, store: dependencies.passkeys,
+            origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
+        ).endpoints
+    )
+    routes.addRoutes(
+        PasskeyWebController(
+            web: web, ceremonies: dependencies.passkeyCeremonies, store: dependencies.passkeys,
             origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
         ).endpoints
     )

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import JuiceInfrastructure
 
@@ -29,9 +28,11 @@ struct AppleJSScript: Sendable {
         scriptBase + "/appleauth/static/jsapi/appleid/1/\(language == .simplifiedChinese ? "zh_CN" : "en_US")/appleid.auth.js"
     }
 
-    /// The login page's policy: Apple's script, the inline script by its hash, `fetch` to this site.
+    /// The login page's policy: Apple's script, the inline script and the passkey script
+    /// (``PasskeyScripts/login``) by their hashes, `fetch` to this site.
     var contentSecurityPolicy: String {
-        PageRenderer.contentSecurityPolicy + "; script-src \(scriptOrigin) 'sha256-\(Self.sourceHash)'; connect-src 'self'"
+        PageRenderer.contentSecurityPolicy
+            + "; script-src \(scriptOrigin) 'sha256-\(Self.sourceHash)' 'sha256-\(PasskeyScripts.loginHash)'; connect-src 'self'"
     }
 
     /// The page script. The link is `.apple a.apple-id-button`; `#apple-popup-error` shows a failure.
@@ -58,5 +59,5 @@ struct AppleJSScript: Sendable {
     /// The inline `<script>` element.
     static let element = "<script>\(source)</script>"
 
-    static let sourceHash = Data(SHA256.hash(data: Data(source.utf8))).base64EncodedString()
+    static let sourceHash = PasskeyScripts.sha256(source)
 }

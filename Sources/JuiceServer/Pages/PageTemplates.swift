@@ -44,6 +44,11 @@ enum PageTemplates {
             .sessions li{display:flex;flex-direction:column;gap:.2rem;padding:.6rem 0;border-bottom:1px solid #e5e5ea}
             .sessions form{margin:0}
             .link{background:none;border:0;padding:0;color:#0058b9;text-decoration:underline}
+            .inline{display:flex;gap:.5rem;align-items:center;margin:0}
+            .inline input[type=text]{flex:1;padding:.4rem}
+            .offer{background:#eef3fb;border-radius:10px;padding:.75rem;margin:0 0 1rem}
+            .offer p{margin:0}
+            [hidden]{display:none !important}
             \(AppleIDButton.stylesheet)
             </style>
             </head>
@@ -70,17 +75,20 @@ enum PageTemplates {
         <form method="post" action="/signin">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label for="username">{{t.username}}</label>
-        <input type="text" id="username" name="username" value="{{username}}" autocomplete="username" autocapitalize="none" spellcheck="false" required{{#error}} aria-describedby="form-error" aria-invalid="true"{{/error}}>
+        <input type="text" id="username" name="username" value="{{username}}" autocomplete="username webauthn" autocapitalize="none" spellcheck="false" required{{#error}} aria-describedby="form-error" aria-invalid="true"{{/error}}>
         <label for="password">{{t.password}}</label>
         <input type="password" id="password" name="password" autocomplete="current-password" required>
         <button type="submit" class="primary">{{t.sign_in}}</button>
         </form>
+        <button type="button" class="secondary" id="passkey-sign-in" hidden>{{t.sign_in_with_passkey}}</button>
+        <p class="error" role="alert" id="passkey-error" data-message="{{t.passkey_sign_in_failed}}" data-cancelled="{{t.passkey_cancelled}}" hidden></p>
         <div class="divider">{{t.or}}</div>
         <div class="apple">{{{button}}}</div>
         <p class="error" role="alert" id="apple-popup-error" data-message="{{t.apple_popup_failed}}" hidden></p>
         <p class="switch">{{t.new_here}} <a href="/signup">{{t.create_account}}</a></p>
         {{#apple_script}}<script src="{{apple_script}}"></script>
         \(AppleJSScript.element){{/apple_script}}
+        \(PasskeyScripts.loginElement)
         {{> foot}}
         """
 
@@ -109,6 +117,11 @@ enum PageTemplates {
         {{> head}}
         <h1>{{t.account_title}}</h1>
         {{> messages}}
+        {{#passkey_offer}}<section id="passkey-offer" class="offer" aria-labelledby="passkey-offer-text" hidden>
+        <p id="passkey-offer-text">{{t.passkey_offer}}</p>
+        <button type="button" class="primary" id="offer-add-passkey">{{t.add_passkey}}</button>
+        <form method="post" action="/account/passkeys/offer/dismiss"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" class="link" id="dismiss-passkey-offer">{{t.not_now}}</button></form>
+        </section>{{/passkey_offer}}
         <dl>
         <div><dt>{{t.user_identifier}}</dt><dd><code id="user-identifier">{{user_identifier}}</code></dd></div>
         <div><dt>{{t.given_name}}</dt><dd id="given-name">{{given_name}}</dd></div>
@@ -124,6 +137,23 @@ enum PageTemplates {
         </section>
         {{/apple_linked}}
         <p class="switch"><a href="/account/password" id="password-link">{{#username}}{{t.change_password}}{{/username}}{{^username}}{{t.add_password}}{{/username}}</a></p>
+        <section id="passkeys" aria-labelledby="passkeys-heading" data-rp-id="{{passkey_rp_id}}"{{#passkey_user_id}} data-user-id="{{passkey_user_id}}" data-credential-ids="{{passkey_ids}}"{{/passkey_user_id}}{{#removed_passkey}} data-removed-credential="{{removed_passkey}}"{{/removed_passkey}}>
+        <h2 id="passkeys-heading">{{t.passkeys_title}}</h2>
+        {{^passkeys}}<p class="muted" id="no-passkeys">{{t.no_passkeys}}</p>{{/passkeys}}
+        <ul class="sessions">
+        {{#passkeys}}<li data-passkey="{{id}}"><span class="passkey-name">{{name}}</span>
+        <span class="muted">{{t.passkey_added}} <time datetime="{{created}}">{{created_text}}</time> · {{#last_used}}{{t.passkey_last_used}} <time datetime="{{last_used}}">{{last_used_text}}</time>{{/last_used}}{{^last_used}}{{t.passkey_never_used}}{{/last_used}}</span>
+        <form method="post" action="/account/passkeys/rename" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{id}}"><input type="text" name="name" value="{{name}}" maxlength="64" required aria-label="{{t.passkey_name}}"><button type="submit" class="link">{{t.rename_passkey}}</button></form>
+        <form method="post" action="/account/passkeys/remove"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{id}}"><button type="submit" class="link">{{t.remove_passkey}}</button></form></li>
+        {{/passkeys}}
+        </ul>
+        <p class="error" role="alert" id="passkey-error" data-message="{{t.passkey_add_failed}}" data-cancelled="{{t.passkey_cancelled}}" data-exists="{{t.passkey_exists}}" hidden></p>
+        <form id="add-passkey-form" hidden>
+        <label for="passkey-name">{{t.passkey_name}}</label>
+        <input type="text" id="passkey-name" maxlength="64" placeholder="{{t.passkey_name_hint}}">
+        <button type="submit" class="secondary" id="add-passkey">{{t.add_passkey}}</button>
+        </form>
+        </section>
         <section aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">{{t.sessions_title}}</h2>
         <ul class="sessions">
@@ -148,6 +178,7 @@ enum PageTemplates {
         <button type="submit" class="secondary danger">{{t.delete_account}}</button>
         </form>
         </section>
+        \(PasskeyScripts.accountElement)
         {{> foot}}
         """
 

@@ -95,12 +95,9 @@ struct PasskeyAPIController: Sendable {
             let signedIn = try context.requireSignedIn()
             try origin.verify(request, signedIn)
             let body = try await request.decodeJSON(RegistrationBody.self)
-            let id = try Self.credentialID(id: body.id, rawId: body.rawId, type: body.type)
-            let response = try RegistrationResponse(
-                credentialID: id, clientDataJSON: try Self.bytes(body.response.clientDataJSON, "response.clientDataJSON"),
-                attestationObject: try Self.bytes(body.response.attestationObject, "response.attestationObject"))
             let credential = try await ceremonies.finishRegistration(
-                accountID: signedIn.account.id, response: response, transports: body.response.transports ?? [], name: body.name)
+                accountID: signedIn.account.id, response: try body.registrationResponse(), transports: body.response.transports ?? [], name: body.name
+            )
             return EditedResponse(status: .created, response: PasskeyResponse(credential))
         }
         routes.get("/api/passkeys") { _, context -> PasskeyListResponse in
@@ -112,11 +109,7 @@ struct PasskeyAPIController: Sendable {
             try origin.verify(request, signedIn)
             let id = try Self.pathCredentialID(context)
             let body = try await request.decodeJSON(RenameBody.self)
-            let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !name.isEmpty, name.count <= PasskeyCeremonies.maximumNameLength else {
-                throw ServerError.invalidRequest("name must have 1 to \(PasskeyCeremonies.maximumNameLength) characters")
-            }
-            guard try await store.rename(credentialID: id, accountID: signedIn.account.id, to: name),
+            guard try await store.rename(credentialID: id, accountID: signedIn.account.id, to: try Self.newName(body.name)),
                 let credential = try await store.credential(id: id)
             else {
                 throw Self.noSuchPasskey
@@ -129,10 +122,7 @@ struct PasskeyAPIController: Sendable {
             switch try await store.remove(credentialID: try Self.pathCredentialID(context), accountID: signedIn.account.id) {
             case .removed: return Response(status: .noContent, headers: [.cacheControl: "no-store"])
             case .notFound: throw Self.noSuchPasskey
-            case .lastSignInMethod:
-                throw ServerError(
-                    .lastSignInMethod, status: .conflict, "this passkey is the account's only way to sign in; add a password or another passkey first"
-                )
+            case .lastSignInMethod: throw Self.lastSignInMethod
             }
         }
         routes.post("/api/auth/passkey/options") { _, _ -> EncodedOptions<PasskeyCeremonies.AuthenticationOptions> in
@@ -140,13 +130,7 @@ struct PasskeyAPIController: Sendable {
         }
         routes.post("/api/auth/passkey") { request, _ -> APIController.SignInResponse in
             let body = try await request.decodeJSON(AuthenticationBody.self)
-            let id = try Self.credentialID(id: body.id, rawId: body.rawId, type: body.type)
-            let response = try AuthenticationResponse(
-                credentialID: id, clientDataJSON: try Self.bytes(body.response.clientDataJSON, "response.clientDataJSON"),
-                authenticatorData: try Self.bytes(body.response.authenticatorData, "response.authenticatorData"),
-                signature: try Self.bytes(body.response.signature, "response.signature"),
-                userHandle: try body.response.userHandle.map { try Self.bytes($0, "response.userHandle") })
-            let (token, account, _) = try await ceremonies.finishAuthentication(response)
+            let (token, account, _) = try await ceremonies.finishAuthentication(try body.authenticationResponse())
             return APIController.SignInResponse(token: token, account: APIController.AccountResponse(account))
         }
         return routes
@@ -161,7 +145,7 @@ struct PasskeyAPIController: Sendable {
     }
 
     /// The credential id of a `PublicKeyCredential`: `id`, which `rawId` must equal when given.
-    private static func credentialID(id: String, rawId: String?, type: String) throws -> [UInt8] {
+    fileprivate static func credentialID(id: String, rawId: String?, type: String) throws -> [UInt8] {
         guard type == "public-key" else { throw ServerError.invalidRequest("type must be \"public-key\"") }
         guard rawId == nil || rawId == id else { throw ServerError.invalidRequest("id and rawId differ") }
         let bytes = try Self.bytes(id, "id")
@@ -171,19 +155,60 @@ struct PasskeyAPIController: Sendable {
         return bytes
     }
 
-    /// 404: the signed-in account has no passkey with the id in the path.
-    private static let noSuchPasskey = ServerError(.notFound, status: .notFound, "this account has no such passkey")
+    /// 404: the signed-in account has no passkey with that id.
+    static let noSuchPasskey = ServerError(.notFound, status: .notFound, "this account has no such passkey")
+
+    /// 409: the passkey to remove is the account's last way to sign in.
+    static let lastSignInMethod = ServerError(
+        .lastSignInMethod, status: .conflict, "this passkey is the account's only way to sign in; add a password or another passkey first")
+
+    /// A passkey's new name, trimmed: 1 to ``PasskeyCeremonies/maximumNameLength`` characters.
+    static func newName(_ raw: String) throws -> String {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty, name.count <= PasskeyCeremonies.maximumNameLength else {
+            throw ServerError.invalidRequest("name must have 1 to \(PasskeyCeremonies.maximumNameLength) characters")
+        }
+        return name
+    }
 
     /// The credential id in the path; an id that is not one is "no such passkey".
     private static func pathCredentialID(_ context: AppRequestContext) throws -> [UInt8] {
-        guard let text = context.parameters.get("id"), text.utf8.count <= 2048, let id = Base64URL.decode(text), !id.isEmpty else {
+        try credentialID(named: context.parameters.get("id"))
+    }
+
+    /// A credential id as the API and the account page name it (base64url); anything else is "no such passkey".
+    static func credentialID(named text: String?) throws -> [UInt8] {
+        guard let text, text.utf8.count <= 2048, let id = Base64URL.decode(text), !id.isEmpty else {
             throw Self.noSuchPasskey
         }
         return id
     }
 
-    private static func bytes(_ text: String, _ field: String) throws -> [UInt8] {
+    fileprivate static func bytes(_ text: String, _ field: String) throws -> [UInt8] {
         guard let bytes = Base64URL.decode(text) else { throw ServerError.invalidRequest("\(field) is not base64url") }
         return bytes
+    }
+}
+
+extension PasskeyAPIController.RegistrationBody {
+    /// The answer as the ceremony takes it; a field that is not base64url, or an id out of bounds, is `invalid_request`.
+    func registrationResponse() throws -> RegistrationResponse {
+        try RegistrationResponse(
+            credentialID: try PasskeyAPIController.credentialID(id: id, rawId: rawId, type: type),
+            clientDataJSON: try PasskeyAPIController.bytes(response.clientDataJSON, "response.clientDataJSON"),
+            attestationObject: try PasskeyAPIController.bytes(response.attestationObject, "response.attestationObject"))
+    }
+}
+
+extension PasskeyAPIController.AuthenticationBody {
+    /// The assertion as the ceremony takes it (the API's sign-in and the login page's share it); a field
+    /// that is not base64url, or an id out of bounds, is `invalid_request`.
+    func authenticationResponse() throws -> AuthenticationResponse {
+        try AuthenticationResponse(
+            credentialID: try PasskeyAPIController.credentialID(id: id, rawId: rawId, type: type),
+            clientDataJSON: try PasskeyAPIController.bytes(response.clientDataJSON, "response.clientDataJSON"),
+            authenticatorData: try PasskeyAPIController.bytes(response.authenticatorData, "response.authenticatorData"),
+            signature: try PasskeyAPIController.bytes(response.signature, "response.signature"),
+            userHandle: try response.userHandle.map { try PasskeyAPIController.bytes($0, "response.userHandle") })
     }
 }

@@ -1,11 +1,14 @@
 import AppleSignIn
 import Foundation
 import Hummingbird
+import JuiceEncodings
 import JuiceInfrastructure
 import Logging
+import WebAuthn
 
-/// The pages: `/` (sign-in form and the Sign in with Apple button), `/signup`, `/account`, and the
-/// password, sign-out and delete forms. Every form post is CSRF-checked.
+/// The pages: `/` (sign-in form, "Sign in with a passkey" and the Sign in with Apple button), `/signup`,
+/// `/account` (with its passkeys), and the password, sign-out and delete forms. Every form post is
+/// CSRF-checked.
 struct WebController: Sendable {
     let pages: PageRenderer
     let passwords: PasswordAccounts
@@ -15,6 +18,10 @@ struct WebController: Sendable {
     let csrf: CSRFProtection
     let security: any AccountSecurityStore
     let time: TimeSource
+    /// The account's passkeys, listed on the account page.
+    let passkeys: any PasskeyStore
+    /// The passkey relying party id, for the account page's Signal API calls.
+    let passkeyRelyingPartyID: String
     /// Sign in with Apple JS for the login page's popup sign-in; `nil` leaves only the redirect flow.
     var appleScript: AppleJSScript? = nil
 
@@ -33,7 +40,8 @@ struct WebController: Sendable {
 
     /// The notices `/` and `/account` can show (`?notice=`); anything else is ignored.
     static let notices: Set<String> = [
-        "cancelled", "signed_out", "deleted", "linked", "welcome", "password_changed", "session_ended", "sessions_ended",
+        "cancelled", "signed_out", "deleted", "linked", "welcome", "password_changed", "session_ended", "sessions_ended", "passkey_added",
+        "passkey_renamed", "passkey_removed",
     ]
 
     var endpoints: RouteCollection<AppRequestContext> {
@@ -71,10 +79,7 @@ struct WebController: Sendable {
         }
         routes.get("/account") { request, context in
             guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
-            return accountPage(
-                request, signedIn,
-                sessions: try await security.activeSessions(accountID: signedIn.account.id, now: time.now), current: signedIn.session.id
-            )
+            return try await accountPage(request, signedIn)
         }
         routes.post("/signout") { request, context in
             let form = try await request.form(ActionForm.self)
@@ -147,7 +152,7 @@ struct WebController: Sendable {
         if let error { response.headers.append(contentsOf: error.headers) }
         switch page {
         case .login:
-            if let appleScript { response.headers[.contentSecurityPolicy] = appleScript.contentSecurityPolicy }
+            response.headers[.contentSecurityPolicy] = appleScript?.contentSecurityPolicy ?? PasskeyScripts.loginContentSecurityPolicy
         case .signup:
             response.headers[.contentSecurityPolicy] = PasswordStrengthScript.contentSecurityPolicy
         }
@@ -160,9 +165,13 @@ struct WebController: Sendable {
         String(date.formatted(.iso8601).prefix(16)).replacingOccurrences(of: "T", with: " ") + " UTC"
     }
 
-    private func accountPage(_ request: Request, _ signedIn: SignedIn, sessions: [Session], current: String) -> Response {
+    /// The account page, with `error` (and its status) when a form on it was refused.
+    func accountPage(_ request: Request, _ signedIn: SignedIn, error: ServerError? = nil) async throws -> Response {
         let account = signedIn.account
         let language = request.language
+        let current = signedIn.session.id
+        let sessions = try await security.activeSessions(accountID: account.id, now: time.now)
+        let keys = try await passkeys.credentials(accountID: account.id)
         let (token, cookie) = csrf.token(for: request, signedIn: signedIn)
         let button = (try? AppleIDButton(type: .continue, style: .black, width: 280, height: 44, cornerRadius: 10, language: language))?
             .html(href: "/auth/apple")
@@ -188,13 +197,55 @@ struct WebController: Sendable {
             },
             "has_other_sessions": sessions.contains { $0.id != current },
         ]
+        values.merge(passkeyValues(request, signedIn, keys)) { _, passkey in passkey }
+        if let removed = try await removedPasskey(request) { values["removed_passkey"] = Base64URL.encode(removed) }
         if let email = account.email { values["email"] = email }
         if let username = account.username { values["username"] = username }
         if let notice = notice(request, language) { values["notice"] = notice }
+        if let message = errorMessage(error, language) { values["error"] = message }
         var response = pages.response(
-            pages.render("account", language: language, title: PageStrings.string("account_title", language), values: values), language: language
+            pages.render("account", language: language, title: PageStrings.string("account_title", language), values: values),
+            status: error?.status ?? .ok, language: language
         )
+        response.headers[.contentSecurityPolicy] = PasskeyScripts.accountContentSecurityPolicy
         if let cookie { response.setCookie(cookie) }
         return response
+    }
+
+    /// The account page's passkey section: the list, what the Signal API calls need (the RP ID, the
+    /// account's user handle and the ids the server accepts), and whether to offer a passkey (signed in
+    /// with a password, none yet, not dismissed here).
+    private func passkeyValues(_ request: Request, _ signedIn: SignedIn, _ keys: [PasskeyCredential]) -> [String: Any] {
+        let ids = keys.map { Base64URL.encode($0.credentialID) }
+        var values: [String: Any] = [
+            "passkey_rp_id": passkeyRelyingPartyID,
+            "passkeys": keys.map { key -> [String: Any] in
+                var row: [String: Any] = [
+                    "id": Base64URL.encode(key.credentialID), "name": key.name, "created": key.createdAt.formatted(.iso8601),
+                    "created_text": Self.displayTime(key.createdAt),
+                ]
+                if let used = key.lastUsedAt {
+                    row["last_used"] = used.formatted(.iso8601)
+                    row["last_used_text"] = Self.displayTime(used)
+                }
+                return row
+            },
+            "passkey_offer": signedIn.session.method == .password && keys.isEmpty && request.cookies[cookies.passkeyOfferName] == nil,
+        ]
+        if let handle = keys.first?.userHandle {
+            values["passkey_user_id"] = Base64URL.encode(handle)
+            values["passkey_ids"] = ids.joined(separator: " ")
+        }
+        return values
+    }
+
+    /// After a removal (`?notice=passkey_removed&removed={id}`), the removed passkey's id for
+    /// `signalUnknownCredential` — only when no account has a passkey with that id, so a link someone
+    /// crafted cannot make a browser's passkey manager drop a passkey that still works.
+    private func removedPasskey(_ request: Request) async throws -> [UInt8]? {
+        guard request.uri.queryParameters.get("notice") == "passkey_removed", let text = request.uri.queryParameters.get("removed"),
+            let id = Base64URL.decode(String(text)), (1...AuthenticatorData.maximumCredentialIDLength).contains(id.count)
+        else { return nil }
+        return try await passkeys.credential(id: id) == nil ? id : nil
     }
 }

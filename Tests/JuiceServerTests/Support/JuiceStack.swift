@@ -62,6 +62,9 @@ struct StackEnvironment: Sendable {
     var trustedProxies = TrustedProxies.none
     /// The server's `require_nonce`.
     var requireNonce = false
+    /// The public URL's host (the server listens on 127.0.0.1 whatever it is): `localhost` for a
+    /// browser's passkeys, as WebAuthn takes no IP address for an RP ID.
+    var publicHost = "127.0.0.1"
 
     /// A fresh environment; `remove()` it when done (``with(_:_:)`` does).
     static func make(_ kind: TestDatabase = .sqlite) async throws -> StackEnvironment {
@@ -110,7 +113,7 @@ struct StackEnvironment: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    var serverURL: String { "http://127.0.0.1:\(serverPort)" }
+    var serverURL: String { "http://\(publicHost):\(serverPort)" }
 
     var notificationURL: String? {
         switch notifications {

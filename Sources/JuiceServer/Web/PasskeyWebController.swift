@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import JuiceEncodings
+import JuiceInfrastructure
+
+/// Passkeys on the web pages (the JSON API is ``PasskeyAPIController``, whose options and
+/// registration routes the pages' script also calls):
+///
+/// | Route | Does |
+/// |---|---|
+/// | `POST /auth/passkey` | the login page's passkey sign-in: an assertion (`PublicKeyCredential.toJSON()`) → the session cookie and `{"location": "/account"}` |
+/// | `POST /account/passkeys/rename` | the account page's rename form (`id`, `name`) |
+/// | `POST /account/passkeys/remove` | the account page's remove form (`id`); the account's last way to sign in stays |
+/// | `POST /account/passkeys/offer/dismiss` | hides the account page's passkey offer in this browser |
+///
+/// `POST /auth/passkey` must come from the public origin (signed in or not), so another site cannot
+/// sign a browser in to the attacker's account with the attacker's passkey; it answers
+/// `{"error", "reason"}` on failure, the reason in the page's language. The forms are CSRF-checked
+/// like every other form.
+struct PasskeyWebController: Sendable {
+    let web: WebController
+    let ceremonies: PasskeyCeremonies
+    let store: any PasskeyStore
+    let origin: OriginCheck
+
+    /// A rename or remove form.
+    struct PasskeyForm: Decodable {
+        var csrf: String?
+        var id: String?
+        var name: String?
+    }
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.post("/auth/passkey") { request, context in
+            do {
+                try origin.verifySameOrigin(request)
+                let body = try await request.decodeJSON(PasskeyAPIController.AuthenticationBody.self)
+                let (sessionToken, _, _) = try await ceremonies.finishAuthentication(try body.authenticationResponse())
+                var response = try ApplePopupController.Completed(location: "/account").response(from: request, context: context)
+                response.setCookie(web.cookies.session(sessionToken))
+                response.setCookie(web.csrf.rotate())
+                return response
+            } catch {
+                let refusal = ErrorMiddleware.serverError(for: error, logger: context.logger)
+                var localized = ServerError(refusal.code, status: refusal.status, web.errorMessage(refusal, request.language) ?? refusal.reason)
+                localized.headers = refusal.headers
+                return localized.jsonResponse()
+            }
+        }
+        routes.post("/account/passkeys/rename") { request, context in
+            try await change(request, context) { form, signedIn in
+                let name = try PasskeyAPIController.newName(form.name ?? "")
+                let id = try PasskeyAPIController.credentialID(named: form.id)
+                guard try await store.rename(credentialID: id, accountID: signedIn.account.id, to: name) else {
+                    throw PasskeyAPIController.noSuchPasskey
+                }
+                return "/account?notice=passkey_renamed"
+            }
+        }
+        routes.post("/account/passkeys/remove") { request, context in
+            try await change(request, context) { form, signedIn in
+                let id = try PasskeyAPIController.credentialID(named: form.id)
+                switch try await store.remove(credentialID: id, accountID: signedIn.account.id) {
+                case .removed: return "/account?notice=passkey_removed&removed=\(Base64URL.encode(id))"
+                case .notFound: throw PasskeyAPIController.noSuchPasskey
+                case .lastSignInMethod: throw PasskeyAPIController.lastSignInMethod
+                }
+            }
+        }
+        routes.post("/account/passkeys/offer/dismiss") { request, context in
+            let form = try await request.form(PasskeyForm.self)
+            try web.csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
+            var response = Response.seeOther(context.signedIn?.viaCookie == true ? "/account" : "/")
+            response.setCookie(web.cookies.passkeyOfferDismissed())
+            return response
+        }
+        return routes
+    }
+
+    /// A form on the account page: CSRF-checked, signed in with the cookie; `body` returns where to go
+    /// next, and a refusal it throws (a 4xx) is shown on the account page with its status.
+    private func change(
+        _ request: Request, _ context: AppRequestContext, _ body: (PasskeyForm, SignedIn) async throws -> String
+    ) async throws -> Response {
+        let form = try await request.form(PasskeyForm.self)
+        try web.csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
+        guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
+        do {
+            return Response.seeOther(try await body(form, signedIn))
+        } catch let error as any ServerErrorConvertible where error.serverError.status.code < 500 {
+            return try await web.accountPage(request, signedIn, error: error.serverError)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import JuiceTestSupport
+import SQLKit
+import Testing
+
+@testable import JuiceServer
+
+@Suite("A real browser adds, uses and removes a passkey (Chromium's virtual authenticator)")
+struct BrowserPasskeyTests {
+    @Test(
+        "password sign-up → offer → add, rename → sign in with the button and by autofill → a clone, a removed and a foreign passkey are refused; the last sign-in method stays",
+        .enabled(if: BrowserTools.shouldRun, "needs chromium, chromedriver and python3 with selenium (scripts/test installs them)"),
+        .timeLimit(.minutes(8)),
+        arguments: TestDatabase.all
+    )
+    func passkeysInTheBrowser(database: TestDatabase) async throws {
+        guard BrowserTools.available else {
+            Issue.record("JUICE_TEST_REQUIRE_ALL=1 requires the browser test, but \(BrowserTools.missing) is missing")
+            return
+        }
+        try await StackEnvironment.with(database) { environment in
+            var environment = environment
+            // WebAuthn takes no IP address for an RP ID: the browser's site is localhost.
+            environment.publicHost = "localhost"
+            try await JuiceStack.with(environment: environment) { stack in
+                let screenshots = TestOutput.base.appendingPathComponent("browser-passkeys/\(database.rawValue)")
+                try? FileManager.default.removeItem(at: screenshots)
+                // The script gives up by itself after 170 s; past 200 s it is stopped.
+                let (status, text) = try await BrowserTools.runPython(
+                    script: BrowserTools.repository.appendingPathComponent("Tests/JuiceServerTests/Fixtures/browser_passkeys.py"),
+                    arguments: [stack.serverURL, "passkey-fan", "fresh-squeezed-42", screenshots.path],
+                    log: screenshots.appendingPathComponent("browser.log"), limit: .seconds(200)
+                )
+                #expect(status == 0, "\(text)")
+                #expect(text.contains("browser passkeys: ok"))
+                #expect(text.contains("conditional mediation: completed headlessly"))
+                for shot in [
+                    "01-without-webauthn.png", "02-offer.png", "03-passkey-added.png", "06-signed-in-with-button.png", "08-clone-refused.png",
+                    "11-foreign-refused.png",
+                ] {
+                    #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent(shot).path), "screenshot \(shot)")
+                }
+                guard status == 0 else { return }
+
+                // Without its password, the account's one passkey is its only way in: removing it is refused.
+                try await stack.withDatabase { database in
+                    try await database.autocommit { sql in try await sql.raw("DELETE FROM password_credentials WHERE username = 'passkey-fan'").run()
+                    }
+                }
+                let (lastStatus, lastText) = try await BrowserTools.runPython(
+                    script: BrowserTools.repository.appendingPathComponent("Tests/JuiceServerTests/Fixtures/browser_passkeys.py"),
+                    arguments: [stack.serverURL, "passkey-fan", "fresh-squeezed-42", screenshots.path, "last-method"],
+                    log: screenshots.appendingPathComponent("browser-last-method.log"), limit: .seconds(90)
+                )
+                #expect(lastStatus == 0, "\(lastText)")
+                #expect(lastText.contains("last sign-in method kept"))
+            }
+        }
+    }
+}
