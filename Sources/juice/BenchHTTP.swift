@@ -50,10 +50,12 @@ struct BenchHTTP: Sendable {
             let path = URL(string: url)?.path ?? url
             if status == 404 || status == 405 {
                 throw BenchSignInError(
-                    kind: step, "\(url) answered HTTP \(status): it does not offer \(method.rawValue) \(path) (the benchmark needs the native sign-in API)")
+                    kind: step,
+                    "\(url) answered HTTP \(status): it does not offer \(method.rawValue) \(path) (the benchmark needs the native sign-in API)")
             }
             let detail = [object?["error"] as? String, object?["reason"] as? String].compactMap { $0 }.joined(separator: ": ")
-            throw BenchSignInError(kind: step, "\(method.rawValue) \(path) answered HTTP \(status)" + (detail.isEmpty ? "" : " (\(detail.prefix(200)))"))
+            throw BenchSignInError(
+                kind: step, "\(method.rawValue) \(path) answered HTTP \(status)" + (detail.isEmpty ? "" : " (\(detail.prefix(200)))"))
         }
         guard let object else { throw BenchSignInError(kind: step, "\(method.rawValue) \(url) did not answer a JSON object") }
         return object

@@ -1,5 +1,5 @@
-import AppleSignIn
 import AppleIDEmulator
+import AppleSignIn
 import ArgumentParser
 import JuiceEncodings
 
@@ -31,7 +31,8 @@ struct BenchMethodsCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("passkey-origin"),
-        help: "The origin passkeys sign for: the server's public URL's (default: --server's). juice serve's is http://localhost:PORT unless --public-url."
+        help:
+            "The origin passkeys sign for: the server's public URL's (default: --server's). juice serve's is http://localhost:PORT unless --public-url."
     )
     var passkeyOrigin: String?
 

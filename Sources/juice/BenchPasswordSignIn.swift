@@ -29,7 +29,8 @@ struct BenchPasswordSignIn: Sendable {
     func run(count: Int, concurrency: Int, httpClient: HTTPClient) async throws -> JSONValue {
         let http = BenchHTTP(httpClient: httpClient)
         _ = try await signUp(httpClient: httpClient)
-        let timed = try await BenchSignIn.drive(count: count, concurrency: concurrency, label: "sign-ins") { (_: Int) async throws(BenchSignInError) in
+        let timed = try await BenchSignIn.drive(count: count, concurrency: concurrency, label: "sign-ins") {
+            (_: Int) async throws(BenchSignInError) in
             let answer = try await http.post(server + "/api/auth/password", json: ["username": username, "password": password], step: "password")
             guard answer["token"] is String else { throw BenchSignInError(kind: "password", "the server's answer has no token") }
         }

@@ -56,7 +56,8 @@ struct BenchSignInCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("passkey-origin"),
-        help: "The origin passkeys sign for: the server's public URL's (default: --server's). juice serve's is http://localhost:PORT unless --public-url."
+        help:
+            "The origin passkeys sign for: the server's public URL's (default: --server's). juice serve's is http://localhost:PORT unless --public-url."
     )
     var passkeyOrigin: String?
 

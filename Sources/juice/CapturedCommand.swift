@@ -85,7 +85,8 @@ enum CapturedCommand {
                 killed = true
             }
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let milliseconds = killed ? 1000 : Int32(clamping: max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds =
+                killed ? 1000 : Int32(clamping: max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
             let ready = poll(&poller, 1, milliseconds)
             if ready < 0, errno == EINTR { continue }
             if ready <= 0 {

@@ -34,36 +34,26 @@ package enum JuiceProcess {
 
     /// Runs `juice` with `arguments` (and `stdin`; `environment` replaces the inherited one when
     /// given), collecting its output; a run that has not ended after `timeout` is killed and reported
-    /// as an error, so a stuck child fails its test instead of stalling the suite. Output is read on
-    /// Dispatch threads, never blocking a cooperative one.
+    /// as an error, so a stuck child fails its test instead of stalling the suite. The child is a
+    /// ``SpawnedChild``; its output is read, and its end awaited, on threads of their own, never
+    /// blocking a cooperative one.
     package static func run(
         _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil, timeout: Duration = .seconds(60)
     ) async throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let output = Pipe()
-        let error = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = input
-        let ended = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in ended.continuation.finish() }
-        try launch(process)
-        let out = PipeReader(output)
-        let err = PipeReader(error)
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
+        let child = try SpawnedChild.start(executable.path, arguments, environment: environment)
+        async let out = SpawnedChild.readToEnd(child.output)
+        async let err = SpawnedChild.readToEnd(child.error)
+        child.finishInput(Array((stdin ?? "").utf8))
         let deadline = Task {
             try await Task.sleep(for: timeout)
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            kill(child.pid, SIGKILL)
         }
-        for await _ in ended.stream {}
+        let ended = await child.wait()
         deadline.cancel()
-        let result = Result(status: process.terminationStatus, stdout: await out.text(), stderr: await err.text())
-        if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
+        let result = Result(
+            status: ended.exitStatus ?? ended.signal ?? -1, stdout: String(decoding: await out, as: UTF8.self),
+            stderr: String(decoding: await err, as: UTF8.self))
+        if ended.signal == SIGKILL {
             throw TimedOut(arguments: arguments, stderr: result.stderr)
         }
         return result
