@@ -181,6 +181,7 @@ let package = Package(
                 "AppleSignInConformance",
                 "JuiceServer",
                 "JuiceClient",
+                "JuiceInfrastructure",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -199,6 +200,7 @@ let package = Package(
         .target(
             name: "JuiceTestSupport",
             dependencies: [
+                "JuiceInfrastructure",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

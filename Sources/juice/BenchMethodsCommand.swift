@@ -17,57 +17,24 @@ struct BenchMethodsCommand: AsyncParsableCommand {
         abstract: "Apple, password and passkey sign-ins against one server, next to openssl speed ecdsap256; print one JSON line."
     )
 
-    @Option(help: "The Juice server, e.g. http://127.0.0.1:8080.")
-    var server: String
-
-    @Option(help: "The Apple ID emulator the server trusts (development mode: http://127.0.0.1:8081).")
-    var emulator: String = "http://127.0.0.1:8081"
-
-    @Option(help: "Sign-ins in flight at once, for each method.")
-    var concurrency: Int = 16
-
-    @Option(help: "Sign-ins to complete, for each method.")
-    var count: Int = 1000
-
-    @Option(
-        name: .customLong("passkey-origin"),
-        help:
-            "The origin passkeys sign for: the server's public URL's (default: --server's). juice serve's is http://localhost:PORT unless --public-url."
-    )
-    var passkeyOrigin: String?
-
-    @Flag(name: .customLong("server-only"), help: "Prepare each Apple and passkey sign-in's client side first; time only the server's step.")
-    var serverOnly = false
+    @OptionGroup var load: BenchLoadOptions
 
     @Option(name: .customLong("reference-seconds"), help: "Seconds openssl speed spends on each of signing and verifying.")
     var referenceSeconds: Int = 3
 
     func validate() throws {
-        guard (1...BenchSignIn.maximumConcurrency).contains(concurrency) else {
-            throw ValidationError("--concurrency must be between 1 and \(BenchSignIn.maximumConcurrency)")
-        }
-        guard (1...BenchSignIn.maximumCount).contains(count) else {
-            throw ValidationError("--count must be between 1 and \(BenchSignIn.maximumCount)")
-        }
-        guard BenchSignIn.baseURL(server) != nil else { throw ValidationError("--server must be an http(s) URL such as http://127.0.0.1:8080") }
-        guard BenchSignIn.baseURL(emulator) != nil else { throw ValidationError("--emulator must be an http(s) URL such as http://127.0.0.1:8081") }
-        if let passkeyOrigin, BenchSignIn.baseURL(passkeyOrigin) == nil {
-            throw ValidationError("--passkey-origin must be an origin such as http://localhost:8080")
-        }
         guard (1...OpenSSLSpeed.maximumSeconds).contains(referenceSeconds) else {
             throw ValidationError("--reference-seconds must be between 1 and \(OpenSSLSpeed.maximumSeconds)")
         }
     }
 
     func run() async throws {
-        guard let serverBase = BenchSignIn.baseURL(server), let emulatorBase = BenchSignIn.baseURL(emulator) else {
-            throw ValidationError("--server and --emulator must be http(s) URLs")
-        }
+        let (serverBase, emulatorBase) = (load.serverBase, load.emulatorBase)
         let reference = try await OpenSSLSpeed.measureECDSAP256(seconds: referenceSeconds)
         let apple = BenchSignIn(
             server: serverBase, emulator: emulatorBase, clientID: "com.example.apple-samplecode.juice",
             appleIDs: [EmulatorConfiguration.numberedEmail("appleseed@juice.test", 1)], password: "juice")
-        let (count, concurrency, serverOnly, passkeyOrigin) = (count, concurrency, serverOnly, passkeyOrigin)
+        let (count, concurrency, serverOnly, passkeyOrigin) = (load.count, load.concurrency, load.serverOnly, load.passkeyOrigin)
         let methods = try await BenchSignIn.withHTTPClient { httpClient -> [String: JSONValue] in
             [
                 BenchMethod.apple.rawValue: serverOnly

@@ -24,20 +24,10 @@ struct BenchSignInCommand: AsyncParsableCommand {
         abstract: "Drive sign-ins (--method apple: nonce → emulator → /api/auth/apple; password; passkey); print sign-ins/s and p50/p99 as JSON."
     )
 
-    @Option(help: "The Juice server, e.g. http://127.0.0.1:8080.")
-    var server: String
+    @OptionGroup var load: BenchLoadOptions
 
     @Option(help: "The sign-in to drive: apple (native Sign in with Apple), password, or passkey.")
     var method: BenchMethod = .apple
-
-    @Option(help: "The Apple ID emulator the server trusts (development mode: http://127.0.0.1:8081).")
-    var emulator: String = "http://127.0.0.1:8081"
-
-    @Option(help: "Sign-ins in flight at once.")
-    var concurrency: Int = 16
-
-    @Option(help: "Sign-ins to complete.")
-    var count: Int = 1000
 
     @Option(name: .customLong("client-id"), help: "The app's bundle id (the identity token's audience).")
     var clientID: String = "com.example.apple-samplecode.juice"
@@ -54,31 +44,7 @@ struct BenchSignInCommand: AsyncParsableCommand {
     )
     var appleIDCount: Int = 1
 
-    @Option(
-        name: .customLong("passkey-origin"),
-        help:
-            "The origin passkeys sign for: the server's public URL's (default: --server's). juice serve's is http://localhost:PORT unless --public-url."
-    )
-    var passkeyOrigin: String?
-
-    @Flag(
-        name: .customLong("server-only"),
-        help: "Collect --count device credentials at the emulator first, then time only POST /api/auth/apple (the server's own cost)."
-    )
-    var serverOnly = false
-
     func validate() throws {
-        guard (1...BenchSignIn.maximumConcurrency).contains(concurrency) else {
-            throw ValidationError("--concurrency must be between 1 and \(BenchSignIn.maximumConcurrency)")
-        }
-        guard (1...BenchSignIn.maximumCount).contains(count) else {
-            throw ValidationError("--count must be between 1 and \(BenchSignIn.maximumCount)")
-        }
-        guard BenchSignIn.baseURL(server) != nil else { throw ValidationError("--server must be an http(s) URL such as http://127.0.0.1:8080") }
-        guard BenchSignIn.baseURL(emulator) != nil else { throw ValidationError("--emulator must be an http(s) URL such as http://127.0.0.1:8081") }
-        if let passkeyOrigin, BenchSignIn.baseURL(passkeyOrigin) == nil {
-            throw ValidationError("--passkey-origin must be an origin such as http://localhost:8080")
-        }
         guard !clientID.isEmpty, !appleID.isEmpty else { throw ValidationError("--client-id and --apple-id must not be empty") }
         guard (1...EmulatorConfiguration.maximumDemoAppleIDs).contains(appleIDCount) else {
             throw ValidationError("--apple-id-count must be between 1 and \(EmulatorConfiguration.maximumDemoAppleIDs)")
@@ -86,14 +52,12 @@ struct BenchSignInCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard let serverBase = BenchSignIn.baseURL(server), let emulatorBase = BenchSignIn.baseURL(emulator) else {
-            throw ValidationError("--server and --emulator must be http(s) URLs")
-        }
+        let (serverBase, emulatorBase) = (load.serverBase, load.emulatorBase)
         let apple = BenchSignIn(
             server: serverBase, emulator: emulatorBase, clientID: clientID,
             appleIDs: (1...appleIDCount).map { EmulatorConfiguration.numberedEmail(appleID, $0) }, password: password
         )
-        let (count, concurrency, serverOnly, method, passkeyOrigin) = (count, concurrency, serverOnly, method, passkeyOrigin)
+        let (count, concurrency, serverOnly, method, passkeyOrigin) = (load.count, load.concurrency, load.serverOnly, method, load.passkeyOrigin)
         let result = try await BenchSignIn.withHTTPClient { httpClient in
             switch method {
             case .apple:

@@ -13,8 +13,11 @@ struct OpenSSLSpeed: Sendable, Equatable {
     /// Runs `openssl speed` (found on `PATH`) for `seconds` per operation (stopped if it runs past
     /// twice that and a minute).
     static func measureECDSAP256(seconds: Int) async throws(BenchSignInError) -> OpenSSLSpeed {
+        guard let openssl = CapturedCommand.locate("openssl") else {
+            throw BenchSignInError(kind: "reference", "openssl is not on PATH (install the openssl package)")
+        }
         let outcome = await CapturedCommand.run(
-            "openssl", ["speed", "-mr", "-seconds", String(seconds), "ecdsap256"], deadline: .seconds(2 * seconds + 60))
+            openssl, ["speed", "-mr", "-seconds", String(seconds), "ecdsap256"], deadline: .seconds(2 * seconds + 60))
         guard let outcome else { throw BenchSignInError(kind: "reference", "cannot run openssl (install the openssl package)") }
         guard outcome.status == 0, let speed = parse(outcome.output) else {
             throw BenchSignInError(

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceInfrastructure
 
 #if canImport(Glibc)
     import Glibc

@@ -7,13 +7,14 @@ import Foundation
 #endif
 
 /// A child process started with `posix_spawn(3)`: standard input, output and error on pipes, an
-/// empty signal mask and default signal dispositions, and no other descriptor of the test process
-/// (on glibc 2.34 and later; the test process opens its own with close-on-exec anyway).
+/// empty signal mask and default signal dispositions, and no other descriptor of this process (on
+/// glibc 2.34 and later; the rest are opened close-on-exec anyway).
 ///
-/// `JuiceProcess` runs the `juice` binary through this rather than Foundation's `Process`: with many
-/// tests starting children at once, `Process.run()` crashed the whole test run inside its own
-/// `memmove` (twice in a row, after the passkey CLI tests added to the children started), even with
-/// every launch serialized (``launch(_:)``).
+/// Not Foundation's `Process`, for two reasons met here: a child inherits the blocked signals of the
+/// thread that starts it, and `openssl speed` times each test with `SIGALRM` — started through
+/// `Process` from the CLI, the alarm stayed blocked and it never stopped; and with many children
+/// started at once, `Process.run()` crashed the whole test run inside its own `memmove`, twice in a
+/// row, with every launch serialized.
 package struct SpawnedChild: Sendable {
     package let pid: pid_t
     /// The write end of its standard input.
