@@ -133,13 +133,13 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
     )
     routes.addRoutes(
         PasskeyAPIController(
-            ceremonies: dependencies.passkeyCeremonies, store: dependencies.passkeys,
+            ceremonies: dependencies.passkeyCeremonies,
             origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
         ).endpoints
     )
     routes.addRoutes(
         PasskeyWebController(
-            web: web, ceremonies: dependencies.passkeyCeremonies, store: dependencies.passkeys,
+            web: web, ceremonies: dependencies.passkeyCeremonies,
             origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
         ).endpoints
     )

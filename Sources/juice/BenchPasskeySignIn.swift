@@ -20,10 +20,7 @@ struct BenchPasskeySignIn: Sendable {
     /// A benchmark of `server`; `origin` defaults to `server`'s own origin.
     init(server: String, origin: String? = nil) {
         self.server = server
-        self.origin =
-            origin ?? URL(string: server).map { url in
-                "\(url.scheme?.lowercased() ?? "http")://\(url.host?.lowercased() ?? "")" + (url.port.map { ":\($0)" } ?? "")
-            } ?? server
+        self.origin = origin ?? URL(string: server)?.webOrigin ?? server
     }
 
     func run(count: Int, concurrency: Int, serverOnly: Bool, httpClient: HTTPClient) async throws -> JSONValue {

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 /// Passkeys with a Juice server from this machine, through the AuthenticationServices-shaped API: the
 /// server's options become a ``PlatformPublicKeyCredentialRegistrationRequest`` or
@@ -30,10 +31,7 @@ public struct PasskeySignIn: Sendable {
 
     /// The origin put in `clientDataJSON`: the server URL's `scheme://host[:port]`, lower case.
     public var origin: String {
-        let url = server.baseURL
-        let scheme = url.scheme?.lowercased() ?? "https"
-        let host = url.host?.lowercased() ?? ""
-        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+        server.baseURL.webOrigin ?? server.baseURL.absoluteString
     }
 
     /// The provider for the passkeys of `relyingPartyIdentifier`, with the server's origin.

@@ -1,6 +1,7 @@
 import AppleSignIn
 import Crypto
 import Foundation
+import JuiceEncodings
 
 /// Everything `juice serve` needs to run: how to reach Apple, where it is published, its database,
 /// and its session and secret settings.

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 import JuiceInfrastructure
 
 /// The login page's popup sign-in: Sign in with Apple JS loaded from the Apple base URL in use (Apple's

@@ -81,7 +81,8 @@ struct PasskeyAPIController: Sendable {
     }
 
     let ceremonies: PasskeyCeremonies
-    let store: any PasskeyStore
+    /// The passkeys, as the ceremonies store them.
+    var store: any PasskeyStore { ceremonies.store }
     let origin: OriginCheck
 
     var endpoints: RouteCollection<AppRequestContext> {

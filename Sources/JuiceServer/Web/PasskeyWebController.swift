@@ -20,7 +20,8 @@ import JuiceInfrastructure
 struct PasskeyWebController: Sendable {
     let web: WebController
     let ceremonies: PasskeyCeremonies
-    let store: any PasskeyStore
+    /// The passkeys, as the ceremonies store them.
+    var store: any PasskeyStore { ceremonies.store }
     let origin: OriginCheck
 
     /// A rename or remove form.
