@@ -45,6 +45,19 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        // Juice's outgoing HTTP: clients that never follow redirects, and an exchange bounded by one
+        // deadline (head and body) and a body size limit. No protocol logic.
+        .target(
+            name: "JuiceHTTP",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // What the emulator and the server both run on and that is not the protocol: the SQLite
         // store, the async lock, page templates and language negotiation.
         .target(
@@ -58,12 +71,15 @@ let package = Package(
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "AppleSignIn",
             dependencies: [
+                "JuiceHTTP",
                 "JuiceEncodings",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -90,6 +106,7 @@ let package = Package(
         .target(
             name: "AppleIDEmulator",
             dependencies: [
+                "JuiceHTTP",
                 "JuiceEncodings",
                 "JuiceInfrastructure",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -113,6 +130,7 @@ let package = Package(
         .target(
             name: "JuiceServer",
             dependencies: [
+                "JuiceHTTP",
                 "AppleSignIn",
                 "WebAuthn",
                 "JuiceEncodings",
@@ -145,6 +163,7 @@ let package = Package(
         .target(
             name: "JuiceClient",
             dependencies: [
+                "JuiceHTTP",
                 "AppleSignIn",
                 "JuiceEncodings",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -159,6 +178,7 @@ let package = Package(
         .target(
             name: "AppleSignInConformance",
             dependencies: [
+                "JuiceHTTP",
                 "AppleIDEmulator",
                 "JuiceEncodings",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -175,6 +195,7 @@ let package = Package(
         .executableTarget(
             name: "juice",
             dependencies: [
+                "JuiceHTTP",
                 "AppleSignIn",
                 "JuiceEncodings",
                 "AppleIDEmulator",
@@ -202,6 +223,9 @@ let package = Package(
             dependencies: [
                 "JuiceInfrastructure",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -233,6 +257,19 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "JuiceHTTPTests",
+            dependencies: [
+                "JuiceTestSupport",
+                "JuiceHTTP",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

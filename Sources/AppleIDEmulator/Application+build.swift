@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import JuiceInfrastructure
@@ -30,7 +29,6 @@ import ServiceLifecycle
 ///   - time: The clock (tests inject one to expire codes and keys).
 ///   - random: The source of codes, tokens and identifiers.
 ///   - options: Key grace period and outbox retry tunables.
-///   - httpClient: Delivers notifications.
 ///   - logger: The application's logger (secrets are never logged); by default `AppleIDEmulator` at the
 ///     level `LOG_LEVEL` names (`info` when unset).
 ///   - onServerRunning: Called with the bound port once the server listens.
@@ -46,7 +44,6 @@ public func buildEmulatorApplication(
     time: EmulatorTime = .system,
     random: EmulatorRandom = .system,
     options: EmulatorOptions = EmulatorOptions(),
-    httpClient: HTTPClient = .shared,
     logger: Logger? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
     onSMTPRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -109,9 +106,8 @@ public func buildEmulatorApplication(
         ).endpoints
     )
 
-    let delivery = NotificationDeliveryService(
-        store: store, signer: signer, address: address, time: time, options: options, httpClient: httpClient, logger: logger
-    )
+    // The delivery service owns its outgoing HTTP client (no redirects: OutgoingHTTP) while it runs.
+    let delivery = NotificationDeliveryService(store: store, signer: signer, address: address, time: time, options: options, logger: logger)
     var services: [any Service] = [StoreLifecycleService(store: store), delivery]
     if let smtp = options.smtp {
         let relay = MailRelay(store: store, directory: directory, random: random, time: time, dailyLimit: smtp.dailyLimitPerAddress)

@@ -245,7 +245,7 @@ struct JuiceStack: Sendable {
             configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"), port: 0,
             time: clock.emulatorTime, random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM),
             options: EmulatorOptions(smtp: SMTPOptions(port: 0, dailyLimitPerAddress: environment.relayDailyLimit)),
-            httpClient: Browser.pool, logger: logger,
+            logger: logger,
             onServerRunning: { emulatorPortSink.yield($0) }, onSMTPRunning: { smtpPortSink.yield($0) }
         )
         let emulatorGroup = ServiceGroup(configuration: .init(services: [emulator], gracefulShutdownSignals: [], logger: logger))

@@ -31,7 +31,7 @@ enum StackServices {
         let ports = AsyncStream.makeStream(of: Int.self)
         let emulator = try await buildEmulatorApplication(
             configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"), port: port,
-            time: clock.emulatorTime, random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM), httpClient: Browser.pool,
+            time: clock.emulatorTime, random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM),
             logger: logger, onServerRunning: { ports.continuation.yield($0) }
         )
         return try await run(emulator, ready: (ports.stream, ports.continuation), body)
