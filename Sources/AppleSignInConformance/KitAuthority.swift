@@ -83,8 +83,8 @@ actor KitAuthority {
                 return .error(code: "invalid_grant", description: "The code has expired or has been revoked.")
             }
             guard issued.clientID == clientID else { return .error(code: "invalid_grant", description: "client_id mismatch") }
-            if let redirectURI = issued.redirectURI, form["redirect_uri"] != redirectURI {
-                return .error(code: "invalid_grant", description: "redirect_uri mismatch")
+            if let problem = CodeRedirectRule.problem(issuedWith: issued.redirectURI, presented: form["redirect_uri"]) {
+                return .error(code: "invalid_grant", description: problem)
             }
             issued.redeemed = true
             codes[code] = issued

@@ -8,32 +8,45 @@ import JuiceTestSupport
     import Glibc
 #endif
 
-/// A real, open-source Sign in with Apple backend from PyPI (django-allauth or social-auth-app-django,
-/// the versions `scripts/test` pins), in a minimal Django project (Fixtures/django) whose only change
-/// is Apple's URLs pointing at the kit; served by `manage.py runserver` on a loopback port.
+/// A real, open-source Sign in with Apple backend from PyPI (django-allauth, social-auth-app-django or
+/// dj-rest-auth, the versions `scripts/test` pins), in a minimal Django project (Fixtures/django) whose only
+/// change is Apple's URLs pointing at the kit or the emulator; served by `manage.py runserver` on a loopback port.
 struct DjangoBackend: Sendable {
     enum Site: String, Sendable {
         /// django-allauth's Apple provider.
         case allauth = "allauth_site"
         /// social-auth-app-django with social-core's AppleIdAuth.
         case socialAuth = "social_site"
+        /// dj-rest-auth's `SocialLoginView` with allauth's Apple adapter: a native app's API, configured with the bundle id.
+        case restAuth = "restauth_site"
 
         /// The Python modules it needs.
         var modules: [String] {
             switch self {
             case .allauth: ["django", "allauth", "jwt", "cryptography"]
             case .socialAuth: ["django", "social_django", "social_core", "jwt", "cryptography"]
+            case .restAuth: ["django", "dj_rest_auth", "rest_framework", "allauth", "jwt", "cryptography"]
+            }
+        }
+
+        /// The client id the site is configured with: the Services ID of a web sign-in, the bundle id of a native one.
+        var clientID: String {
+            switch self {
+            case .allauth, .socialAuth: DjangoBackend.servicesID
+            case .restAuth: DjangoBackend.bundleID
             }
         }
     }
 
     static let teamID = "TEAMCONF01"
     static let keyID = "KEYCONF001"
-    static let clientID = "com.example.conformance.web"
+    static let servicesID = "com.example.conformance.web"
+    static let bundleID = "com.example.conformance"
 
     let site: Site
     let port: Int
-    let kitPort: Int
+    /// Where the site reaches Apple: the kit's or the emulator's port.
+    let applePort: Int
     let teamKey: P256.Signing.PrivateKey
     /// Extra environment (e.g. `SESSION_SAMESITE_NONE=1`).
     var environment: [String: String] = [:]
@@ -54,12 +67,12 @@ struct DjangoBackend: Sendable {
     func options() -> ConformanceOptions {
         let redirectPath =
             switch site {
-            case .allauth: "/accounts/apple/login/callback/"
+            case .allauth, .restAuth: "/accounts/apple/login/callback/"
             case .socialAuth: "/complete/apple-id/"
             }
         var options = ConformanceOptions(
-            backend: url, port: kitPort, issuer: "https://appleid.apple.com", teamID: Self.teamID, keyID: Self.keyID,
-            teamPublicKeyPEM: teamKey.publicKey.pemRepresentation, clientID: Self.clientID, redirectURI: url + redirectPath)
+            backend: url, port: applePort, issuer: "https://appleid.apple.com", teamID: Self.teamID, keyID: Self.keyID,
+            teamPublicKeyPEM: teamKey.publicKey.pemRepresentation, clientID: site.clientID, redirectURI: url + redirectPath)
         options.startPath = site == .allauth ? "/accounts/apple/login/" : "/login"
         options.startMethod = .post
         options.probePath = "/me"
@@ -79,10 +92,10 @@ struct DjangoBackend: Sendable {
         let keyFile = try directory.writePrivate("team-key.pem", teamKey.pemRepresentation)
         var environment = ProcessInfo.processInfo.environment.merging(self.environment) { _, new in new }
         environment["DJANGO_SETTINGS_MODULE"] = site.rawValue
-        environment["KIT_URL"] = "http://127.0.0.1:\(kitPort)"
+        environment["APPLE_URL"] = "http://127.0.0.1:\(applePort)"
         environment["TEAM_ID"] = Self.teamID
         environment["KEY_ID"] = Self.keyID
-        environment["CLIENT_ID"] = Self.clientID
+        environment["CLIENT_ID"] = site.clientID
         environment["TEAM_KEY_FILE"] = keyFile.path
         environment["DATABASE_FILE"] = directory.file("db.sqlite3").path
         environment["PYTHONDONTWRITEBYTECODE"] = "1"

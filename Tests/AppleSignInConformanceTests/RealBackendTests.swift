@@ -177,7 +177,7 @@ struct RealBackendTests {
             return nil
         }
         let backend = DjangoBackend(
-            site: site, port: try FreePort.pick(), kitPort: try FreePort.pick(), teamKey: P256.Signing.PrivateKey(), environment: environment)
+            site: site, port: try FreePort.pick(), applePort: try FreePort.pick(), teamKey: P256.Signing.PrivateKey(), environment: environment)
         let report = try await backend.serving { try await ConformanceRun(options: backend.options()).run() }
         try? FileManager.default.createDirectory(
             at: TestOutput.base.appendingPathComponent("conformance"), withIntermediateDirectories: true)

@@ -13,10 +13,9 @@ struct TokenService: Sendable {
     /// Where new relay addresses are issued (a transferred app's users get new ones).
     let relayDomain: RelayDomain
 
-    /// `grant_type=authorization_code`: single use, five minutes, bound to client and redirect URI.
+    /// `grant_type=authorization_code`: single use, five minutes, bound to its client and to the redirect URI it was issued for (`CodeRedirectRule`).
     func exchangeCode(_ code: String?, redirectURI: String?, client: RegisteredClient) async throws -> TokenResponseBody {
         guard let code, !code.isEmpty else { throw OAuthError.invalidRequest("code is required") }
-        let redirectURI = redirectURI.flatMap { $0.isEmpty ? nil : $0 }
         let now = time.now
         let random = self.random
         let refreshToken = Credential.make(prefix: "r", random: random)
@@ -26,11 +25,8 @@ struct TokenService: Sendable {
             guard record.usedAt == nil else { throw OAuthError.invalidGrant("the code has already been used") }
             guard record.expiresAt > now else { throw OAuthError.invalidGrant("the code has expired") }
             guard record.clientID == client.clientID else { throw OAuthError.invalidGrant("the code was issued to another client") }
-            guard record.redirectURI == redirectURI else {
-                throw OAuthError.invalidGrant(
-                    record.redirectURI == nil
-                        ? "this code was issued without a redirect_uri" : "redirect_uri does not match the authorization request"
-                )
+            if let problem = CodeRedirectRule.problem(issuedWith: record.redirectURI, presented: redirectURI) {
+                throw OAuthError.invalidGrant(problem)
             }
             try await CodeRecord.markUsed(code, at: now, in: database)
             let subject = try await Self.subject(

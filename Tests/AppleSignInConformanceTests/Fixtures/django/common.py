@@ -24,7 +24,7 @@ BASE_MIDDLEWARE = [
 LOGIN_REDIRECT_URL = "/me"
 LOGGING = {"version": 1, "disable_existing_loggers": False}
 
-KIT_URL = os.environ["KIT_URL"]
+APPLE_URL = os.environ["APPLE_URL"]
 TEAM_ID = os.environ["TEAM_ID"]
 KEY_ID = os.environ["KEY_ID"]
 CLIENT_ID = os.environ["CLIENT_ID"]
