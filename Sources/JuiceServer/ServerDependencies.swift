@@ -124,7 +124,7 @@ struct ServerDependencies: Sendable {
         let passkeyCeremonies = PasskeyCeremonies(
             relyingParty: PasskeyRelyingParty(
                 id: configuration.resolvedPasskeyRelyingPartyID, origins: configuration.passkeyAcceptedOrigins,
-                policy: PasskeyPolicy()),
+                requirements: PasskeyRequirements()),
             relyingPartyName: configuration.resolvedPasskeyRelyingPartyID, store: passkeys, authorizations: authorizations,
             signInChallenges: MintedValues(
                 secret: configuration.serverSecret, purpose: "juice passkey sign-in challenge v1", lifetime: configuration.authorizationLifetime,

@@ -69,7 +69,7 @@ package struct PasskeyError: Error, Sendable, Hashable, CustomStringConvertible 
         package static let rpIDMismatch = Code(.rpIDMismatch)
         /// The UP flag is clear: nobody touched the authenticator.
         package static let userPresenceMissing = Code(.userPresenceMissing)
-        /// The policy requires user verification and the UV flag is clear.
+        /// The requirements demand user verification and the UV flag is clear.
         package static let userVerificationMissing = Code(.userVerificationMissing)
         /// The BS (backed up) flag is set while BE (backup eligible) is clear.
         package static let backupStateInvalid = Code(.backupStateInvalid)
@@ -85,11 +85,11 @@ package struct PasskeyError: Error, Sendable, Hashable, CustomStringConvertible 
         package static let credentialIDMismatch = Code(.credentialIDMismatch)
         /// The assertion's user handle is not the one the credential was registered for.
         package static let userHandleMismatch = Code(.userHandleMismatch)
-        /// The key's COSE algorithm is not in the policy's allow-list.
+        /// The key's COSE algorithm is not among the requirements' algorithms.
         package static let unsupportedAlgorithm = Code(.unsupportedAlgorithm)
         /// The assertion's signature does not verify with the stored key.
         package static let badSignature = Code(.badSignature)
-        /// The attestation format is neither `none` nor `packed`, or the policy does not allow it.
+        /// The attestation format is neither `none` nor `packed`, or the requirements do not accept `packed`.
         package static let unsupportedAttestation = Code(.unsupportedAttestation)
         /// The attestation statement is malformed or its signature or certificate fails a check.
         package static let badAttestation = Code(.badAttestation)

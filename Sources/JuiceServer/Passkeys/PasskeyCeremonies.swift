@@ -88,11 +88,11 @@ struct PasskeyCeremonies: Sendable {
         return RegistrationOptions(
             challenge: Base64URL.encode(challenge), rp: .init(id: relyingParty.id, name: relyingPartyName),
             user: .init(id: Base64URL.encode(handle), name: label, displayName: displayName.isEmpty ? label : displayName),
-            pubKeyCredParams: relyingParty.policy.algorithms.map { .init(alg: $0.rawValue) }, timeout: timeoutMilliseconds,
+            pubKeyCredParams: relyingParty.requirements.algorithms.map { .init(alg: $0.rawValue) }, timeout: timeoutMilliseconds,
             excludeCredentials: existing.map {
                 .init(id: Base64URL.encode($0.credentialID), transports: $0.transports.isEmpty ? nil : $0.transports)
             },
-            authenticatorSelection: .init(userVerification: relyingParty.policy.userVerification.rawValue))
+            authenticatorSelection: .init(userVerification: relyingParty.requirements.userVerification.rawValue))
     }
 
     /// Finishes adding a passkey to `accountID`: the challenge must be one issued to that account.
@@ -125,7 +125,7 @@ struct PasskeyCeremonies: Sendable {
         let challenge = signInChallenges.mint()
         return AuthenticationOptions(
             challenge: Base64URL.encode(challenge), rpId: relyingParty.id, timeout: timeoutMilliseconds,
-            userVerification: relyingParty.policy.userVerification.rawValue)
+            userVerification: relyingParty.requirements.userVerification.rawValue)
     }
 
     /// Finishes a passkey sign-in: checks the assertion against the stored passkey, records its

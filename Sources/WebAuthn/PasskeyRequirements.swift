@@ -1,5 +1,6 @@
-/// What a relying party demands of a passkey beyond the rules every ceremony applies.
-package struct PasskeyPolicy: Sendable, Equatable {
+/// The relying party's settings for passkeys: what it demands beyond the rules every ceremony applies
+/// (`PasskeyRule`), and what it asks browsers for in the creation and request options.
+package struct PasskeyRequirements: Sendable, Equatable {
     /// Whether the UV flag must be set.
     package enum UserVerification: String, Sendable, Equatable, Codable {
         /// Refuse a ceremony without user verification.
