@@ -39,10 +39,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
-        // Base64URL, hex and constant-time comparison: no dependencies, no protocol logic.
+        // Base64URL, hex and constant-time comparison: no protocol logic; swift-crypto for the SHA-256 digests.
         .target(
             name: "JuiceEncodings",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        // The one way a program is started (SpawnedChild: posix_spawn, a clean signal mask, reaped by a
+        // thread of its own): by the CLI, the client's browser opener and the tests. No dependencies.
+        .target(
+            name: "JuiceProcesses",
             swiftSettings: swiftSettings
         ),
         // What the emulator and the server both run on and that is not the protocol: the SQLite
@@ -147,6 +153,7 @@ let package = Package(
             dependencies: [
                 "AppleSignIn",
                 "JuiceEncodings",
+                "JuiceProcesses",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -182,6 +189,7 @@ let package = Package(
                 "JuiceServer",
                 "JuiceClient",
                 "JuiceInfrastructure",
+                "JuiceProcesses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -201,6 +209,7 @@ let package = Package(
             name: "JuiceTestSupport",
             dependencies: [
                 "JuiceInfrastructure",
+                "JuiceProcesses",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -241,6 +250,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "JuiceProcessesTests",
+            dependencies: ["JuiceProcesses"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "JuiceInfrastructureTests",
             dependencies: [
                 "JuiceTestSupport",
@@ -256,6 +270,7 @@ let package = Package(
             name: "AppleIDEmulatorTests",
             dependencies: [
                 "JuiceTestSupport",
+                "JuiceProcesses",
                 "JuiceEncodings",
                 "AppleIDEmulator",
                 "AppleSignIn",
@@ -277,6 +292,7 @@ let package = Package(
             name: "JuiceServerTests",
             dependencies: [
                 "JuiceTestSupport",
+                "JuiceProcesses",
                 "JuiceEncodings",
                 "JuiceServer",
                 "WebAuthn",
@@ -323,6 +339,7 @@ let package = Package(
             dependencies: [
                 "AppleIDEmulator",
                 "JuiceTestSupport",
+                "JuiceProcesses",
                 "AppleSignInConformance",
                 "AppleSignIn",
                 "JuiceEncodings",
@@ -343,6 +360,7 @@ let package = Package(
             dependencies: [
                 "AppleIDEmulator",
                 "JuiceTestSupport",
+                "JuiceProcesses",
                 "juice",
                 "JuiceInfrastructure",
                 .product(name: "SQLKit", package: "sql-kit"),
