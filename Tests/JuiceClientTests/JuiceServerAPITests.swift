@@ -1,9 +1,10 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import JuiceClient
 import NIOCore
 import Testing
+
+@testable import JuiceClient
 
 @Suite("Juice server API")
 struct JuiceServerAPITests {
