@@ -7,7 +7,8 @@ import http.server
 import json
 import socket
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
 import pytest
 
@@ -35,9 +36,9 @@ def key(tmp_path_factory: pytest.TempPathFactory) -> TeamKey:
 class Receiver(http.server.BaseHTTPRequestHandler):
     """A backend's notification endpoint: keeps every body it is sent, answers 200."""
 
-    received: list[bytes] = []
+    received: ClassVar[list[bytes]] = []
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+    def do_POST(self) -> None:
         self.received.append(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
         self.send_response(200)
         self.end_headers()

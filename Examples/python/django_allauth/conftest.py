@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import socketserver
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 import pytest
-
 import site_config
+
 from juice_testkit import AppleID, Emulator, TeamKey, new_team_key
 
 TEAM_ID = "EXAMPLE456"

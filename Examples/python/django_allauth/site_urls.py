@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 
 import jwt
+from allauth.socialaccount.models import SocialAccount
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
-
-from allauth.socialaccount.models import SocialAccount
 from site_config import APPLE, apple_keys_url
 
 

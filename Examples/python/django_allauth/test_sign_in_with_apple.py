@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import requests
-
 import site_config
 from conftest import ALICE, BUNDLE_ID, CLIENT_ID, TEAM_ID, Server
+
 from juice_testkit import Emulator, TeamKey
 
 

@@ -13,7 +13,7 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 import requests
 from authlib.integrations.flask_client import OAuth
@@ -39,11 +39,11 @@ class ServerSideStates:
         self._values: dict[str, str] = {}
         self._lock = threading.Lock()
 
-    def get(self, key: str) -> Optional[str]:
+    def get(self, key: str) -> str | None:
         with self._lock:
             return self._values.get(key)
 
-    def set(self, key: str, value: str, expires_in: Optional[int] = None) -> None:
+    def set(self, key: str, value: str, expires_in: int | None = None) -> None:
         with self._lock:
             self._values[key] = value
 
@@ -84,7 +84,7 @@ def create_app(apple: AppleSettings, *, state_kept_on_server: bool = True) -> Fl
         server_metadata_url=apple.base_url + "/.well-known/openid-configuration",
         client_kwargs={"scope": "openid name email", "token_endpoint_auth_method": "client_secret_post"},
     )
-    issuer = lambda: oauth.apple.load_server_metadata()["issuer"]  # noqa: E731
+    issuer = lambda: oauth.apple.load_server_metadata()["issuer"]
 
     def sign_in(claims: dict[str, Any], user_field: str) -> None:
         first = json.loads(user_field) if user_field else {}  # name and email: the first sign-in only

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 import requests
+from app import AppleSettings, create_app
 from werkzeug.serving import make_server
 
-from app import AppleSettings, create_app
 from juice_testkit import AppleID, Emulator, TeamKey, new_team_key
 
 TEAM_ID = "EXAMPLE123"

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import smtplib
+from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
-
 from app import create_app
-from conftest import ALICE, Browser, BUNDLE_ID, CLIENT_ID, TEAM_ID, Server, settings
+from conftest import ALICE, BUNDLE_ID, CLIENT_ID, TEAM_ID, Browser, Server, settings
+
 from juice_testkit import Emulator, TeamKey
 
 
@@ -62,7 +63,8 @@ def test_the_kit_names_the_flaw_of_a_backend_that_keeps_its_state_in_the_cookie(
     with pytest.raises(pytest.fail.Exception) as failure:
         run_kit(juice_conformance, team_key, state_kept_on_server=False)
     assert "FAILED: state-replay" in str(failure.value)
-    assert "state-replay" in open(juice_conformance.report_dir + "/conformance.xml", encoding="utf-8").read()
+    junit = Path(juice_conformance.report_dir, "conformance.xml").read_text(encoding="utf-8")
+    assert "state-replay" in junit  # the JUnit report, kept under the test's tmp_path, names it too
 
 
 def run_kit(kit: Any, team_key: TeamKey, *, state_kept_on_server: bool) -> Any:

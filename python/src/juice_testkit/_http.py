@@ -6,8 +6,9 @@ import json
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional
+from typing import Any
 
 from .errors import EmulatorError
 
@@ -28,7 +29,7 @@ class Answer:
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:  # noqa: D401 - urllib's hook
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
         return None
 
 
@@ -40,12 +41,12 @@ def request(
     url: str,
     *,
     json_body: Any = None,
-    form: Optional[Mapping[str, str]] = None,
-    headers: Optional[Mapping[str, str]] = None,
+    form: Mapping[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
     timeout: float = 30.0,
 ) -> Answer:
     """Sends one request (no proxy, no redirect following) and returns the answer, whatever its status."""
-    data: Optional[bytes] = None
+    data: bytes | None = None
     all_headers = dict(headers or {})
     if json_body is not None:
         data = json.dumps(json_body).encode()

@@ -19,13 +19,14 @@ import subprocess
 import threading
 import time
 import weakref
-from typing import Any, Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 _PR_SET_PDEATHSIG = 1
 
 # The children still running, for the atexit hook: the one piece of process-wide state, because an
 # exiting interpreter has nothing else to ask. Weak, so a closed or collected child is forgotten.
-_LIVE: "weakref.WeakSet[Child]" = weakref.WeakSet()
+_LIVE: weakref.WeakSet[Child] = weakref.WeakSet()
 _HOOKS_INSTALLED = threading.Lock()
 _hooked = False
 
@@ -34,7 +35,7 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    except Exception:  # noqa: BLE001 - best effort: not Linux, or no prctl
+    except Exception:  # noqa: BLE001, S110 - best effort: not Linux, or no prctl; atexit and the fixtures still stop it
         pass
 
 
@@ -65,10 +66,10 @@ class Child:
     until a line satisfies ``predicate``, the child exits, or the timeout passes.
     """
 
-    def __init__(self, argv: Sequence[str], *, log_path: str, env: Optional[dict[str, str]] = None, cwd: Optional[str] = None) -> None:
+    def __init__(self, argv: Sequence[str], *, log_path: str, env: dict[str, str] | None = None, cwd: str | None = None) -> None:
         _install_hooks()
         self.log_path = log_path
-        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._lines: queue.Queue[str | None] = queue.Queue()
         in_main_thread = threading.current_thread() is threading.main_thread()
         self.process = subprocess.Popen(
             list(argv),
@@ -78,7 +79,8 @@ class Child:
             env=env,
             cwd=cwd,
             start_new_session=True,
-            preexec_fn=_die_with_parent if in_main_thread else None,
+            # Only prctl runs between fork and exec (no lock, no allocation that could deadlock).
+            preexec_fn=_die_with_parent if in_main_thread else None,  # noqa: PLW1509
         )
         _LIVE.add(self)
         self._reader = threading.Thread(target=self._drain, name=f"juice-output-{self.process.pid}", daemon=True)
@@ -97,7 +99,7 @@ class Child:
                 self._lines.put(raw.decode("utf-8", "replace").rstrip("\n"))
         self._lines.put(None)
 
-    def wait_for_line(self, predicate: Callable[[str], bool], timeout: float) -> Optional[str]:
+    def wait_for_line(self, predicate: Callable[[str], bool], timeout: float) -> str | None:
         """The first line of output satisfying ``predicate``; ``None`` if the output ended or ``timeout`` passed first."""
         deadline = time.monotonic() + timeout
         while True:
@@ -134,7 +136,7 @@ class Child:
             return False
         return True
 
-    def stop(self, grace: float = 10.0) -> Optional[int]:
+    def stop(self, grace: float = 10.0) -> int | None:
         """SIGTERM to its process group, SIGKILL after ``grace`` seconds; returns the exit status. Idempotent."""
         _LIVE.discard(self)
         if self.process.poll() is None:
@@ -159,7 +161,7 @@ class Child:
             pass
 
 
-def parse_ready_line(line: str) -> Optional[dict[str, Any]]:
+def parse_ready_line(line: str) -> dict[str, Any] | None:
     """The fields of ``juice emulator --ready-json``'s line, or ``None`` for any other line."""
     if not line.startswith("{"):
         return None

@@ -7,8 +7,9 @@ import os
 import signal
 import subprocess
 import tempfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any
 
 from ._binary import find_juice_bin
 from .errors import ConformanceRunError
@@ -70,7 +71,7 @@ class ConformanceReport:
         return {case.id: case.verdict for case in self.cases}
 
     @classmethod
-    def from_json(cls, body: Mapping[str, Any], *, table: str, exit_status: int, paths: Mapping[str, str]) -> "ConformanceReport":
+    def from_json(cls, body: Mapping[str, Any], *, table: str, exit_status: int, paths: Mapping[str, str]) -> ConformanceReport:
         cases = []
         for raw in body.get("cases", []):
             verdict = raw.get("verdict")
@@ -97,7 +98,7 @@ class Kit:
     >>> report = kit.run(backend=backend.url, team_id=..., key_id=..., team_key=..., client_id=..., redirect_uri=...)
     """
 
-    def __init__(self, port: Optional[int] = None, *, report_dir: Optional[str] = None, juice_bin: Optional[str] = None) -> None:
+    def __init__(self, port: int | None = None, *, report_dir: str | None = None, juice_bin: str | None = None) -> None:
         if port is not None and (isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535):
             raise ValueError(f"port must be an int between 1 and 65535, not {port!r}")
         self.port = port if port is not None else free_port()
@@ -118,16 +119,16 @@ class Kit:
         team_key: str,
         client_id: str,
         redirect_uri: str,
-        bundle_id: Optional[str] = None,
-        issuer: Optional[str] = None,
-        start: Optional[str] = None,
-        start_method: Optional[str] = None,
-        probe: Optional[str] = None,
-        native: Optional[str] = None,
-        native_nonce: Optional[str] = None,
-        notifications: Optional[str] = None,
-        delete: Optional[str] = None,
-        timeout: Optional[int] = None,
+        bundle_id: str | None = None,
+        issuer: str | None = None,
+        start: str | None = None,
+        start_method: str | None = None,
+        probe: str | None = None,
+        native: str | None = None,
+        native_nonce: str | None = None,
+        notifications: str | None = None,
+        delete: str | None = None,
+        timeout: int | None = None,
         run_timeout: float = 900.0,
     ) -> ConformanceReport:
         """Runs every case; returns the report whatever the verdicts. ``ConformanceRunError`` when it cannot run.
@@ -141,7 +142,7 @@ class Kit:
             "junit": os.path.join(directory, "conformance.xml"),
             "html": os.path.join(directory, "conformance.html"),
         }
-        options: dict[str, Optional[str]] = {
+        options: dict[str, str | None] = {
             "backend": backend, "port": str(self.port), "team-id": team_id, "key-id": key_id, "team-key": team_key,
             "client-id": client_id, "redirect-uri": redirect_uri, "bundle-id": bundle_id, "issuer": issuer, "start": start,
             "start-method": start_method, "probe": probe, "native": native, "native-nonce": native_nonce,
@@ -175,7 +176,7 @@ def _run(argv: Sequence[str], timeout: float) -> tuple[int, str, str]:
     return process.returncode, stdout, stderr
 
 
-def _kill_group(process: "subprocess.Popen[str]") -> None:
+def _kill_group(process: subprocess.Popen[str]) -> None:
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except ProcessLookupError:

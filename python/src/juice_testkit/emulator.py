@@ -9,7 +9,8 @@ import secrets
 import shutil
 import tempfile
 import time
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from . import _http
@@ -20,10 +21,11 @@ from .models import AppleID, ClockState, Issued, MailMessage, NativeCredential, 
 from .signin import native_sign_in, web_sign_in
 
 Config = Mapping[str, Any]
+T = TypeVar("T")
 RELAY_DOMAINS = ("private.icloud.com", "privaterelay.appleid.com", "icloud.com")
 
 
-def _port(value: Optional[int], name: str, allow_none: bool = False) -> Optional[int]:
+def _port(value: int | None, name: str, allow_none: bool = False) -> int | None:
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 65535:
@@ -34,7 +36,7 @@ def _port(value: Optional[int], name: str, allow_none: bool = False) -> Optional
 class Clock:
     """The emulator's clock (``/emulator/admin/clock``): every expiry and retry in the emulator follows it."""
 
-    def __init__(self, emulator: "Emulator") -> None:
+    def __init__(self, emulator: Emulator) -> None:
         self._emulator = emulator
 
     def get(self) -> ClockState:
@@ -75,14 +77,14 @@ class Emulator:
 
     def __init__(
         self,
-        config: Optional[Config] = None,
+        config: Config | None = None,
         *,
         port: int = 0,
-        smtp_port: Optional[int] = None,
+        smtp_port: int | None = None,
         host: str = "127.0.0.1",
-        issuer: Optional[str] = None,
-        relay_domain: Optional[str] = None,
-        juice_bin: Optional[str] = None,
+        issuer: str | None = None,
+        relay_domain: str | None = None,
+        juice_bin: str | None = None,
         startup_timeout: float = 60.0,
         request_timeout: float = 30.0,
         extra_args: Sequence[str] = (),
@@ -110,14 +112,14 @@ class Emulator:
         self._startup_timeout = startup_timeout
         self._request_timeout = request_timeout
         self._extra_args = list(extra_args)
-        self._child: Optional[Child] = None
-        self._directory: Optional[str] = None
+        self._child: Child | None = None
+        self._directory: str | None = None
         self._ready: dict[str, Any] = {}
         self.clock = Clock(self)
 
     # --- lifecycle ---------------------------------------------------------------------------
 
-    def start(self) -> "Emulator":
+    def start(self) -> Emulator:
         """Starts the process and returns once it accepts connections (its ready line, never a sleep)."""
         if self._child is not None:
             raise RuntimeError("this Emulator is already started")
@@ -166,7 +168,7 @@ class Emulator:
             child.stop()
         self._remove_directory()
 
-    def __enter__(self) -> "Emulator":
+    def __enter__(self) -> Emulator:  # noqa: PYI034 - Python 3.10 has no typing.Self
         return self.start() if self._child is None else self
 
     def __exit__(self, *exc: object) -> None:
@@ -201,7 +203,7 @@ class Emulator:
         return int(self._require("port"))
 
     @property
-    def smtp_port(self) -> Optional[int]:
+    def smtp_port(self) -> int | None:
         """The private email relay's port, or ``None`` when it does not run."""
         value = self._ready.get("smtp_port")
         return value if isinstance(value, int) else None
@@ -217,7 +219,7 @@ class Emulator:
         return copy.deepcopy(self._config)
 
     @property
-    def log_path(self) -> Optional[str]:
+    def log_path(self) -> str | None:
         """The file with everything the process printed (no secrets: the emulator never logs them)."""
         return self._child.log_path if self._child else None
 
@@ -228,7 +230,7 @@ class Emulator:
 
     # --- the admin API -----------------------------------------------------------------------
 
-    def admin(self, method: str, path: str, body: Any = None, query: Optional[Mapping[str, str]] = None) -> Any:
+    def admin(self, method: str, path: str, body: Any = None, query: Mapping[str, str] | None = None) -> Any:
         """Calls ``/emulator/admin/<path>`` and returns its JSON; a refusal raises ``EmulatorError``."""
         url = f"{self.url}/emulator/admin/{path}"
         if query:
@@ -253,7 +255,7 @@ class Emulator:
         *,
         teams: Iterable[Mapping[str, Any]] = (),
         apps: Iterable[Mapping[str, Any]] = (),
-        apple_ids: Iterable[Union[AppleID, Mapping[str, Any]]] = (),
+        apple_ids: Iterable[AppleID | Mapping[str, Any]] = (),
     ) -> None:
         """Adds (or replaces, by team id, bundle id or email) teams, apps and Apple IDs until the next reset.
 
@@ -278,13 +280,13 @@ class Emulator:
             raise ValueError("message_id must be a non-negative int")
         return self._parse(MailMessage.from_json, self.admin("GET", f"mail/{message_id}"), "mail")
 
-    def notifications(self, apple_id: Optional[str] = None) -> list[Notification]:
+    def notifications(self, apple_id: str | None = None) -> list[Notification]:
         """The server-to-server notifications in the outbox (all, or about ``apple_id``) and how delivery went."""
         body = self.admin("GET", "notifications", query={"apple_id": apple_id} if apple_id else None)
         entries = body if isinstance(body, list) else body.get("notifications", [])
         return [self._parse(Notification.from_json, n, "notifications") for n in entries]
 
-    def wait_for_delivery(self, type: str, apple_id: Optional[str] = None, timeout: float = 30.0) -> Notification:
+    def wait_for_delivery(self, type: str, apple_id: str | None = None, timeout: float = 30.0) -> Notification:
         """The first notification of ``type`` (about ``apple_id``) once the backend accepted it (2xx).
 
         Delivery is asynchronous (the outbox is read every second), so this asks the outbox until the
@@ -323,7 +325,7 @@ class Emulator:
         return str(self.admin("POST", "rotate-keys").get("signing_key_id", ""))
 
     @staticmethod
-    def _parse(build: Any, body: Any, path: str) -> Any:
+    def _parse(build: Callable[[Any], T], body: Any, path: str) -> T:
         try:
             return build(body)
         except (KeyError, TypeError, AttributeError) as error:
@@ -337,8 +339,8 @@ class Emulator:
         apple_id: AppleID,
         *,
         email_choice: str = "share",
-        first_name: Optional[str] = None,
-        last_name: Optional[str] = None,
+        first_name: str | None = None,
+        last_name: str | None = None,
         cancel: bool = False,
     ) -> WebSignIn:
         """Completes the sign-in a backend started (its redirect to ``/auth/authorize``) as ``apple_id``.
@@ -356,7 +358,7 @@ class Emulator:
         bundle_id: str,
         apple_id: AppleID,
         *,
-        nonce: Optional[str] = None,
+        nonce: str | None = None,
         scopes: tuple[str, ...] = ("name", "email"),
         email_choice: str = "share",
     ) -> NativeCredential:

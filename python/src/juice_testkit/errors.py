@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 
 class JuiceError(Exception):
     """The base of every juice_testkit exception."""
@@ -44,7 +42,7 @@ class EmulatorError(JuiceError):
 class ConformanceRunError(JuiceError):
     """``juice conformance`` could not run (exit status 2): the backend unreachable, the kit's port taken, bad options."""
 
-    def __init__(self, reason: str, exit_status: Optional[int] = None) -> None:
+    def __init__(self, reason: str, exit_status: int | None = None) -> None:
         self.reason = reason
         self.exit_status = exit_status
         super().__init__(reason)

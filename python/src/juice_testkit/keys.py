@@ -8,7 +8,6 @@ import re
 import socket
 import subprocess
 from dataclasses import dataclass, field
-from typing import Optional
 
 from ._binary import find_juice_bin
 from .errors import JuiceError
@@ -36,7 +35,7 @@ class TeamKey:
         return {"team_id": self.team_id, "keys": [{"key_id": self.key_id, "public_key_pem": self.public_key_pem}]}
 
 
-def new_team_key(team_id: str, directory: str, *, juice_bin: Optional[str] = None) -> TeamKey:
+def new_team_key(team_id: str, directory: str, *, juice_bin: str | None = None) -> TeamKey:
     """Creates ``AuthKey_<KEYID>.p8`` in ``directory`` for ``team_id`` (10 uppercase letters or digits)."""
     if not _TEAM_ID.match(team_id):
         raise ValueError(f"team_id must be 10 uppercase letters or digits, not {team_id!r}")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any
 
 
 def sha256_hex(value: str) -> str:
@@ -43,7 +44,7 @@ class IssuedCode:
     scopes: Sequence[str]
     issued_at: int
     expires_at: int
-    used_at: Optional[int]
+    used_at: int | None
     device: bool
 
     def is_for(self, code: str) -> bool:
@@ -59,8 +60,8 @@ class IssuedToken:
     apple_id: str
     scopes: Sequence[str]
     issued_at: int
-    expires_at: Optional[int]
-    revoked_at: Optional[int]
+    expires_at: int | None
+    revoked_at: int | None
 
     def is_for(self, token: str) -> bool:
         """Whether this entry is the token ``token``."""
@@ -76,7 +77,7 @@ class Issued:
     tokens: Sequence[IssuedToken]
 
     @classmethod
-    def from_json(cls, body: Mapping[str, Any]) -> "Issued":
+    def from_json(cls, body: Mapping[str, Any]) -> Issued:
         codes = [
             IssuedCode(
                 digest=c["digest"], client_id=c["client_id"], apple_id=c["apple_id"], scopes=tuple(c.get("scopes") or ()),
@@ -106,11 +107,11 @@ class MailMessage:
     subject: str
     received_at: int
     size: int
-    body: Optional[str] = field(default=None, repr=False)
-    headers: Optional[str] = field(default=None, repr=False)
+    body: str | None = field(default=None, repr=False)
+    headers: str | None = field(default=None, repr=False)
 
     @classmethod
-    def from_json(cls, m: Mapping[str, Any]) -> "MailMessage":
+    def from_json(cls, m: Mapping[str, Any]) -> MailMessage:
         return cls(
             id=m["id"], sender=m["from"], to=m["to"], delivered_to=m["delivered_to"], subject=m["subject"],
             received_at=m["received_at"], size=m["size"], body=m.get("body"), headers=m.get("headers"),
@@ -133,14 +134,14 @@ class Notification:
     status: str
     attempts: int
     created_at: int
-    delivered_at: Optional[int]
-    failed_at: Optional[int]
-    last_result: Optional[str]
+    delivered_at: int | None
+    failed_at: int | None
+    last_result: str | None
     event: Mapping[str, Any]
     jti: str
 
     @classmethod
-    def from_json(cls, n: Mapping[str, Any]) -> "Notification":
+    def from_json(cls, n: Mapping[str, Any]) -> Notification:
         event: Any = n.get("event", {})
         if isinstance(event, str):
             try:
@@ -167,22 +168,22 @@ class WebSignIn:
     response_mode: str
     redirect_uri: str
     fields: Mapping[str, str] = field(repr=False)
-    location: Optional[str] = None
+    location: str | None = None
 
     @property
-    def code(self) -> Optional[str]:
+    def code(self) -> str | None:
         return self.fields.get("code")
 
     @property
-    def id_token(self) -> Optional[str]:
+    def id_token(self) -> str | None:
         return self.fields.get("id_token")
 
     @property
-    def state(self) -> Optional[str]:
+    def state(self) -> str | None:
         return self.fields.get("state")
 
     @property
-    def user(self) -> Optional[Mapping[str, Any]]:
+    def user(self) -> Mapping[str, Any] | None:
         """The once-only ``user`` JSON (name and email), parsed; ``None`` for a returning user."""
         raw = self.fields.get("user")
         return json.loads(raw) if raw else None
@@ -195,14 +196,14 @@ class NativeCredential:
     user: str
     identity_token: str = field(repr=False)
     authorization_code: str = field(repr=False)
-    email: Optional[str]
-    full_name: Optional[Mapping[str, str]]
+    email: str | None
+    full_name: Mapping[str, str] | None
     real_user_status: int
     authorized_scopes: Sequence[str]
-    state: Optional[str] = None
+    state: str | None = None
 
     @classmethod
-    def from_json(cls, c: Mapping[str, Any]) -> "NativeCredential":
+    def from_json(cls, c: Mapping[str, Any]) -> NativeCredential:
         return cls(
             user=c["user"], identity_token=c["identityToken"], authorization_code=c["authorizationCode"],
             email=c.get("email"), full_name=c.get("fullName"), real_user_status=c.get("realUserStatus", 0),

@@ -8,8 +8,8 @@ the browser would carry back to the backend. ``native_sign_in`` stands in for an
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from html.parser import HTMLParser
-from typing import Mapping, Optional
 from urllib.parse import parse_qsl, urlsplit
 
 from . import _http
@@ -24,10 +24,10 @@ class _FormPostPage(HTMLParser):
 
     def __init__(self) -> None:
         super().__init__()
-        self.action: Optional[str] = None
+        self.action: str | None = None
         self.fields: dict[str, str] = {}
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, Optional[str]]]) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
         if tag == "form" and self.action is None:
             self.action = values.get("action")
@@ -46,8 +46,8 @@ def web_sign_in(
     apple_id: AppleID,
     *,
     email_choice: str = "share",
-    first_name: Optional[str] = None,
-    last_name: Optional[str] = None,
+    first_name: str | None = None,
+    last_name: str | None = None,
     cancel: bool = False,
     timeout: float = 30.0,
 ) -> WebSignIn:
@@ -110,7 +110,7 @@ class _Text(HTMLParser):
         self.parts: list[str] = []
         self._skip = 0
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, Optional[str]]]) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style", "svg"):
             self._skip += 1
 
@@ -134,9 +134,9 @@ def native_sign_in(
     bundle_id: str,
     apple_id: AppleID,
     *,
-    nonce: Optional[str] = None,
+    nonce: str | None = None,
     scopes: tuple[str, ...] = ("name", "email"),
-    state: Optional[str] = None,
+    state: str | None = None,
     email_choice: str = "share",
     timeout: float = 30.0,
 ) -> NativeCredential:
