@@ -18,6 +18,7 @@ from juice_testkit import (
     EmulatorError,
     EmulatorStartError,
     TeamKey,
+    free_port,
     new_team_key,
     sha256_hex,
 )
@@ -192,6 +193,12 @@ def test_a_bad_configuration_is_a_start_error_with_the_reason() -> None:
     with pytest.raises(EmulatorStartError) as failed:
         Emulator({"teams": [{"team_id": "bad"}], "surprise": 1}).start()
     assert "exited" in failed.value.reason and "surprise" in failed.value.output
+
+
+def test_it_starts_on_a_port_it_is_given() -> None:
+    port = free_port()
+    with Emulator({}, port=port) as given:
+        assert given.port == port and given.url == f"http://127.0.0.1:{port}" and given.smtp_port is None
 
 
 def test_a_taken_port_is_a_start_error(apple: Emulator) -> None:
