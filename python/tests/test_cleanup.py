@@ -74,7 +74,8 @@ def test_a_failing_test_leaves_no_emulator(pytester: pytest.Pytester, tmp_path: 
     assert gone_within(int((tmp_path / "pid").read_text()))
 
 
-def test_ctrl_c_in_a_pytest_run_leaves_no_emulator(pytester: pytest.Pytester, tmp_path: Path) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_an_interrupted_pytest_run_leaves_no_emulator(pytester: pytest.Pytester, tmp_path: Path, signum: int) -> None:
     test_file = pytester.makepyfile(PLUGIN_TEST)
     pid_file = tmp_path / "pid"
     env = dict(os.environ, PID_FILE=str(pid_file), HANG="1")
@@ -85,9 +86,10 @@ def test_ctrl_c_in_a_pytest_run_leaves_no_emulator(pytester: pytest.Pytester, tm
         assert run.poll() is None and time.monotonic() < deadline, "pytest did not reach the test"
         time.sleep(0.05)
     pid = int(pid_file.read_text())
-    run.send_signal(signal.SIGINT)
-    run.communicate(timeout=60)
+    run.send_signal(signum)
+    output = run.communicate(timeout=60)[0].decode(errors="replace")
     assert gone_within(pid), "the emulator outlived the interrupted pytest run"
+    assert "KeyboardInterrupt" in output and run.returncode == 2, output[-2000:]  # pytest stopped the run, as on Ctrl-C
 
 
 def test_each_xdist_worker_gets_an_emulator_of_its_own(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,8 +3,9 @@
 Every child is started in a process group of its own (``start_new_session``), so stopping it stops
 everything it started; is killed by the kernel if the Python process that started it dies without
 cleaning up (``PR_SET_PDEATHSIG``, Linux, when started from the main thread); and is stopped at
-interpreter exit (``atexit``) if nothing closed it. SIGTERM to the test process is turned into a
-normal exit (SystemExit), so fixtures' finalizers and ``atexit`` run.
+interpreter exit (``atexit``) if nothing closed it. SIGTERM to the test process is handled as Ctrl-C
+(KeyboardInterrupt, when nothing else handles SIGTERM), so pytest stops the run and tears its fixtures
+down, and ``atexit`` runs.
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ def _install_hooks() -> None:
 
 
 def _exit_on_sigterm(signum: int, frame: Any) -> None:
-    raise SystemExit(128 + signum)
+    # Not SystemExit: pytest would count it as one test's failure and go on with the next test.
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def _stop_all() -> None:
