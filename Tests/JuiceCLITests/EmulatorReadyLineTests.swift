@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import JuiceTestSupport
+import NIOCore
+import NIOHTTP1
 import Testing
 
 @testable import juice
