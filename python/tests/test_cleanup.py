@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -41,6 +42,8 @@ def gone_within(pid: int, seconds: float = 20.0) -> bool:
 def started_holder() -> tuple[subprocess.Popen[str], int]:
     holder = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, text=True)
     assert holder.stdout is not None
+    readable, _, _ = select.select([holder.stdout], [], [], 60)
+    assert readable, "the holder printed nothing within 60 s"
     line = holder.stdout.readline()
     assert line.strip().isdigit(), f"the holder did not start an emulator: {line!r}"
     pid = int(line)

@@ -22,6 +22,7 @@ from juice_testkit import (
     new_team_key,
     sha256_hex,
 )
+from juice_testkit._process import parse_ready_line
 
 BUNDLE_ID = "com.example.kit"
 CLIENT_ID = "com.example.kit.web"
@@ -215,3 +216,13 @@ def test_ports_and_options_are_range_checked() -> None:
         Emulator({}, relay_domain="evil.example")
     with pytest.raises(TypeError):
         Emulator(["not", "a", "dict"])  # type: ignore[arg-type]
+
+
+def test_a_ready_line_is_read_only_when_every_field_is_in_range() -> None:
+    good = '{"ready":true,"url":"http://127.0.0.1:5","issuer":"http://127.0.0.1:5","port":5,"smtp_port":null}'
+    assert parse_ready_line(good) is not None
+    for bad in ('"other":5', '"port":0', '"port":70000', '"port":true', '"port":"5"'):  # missing, out of range, not an int
+        assert parse_ready_line(good.replace('"port":5', bad)) is None
+    assert parse_ready_line(good.replace('"smtp_port":null', '"smtp_port":-1')) is None
+    assert parse_ready_line(good.replace('"url":"http://127.0.0.1:5"', '"url":"javascript:x"')) is None
+    assert parse_ready_line("Private email relay (SMTP) on 127.0.0.1:5") is None

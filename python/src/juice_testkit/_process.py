@@ -171,4 +171,15 @@ def parse_ready_line(line: str) -> dict[str, Any] | None:
         fields = json.loads(line)
     except ValueError:
         return None
-    return fields if isinstance(fields, dict) and fields.get("ready") is True else None
+    if not isinstance(fields, dict) or fields.get("ready") is not True:
+        return None
+    # What the process says is checked before it is used: ports in range, URLs that are URLs.
+    if not _is_port(fields.get("port")) or not (fields.get("smtp_port") is None or _is_port(fields.get("smtp_port"))):
+        return None
+    if not all(isinstance(fields.get(key), str) and fields[key].startswith(("http://", "https://")) for key in ("url", "issuer")):
+        return None
+    return fields
+
+
+def _is_port(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 65535
