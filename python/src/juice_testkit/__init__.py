@@ -7,8 +7,9 @@ wheel carries. See docs/testing-with-python.md in the Juice repository.
 """
 
 from ._binary import find_juice_bin
+from .clock import Clock
 from .conformance import ConformanceCase, ConformanceReport, Kit, conformance
-from .emulator import Clock, Emulator
+from .emulator import Emulator
 from .errors import ConformanceRunError, EmulatorError, EmulatorStartError, JuiceError, JuiceNotFoundError
 from .keys import TeamKey, free_port, new_team_key
 from .models import (

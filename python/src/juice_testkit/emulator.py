@@ -16,8 +16,9 @@ from urllib.parse import urlencode
 from . import _http
 from ._binary import find_juice_bin
 from ._process import Child, parse_ready_line
+from .clock import Clock
 from .errors import EmulatorError, EmulatorStartError
-from .models import AppleID, ClockState, Issued, MailMessage, NativeCredential, Notification, WebSignIn
+from .models import AppleID, Issued, MailMessage, NativeCredential, Notification, WebSignIn
 from .signin import native_sign_in, web_sign_in
 
 Config = Mapping[str, Any]
@@ -31,34 +32,6 @@ def _port(value: int | None, name: str, allow_none: bool = False) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 65535:
         raise ValueError(f"{name} must be an int between 0 and 65535 (0 picks a free port), not {value!r}")
     return value
-
-
-class Clock:
-    """The emulator's clock (``/emulator/admin/clock``): every expiry and retry in the emulator follows it."""
-
-    def __init__(self, emulator: Emulator) -> None:
-        self._emulator = emulator
-
-    def get(self) -> ClockState:
-        return self._state(self._emulator.admin("GET", "clock"))
-
-    def now(self) -> int:
-        """The emulator's time, Unix seconds."""
-        return self.get().now
-
-    def set(self, unix_seconds: int) -> ClockState:
-        """Sets the time (Unix seconds, years 2000…2100)."""
-        return self._state(self._emulator.admin("POST", "clock", {"set": unix_seconds}))
-
-    def advance(self, seconds: int) -> ClockState:
-        """Moves the time forward by ``seconds`` (0 … ten years): codes expire, notification retries come due."""
-        return self._state(self._emulator.admin("POST", "clock", {"advance": seconds}))
-
-    @staticmethod
-    def _state(body: Any) -> ClockState:
-        if not isinstance(body, Mapping) or not isinstance(body.get("now"), int) or not isinstance(body.get("offset"), int):
-            raise EmulatorError("unexpected_answer", f"the clock answered {body!r}", 200, "clock")
-        return ClockState(now=body["now"], offset=body["offset"])
 
 
 class Emulator:
