@@ -65,6 +65,11 @@ struct EmulatorRunCommand: AsyncParsableCommand {
     @Option(name: .customLong("http-body-timeout"), help: "Seconds a request's body may take to arrive, from the end of its head.")
     var httpBodyTimeout: Int = 30
 
+    @Flag(
+        name: .customLong("ready-json"),
+        help: "Once every listener accepts connections, print one JSON line on stdout: {\"ready\", \"url\", \"issuer\", \"port\", \"smtp_port\"}.")
+    var readyJSON = false
+
     func validate() throws {
         guard RelayDomain(rawValue: relayDomain) != nil else {
             throw ValidationError("--relay-domain must be one of \(RelayDomain.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -112,6 +117,7 @@ struct EmulatorRunCommand: AsyncParsableCommand {
         options.httpIdleTimeout = .seconds(httpIdleTimeout)
         options.httpHeaderTimeout = .seconds(httpHeaderTimeout)
         options.httpBodyTimeout = .seconds(httpBodyTimeout)
+        let ready = readyJSON ? EmulatorReadyLine(host: host, publicURL: publicURL, issuer: issuer, expectsSMTP: smtpPort != nil) : nil
         let app = try await buildEmulatorApplication(
             configuration: configuration,
             dataDirectory: URL(fileURLWithPath: dataDirectory),
@@ -120,7 +126,11 @@ struct EmulatorRunCommand: AsyncParsableCommand {
             issuer: issuer,
             publicURL: publicURL,
             options: options,
-            onSMTPRunning: { port in print("Private email relay (SMTP) on \(host):\(port)") }
+            onServerRunning: { port in await ready?.httpListening(port) },
+            onSMTPRunning: { port in
+                print("Private email relay (SMTP) on \(host):\(port)")
+                await ready?.smtpListening(port)
+            }
         )
         try await app.runService()
     }
