@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import JuiceProcesses
 import JuiceTestSupport
 import NIOCore
 import NIOHTTP1
@@ -39,15 +40,11 @@ final class EmulatorReadyLineTests {
         try #"{"teams": [], "apps": [], "apple_ids": []}"#.write(to: config, atomically: true, encoding: .utf8)
         let log = temporary.file("stdout.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = JuiceProcess.executable
-        process.arguments = [
-            "emulator", "--port", "0", "--smtp-port", "0", "--ready-json", "--config", config.path, "--data-dir", temporary.file("data").path,
-        ]
-        process.standardOutput = try FileHandle(forWritingTo: log)
-        process.standardError = FileHandle.nullDevice
-        try launch(process)
-        defer { process.stop() }
+        let process = try SpawnedChild.start(
+            JuiceProcess.executable.path,
+            ["emulator", "--port", "0", "--smtp-port", "0", "--ready-json", "--config", config.path, "--data-dir", temporary.file("data").path],
+            standardIO: .file(log.path))
+        defer { process.stopBlocking() }
 
         let line = try await eventually(timeout: .seconds(60)) { () -> [String: Any]? in
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""

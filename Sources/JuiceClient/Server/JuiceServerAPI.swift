@@ -276,11 +276,3 @@ public struct JuiceServerAPI: Sendable {
         }
     }
 }
-
-extension TimeAmount {
-    /// The same span in NIO's unit.
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}
