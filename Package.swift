@@ -204,6 +204,8 @@ let package = Package(
             name: "JuiceTestSupport",
             dependencies: [
                 "JuiceProcesses",
+                "AppleSignIn",
+                "AppleIDEmulator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
