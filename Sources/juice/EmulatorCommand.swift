@@ -102,15 +102,7 @@ struct EmulatorRunCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("\(config): \(error.reason)")
         }
-        if let seed {
-            guard let seedData = try? Data(contentsOf: URL(fileURLWithPath: seed)) else { throw CLIError("cannot read the seed file \(seed)") }
-            do {
-                configuration = configuration.merging(try EmulatorConfiguration(seedJSON: seedData))
-                try configuration.validate()
-            } catch {
-                throw CLIError("\(seed): \(error.reason)")
-            }
-        }
+        if let seed { configuration = try EmulatorSeedFile.merge(seed, into: configuration) }
         var options = EmulatorOptions(
             smtp: smtpPort.map { SMTPOptions(host: host, port: $0, maximumMessageSize: smtpMaximumSize, idleTimeout: .seconds(smtpIdleTimeout)) },
             relayDomain: RelayDomain(rawValue: relayDomain) ?? .privateICloud)
