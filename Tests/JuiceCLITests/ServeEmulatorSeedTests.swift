@@ -44,7 +44,8 @@ struct ServeEmulatorSeedTests {
             #expect(missing.status == 1)
             #expect(missing.stderr.contains("cannot read the seed file"))
             let invalid = temporary.file("invalid.json")
-            try #"{"apple_ids": [{"email": "not-an-email", "password": ""}], "admin_token": "x"}"#.write(to: invalid, atomically: true, encoding: .utf8)
+            try #"{"apple_ids": [{"email": "not-an-email", "password": ""}], "admin_token": "x"}"#.write(
+                to: invalid, atomically: true, encoding: .utf8)
             let refused = try await JuiceProcess.run(
                 ["serve", "--data-dir", temporary.file("data2").path, "--port", "0", "--emulator-seed", invalid.path])
             #expect(refused.status == 1)
