@@ -9,8 +9,9 @@ enum EmulatorSeedFile {
     static func merge(_ path: String, into configuration: EmulatorConfiguration) throws(CLIError) -> EmulatorConfiguration {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { throw CLIError("cannot read the seed file \(path)") }
         do {
-            let merged = configuration.merging(try EmulatorConfiguration(seedJSON: data))
-            try merged.validate()
+            let seed = try EmulatorConfiguration(seedJSON: data)
+            let merged = configuration.merging(seed)
+            try merged.validate(seededWith: seed)
             return merged
         } catch {
             throw CLIError("\(path): \(error.reason)")
