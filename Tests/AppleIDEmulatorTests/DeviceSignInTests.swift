@@ -44,7 +44,7 @@ struct DeviceSignInTests {
             #expect(fullName["familyName"] as? String == "Appleseed")
             let email = try #require(json["email"] as? String)
             #expect(email.hasSuffix("@private.icloud.com"))
-            let token = try await emulator.verifier().verify(try #require(json["identityToken"] as? String), nonce: "hashed-nonce")
+            let token = try await emulator.verifier().verify(try #require(json["identityToken"] as? String), nonceClaim: "hashed-nonce")
             #expect(token.subject == json["user"] as? String)
             #expect(token.realUserStatus == .likelyReal)
             #expect(token.audience == Fixture.bundleID)

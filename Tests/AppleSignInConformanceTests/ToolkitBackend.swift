@@ -98,9 +98,9 @@ struct ToolkitBackend: Sendable {
         @Sendable func verify(_ token: String, nonce: String, code: String?) async throws -> IdentityToken {
             if flaw == .trustsTokenAudience, let audience = Self.claim("aud", of: token) {
                 return try await IdentityTokenVerifier(keys: keys, issuer: kit, audiences: [audience]).verify(
-                    token, nonce: nonce, authorizationCode: code, requiresNonce: true)
+                    token, nonceClaim: nonce, authorizationCode: code, requiresNonce: true)
             }
-            return try await verifier.verify(token, nonce: nonce, authorizationCode: code, requiresNonce: true)
+            return try await verifier.verify(token, nonceClaim: nonce, authorizationCode: code, requiresNonce: true)
         }
 
         /// The flawed reactions to hostile tokens, before verification.

@@ -64,9 +64,9 @@ struct NativeNoncesTests {
     }
 
     @Test("the spent key is the nonce's SHA-256, marked so that it never equals a code's key")
-    func spentKey() {
+    func spentValueID() {
         let hash = sha256Hex(Self.nonces(TestClock()).issue())
-        #expect(NativeNonces.spentKey(nonceHash: hash) == "nonce:" + hash)
-        #expect(NativeNonces.spentKey(nonceHash: hash) != hash)
+        #expect(NativeNonces.spentValueID(nonceHash: hash) == "nonce:" + hash)
+        #expect(NativeNonces.spentValueID(nonceHash: hash) != hash)
     }
 }

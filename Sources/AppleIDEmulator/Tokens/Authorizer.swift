@@ -29,7 +29,7 @@ struct Authorizer: Sendable {
         includeIDToken: Bool
     ) async throws -> AuthorizationOutcome {
         let now = time.now
-        let code = Credential.make(prefix: "c", random: random)
+        let code = OpaqueToken.make(prefix: "c", random: random)
         let random = self.random
         let (subject, first) = try await store.transaction { database in
             let teamUser = try await TeamUser.ensure(email: account.storageKey, teamID: client.teamID, random: random, relayDomain: relayDomain, in: database)

@@ -18,8 +18,8 @@ struct TokenService: Sendable {
         guard let code, !code.isEmpty else { throw OAuthError.invalidRequest("code is required") }
         let now = time.now
         let random = self.random
-        let refreshToken = Credential.make(prefix: "r", random: random)
-        let accessToken = Credential.make(prefix: "a", random: random)
+        let refreshToken = OpaqueToken.make(prefix: "r", random: random)
+        let accessToken = OpaqueToken.make(prefix: "a", random: random)
         let subject = try await store.transaction { database in
             guard let record = try await CodeRecord.find(code, in: database) else { throw OAuthError.invalidGrant("the code is not valid") }
             guard record.usedAt == nil else { throw OAuthError.invalidGrant("the code has already been used") }
@@ -57,7 +57,7 @@ struct TokenService: Sendable {
         guard let refreshToken, !refreshToken.isEmpty else { throw OAuthError.invalidRequest("refresh_token is required") }
         let now = time.now
         let random = self.random
-        let accessToken = Credential.make(prefix: "a", random: random)
+        let accessToken = OpaqueToken.make(prefix: "a", random: random)
         let subject = try await store.transaction { database in
             guard let record = try await TokenRecord.find(refreshToken, in: database), record.kind == .refresh, let email = record.email else {
                 throw OAuthError.invalidGrant("the refresh token is not valid")
@@ -88,7 +88,7 @@ struct TokenService: Sendable {
     func migrationToken(scope: String?, client: RegisteredClient, teamID: String) async throws -> TokenResponseBody {
         guard scope == "user.migration" else { throw OAuthError.invalidScope("client_credentials requires scope=user.migration") }
         let now = time.now
-        let accessToken = Credential.make(prefix: "a", random: random)
+        let accessToken = OpaqueToken.make(prefix: "a", random: random)
         try await store.transaction { database in
             try await TokenRecord.insert(
                 accessToken,

@@ -4,7 +4,7 @@
 /// contains the token itself. Two errors are equal when their codes are equal.
 ///
 /// ```swift
-/// do { _ = try await verifier.verify(token, nonce: nonce) }
+/// do { _ = try await verifier.verify(token, nonceClaim: nonce) }
 /// catch let error as TokenVerificationError where error.code == .expired { … }
 /// ```
 public struct TokenVerificationError: Error, Sendable, Hashable, CustomStringConvertible {

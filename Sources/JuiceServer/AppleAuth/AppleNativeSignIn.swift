@@ -86,7 +86,7 @@ struct AppleNativeSignIn: Sendable {
         return try await pipeline.signIn(
             .init(
                 identityToken: credential.identityToken, authorizationCode: credential.authorizationCode, expectedNonce: nonceHash,
-                nonceKey: NativeNonces.spentKey(nonceHash: nonceHash), requiresNonce: configuration.requireNonce,
+                nonceSpentValueID: NativeNonces.spentValueID(nonceHash: nonceHash), requiresNonce: configuration.requireNonce,
                 givenName: credential.givenName, familyName: credential.familyName, linkAccountID: linkTo, replacesSessionID: replacingSession
             )
         )

@@ -10,7 +10,7 @@ import Logging
 /// receiving team's step) exchanges every stored `transfer_sub` for the new team's `sub` and re-keys
 /// the accounts at once; any account it has not reached is re-keyed by its first sign-in, whose
 /// token carries `transfer_sub` for 60 days (see ``AppleSignInRecord/transferSubject``). The old
-/// `sub`'s credential state is then ``AppleIdentityState/transferred``.
+/// `sub`'s credential state is then ``CredentialState/transferred``.
 ///
 /// ```swift
 /// // Sending team, before the transfer:

@@ -1,7 +1,7 @@
-/// What the server last recorded of a linked Apple ID (the `apple_identities.state` column):
-/// the record behind the ``AppleIdentityState`` that clients are told.
+/// What the server last recorded of a linked Apple ID (the `apple_identities.state` column): the stored
+/// status behind the ``CredentialState`` that clients are told.
 ///
-/// Both `revoked` and `deleted` read as ``AppleIdentityState/revoked`` to a client; they are kept
+/// Both `revoked` and `deleted` read as ``CredentialState/revoked`` to a client; they are kept
 /// apart because Apple's notifications say which it was (`consent-revoked` or `account-delete`).
 enum AppleIdentityStatus: String, Sendable, Hashable {
     /// Signed in, and Apple has not said otherwise.
@@ -18,7 +18,7 @@ enum AppleIdentityStatus: String, Sendable, Hashable {
     }
 
     /// The credential state a client is told for this record.
-    var credentialState: AppleIdentityState {
+    var credentialState: CredentialState {
         self == .authorized ? .authorized : .revoked
     }
 }

@@ -12,7 +12,7 @@ protocol AppleLifecycleStore: Sendable {
     func apply(_ notification: ServerNotification, receivedAt: Date) async throws -> NotificationOutcome
 
     /// The credential state of an Apple `sub`.
-    func credentialState(subject: String) async throws -> AppleIdentityState
+    func credentialState(subject: String) async throws -> CredentialState
 
     /// Authorized Apple IDs whose refresh token was last checked at or before `checkedBefore` (or never).
     func refreshTokensDue(checkedBefore: Date, limit: Int) async throws -> [StoredAppleCredential]
@@ -36,7 +36,7 @@ protocol AppleLifecycleStore: Sendable {
     func pendingTransfers(limit: Int) async throws -> [(transferSubject: String, clientID: String)]
 
     /// Re-keys the Apple ID with `transferSubject` to the receiving team's `subject` (the old `sub`
-    /// becomes ``AppleIdentityState/transferred``), taking the new team's email when Apple gives one.
+    /// becomes ``CredentialState/transferred``), taking the new team's email when Apple gives one.
     /// Returns whether a row was re-keyed.
     @discardableResult
     func completeTransfer(transferSubject: String, to subject: String, email: String?, isPrivateEmail: Bool?, at: Date) async throws -> Bool

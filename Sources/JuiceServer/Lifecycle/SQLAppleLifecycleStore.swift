@@ -59,7 +59,7 @@ struct SQLAppleLifecycleStore: AppleLifecycleStore {
         }
     }
 
-    func credentialState(subject: String) async throws -> AppleIdentityState {
+    func credentialState(subject: String) async throws -> CredentialState {
         try await database.read { sql in
             if let row = try await sql.select().column("state").from("apple_identities").where("subject", .equal, subject).first() {
                 return AppleIdentityStatus(stored: try row.decode(column: "state", as: String.self)).credentialState

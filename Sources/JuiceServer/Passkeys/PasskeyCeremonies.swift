@@ -154,7 +154,7 @@ struct PasskeyCeremonies: Sendable {
         }
         // Spent before the signature is checked: an answer is tried once, whatever its outcome, and a
         // replay is told as one (not as the counter regression it would also be).
-        guard try await !authorizations.spend([Self.spentKey(challenge: challenge)], at: now).isEmpty else {
+        guard try await !authorizations.spend([Self.spentValueID(challenge: challenge)], at: now).isEmpty else {
             throw PasskeyError(.challengeUnknown, "the challenge was used")
         }
         let verified = try relyingParty.verifyAuthentication(response, challenge: challenge, credential: credential.registered)
@@ -176,7 +176,7 @@ struct PasskeyCeremonies: Sendable {
 
     /// What `spent_values` keeps of a spent sign-in challenge: its SHA-256, marked so that it never
     /// equals a code's or a nonce's key.
-    static func spentKey(challenge: [UInt8]) -> String {
+    static func spentValueID(challenge: [UInt8]) -> String {
         "passkey:" + SHA256.hash(data: challenge).hexString
     }
 
