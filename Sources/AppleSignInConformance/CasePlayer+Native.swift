@@ -13,21 +13,23 @@ extension CasePlayer {
         content.code = code
         let token = try await TokenMint(issuer: options.effectiveIssuer, now: Date()).identityToken(
             content, defect: scenario.defect, keys: authority.keys)
-        var body: [String: ClaimValue] = [
-            "identityToken": .string(token), "authorizationCode": .string(code), "nonce": .string(rawNonce),
-        ]
-        if scenario.person == .newUser {
-            body["user"] = .object([
-                "name": .object(["firstName": .string("Ada"), "lastName": .string("Lovelace")]), "email": .string(email),
-            ])
-            body["fullName"] = .object(["givenName": .string("Ada"), "familyName": .string("Lovelace")])
-            body["email"] = .string(email)
-        }
+        let body = options.nativeBody.fields(
+            token: token, code: code, rawNonce: rawNonce, newUser: scenario.person == .newUser ? (email, "Ada", "Lovelace") : nil)
         let json = try JSONEncoder().encode(body)
         do {
             return .api(try await client.postJSON(options.backend + nativePath, json), what: nativePath)
         } catch {
             return .failure(error, what: nativePath)
+        }
+    }
+
+    /// An API-only run's start: the native endpoint answers HTTP at all (any status), or the run cannot start.
+    func reachNative() async throws {
+        guard let nativePath = options.nativePath else { throw StartProblem(reason: Self.noWebStart) }
+        do {
+            _ = try await client.postJSON(options.backend + nativePath, Data("{}".utf8))
+        } catch {
+            throw StartProblem(reason: Observation.failure(error, what: nativePath).detail)
         }
     }
 

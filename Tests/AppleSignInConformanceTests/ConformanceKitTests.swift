@@ -165,6 +165,39 @@ struct ConformanceKitTests {
         #expect(error?.reason.contains("configure the backend to use http://127.0.0.1:\(options.port)") == true)
     }
 
+    @Test("an API-only backend (no --start, --native given): every web case SKIPPED with the reason, the native ones PASSED, exit 0")
+    func apiOnly() async throws {
+        let backend = try Self.backend(nil)
+        var options = backend.options()
+        options.startPath = nil
+        options.notificationsPath = nil
+        let report = try await Self.run(backend, options: options)
+        let byID = Dictionary(uniqueKeysWithValues: report.cases.map { ($0.id, $0) })
+        for conformanceCase in ConformanceCatalog.all {
+            let result = try #require(byID[conformanceCase.id])
+            if CasePlayer.webStartFlows.contains(conformanceCase.flow) {
+                #expect(result.verdict == .skipped && result.detail == CasePlayer.noWebStart, "\(result.id): \(result.detail)")
+            } else if conformanceCase.flow == .native || conformanceCase.flow == .clientSecrets {
+                #expect(result.verdict == .passed, "\(result.id): \(result.verdict.rawValue) \(result.detail)")
+            }
+        }
+        #expect(report.failed == 0 && report.exitCode == 0)
+        #expect(report.passed == ConformanceCatalog.all.filter { $0.flow == .native || $0.flow == .clientSecrets }.count)
+    }
+
+    @Test("an API-only run whose native endpoint is not listening cannot start; neither --start nor --native is refused")
+    func apiOnlyRefusals() async throws {
+        let backend = try Self.backend(nil)
+        var options = backend.options()
+        options.startPath = nil
+        let error = await #expect(throws: ConformanceStartError.self) { try await ConformanceRun(options: options).run() }
+        #expect(error?.reason.contains("could not be reached") == true)
+        options.nativePath = nil
+        await #expect(throws: ConformanceStartError("--start or --native is required: the kit needs a sign-in to judge")) {
+            try await ConformanceRun(options: options).run()
+        }
+    }
+
     @Test("unusable options are refused before anything starts")
     func badOptions() async throws {
         let backend = try Self.backend(nil)
