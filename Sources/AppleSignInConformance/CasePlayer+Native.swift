@@ -14,7 +14,7 @@ extension CasePlayer {
         let token = try await TokenMint(issuer: options.effectiveIssuer, now: Date()).identityToken(
             content, defect: scenario.defect, keys: authority.keys)
         let body = options.nativeBody.fields(
-            token: token, code: code, rawNonce: rawNonce, newUser: scenario.person == .newUser ? (email, "Ada", "Lovelace") : nil)
+            token: token, code: scenario.withoutCode ? nil : code, rawNonce: rawNonce, newUser: scenario.person == .newUser ? (email, "Ada", "Lovelace") : nil)
         let json = try JSONEncoder().encode(body)
         do {
             return .api(try await client.postJSON(options.backend + nativePath, json), what: nativePath)

@@ -31,7 +31,7 @@ struct CasePlayer {
     /// The flows that begin with a web sign-in (`--start`).
     static let webStartFlows: Set<ConformanceCase.Flow> = [.web, .authorizationRequest, .deletion, .sessionAfterNotification]
     /// Why a web case is SKIPPED for an API-only backend.
-    static let noWebStart = "no --start: an API-only backend (native sign-in only) has no web sign-in to play"
+    static let noWebStart = "an API-only run (--api-only): the backend has no web sign-in to play"
 
     /// How many same-origin redirects the kit follows, as a browser does, before it stops.
     static let maximumRedirects = 5

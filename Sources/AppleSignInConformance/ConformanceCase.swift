@@ -132,6 +132,9 @@ struct Scenario: Sendable, Hashable {
     var state = State.issued
     /// The kit's token endpoint answers `invalid_grant` for the code.
     var codeRefusedByApple = false
+    /// The native body carries the identity token and no authorization code (`--native-body rest-auth`:
+    /// an `access_token` of the kit's invention instead).
+    var withoutCode = false
     /// Rotate to a new signing key (and `kid`) the backend has never seen before this case.
     var rotateKeys = false
     /// The notification's event type (`email-enabled`, `consent-revoked`, `account-delete`).

@@ -138,6 +138,13 @@ public enum ConformanceCatalog {
             "native-code-rejected-by-apple", "native: Apple answers invalid_grant for the code", expect: .refuse, flow: .native,
             scenario: .init(codeRefusedByApple: true), hint: "redeem the native authorization code and refuse when Apple refuses it",
             reference: Reference.tokenEndpoint),
+        .init(
+            "native-token-without-code", "native: a valid identity token with no authorization code (rest-auth: an invented access_token)",
+            expect: .refuse, flow: .native, scenario: .init(withoutCode: true),
+            hint:
+                "require the authorization code and redeem it at APPLE/auth/token before signing in: a token alone proves no fresh sign-in "
+                + "(one captured from any other sign-in of the app passes), and without the code there is no refresh token to revoke",
+            reference: Reference.tokenEndpoint),
     ]
 
     static let notificationCases: [ConformanceCase] = [

@@ -113,7 +113,7 @@ public struct ConformanceOptions: Sendable {
         if !(1...65_535).contains(port) { problems.append("--port must be between 1 and 65535") }
         if !Self.isHTTPURL(backend) { problems.append("--backend must be an absolute http(s) URL, e.g. http://127.0.0.1:9000") }
         if !Self.isHTTPURL(redirectURI) { problems.append("--redirect-uri must be an absolute http(s) URL") }
-        if startPath == nil, nativePath == nil { problems.append("--start or --native is required: the kit needs a sign-in to judge") }
+        if startPath == nil, nativePath == nil { problems.append("an API-only run (--api-only) needs --native: the kit needs a sign-in to judge") }
         for (name, value) in [("--team-id", teamID), ("--key-id", keyID), ("--client-id", clientID)] where value.isEmpty {
             problems.append("\(name) must not be empty")
         }

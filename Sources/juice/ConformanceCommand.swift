@@ -40,8 +40,13 @@ struct ConformanceCommand: AsyncParsableCommand {
     @Option(name: .customLong("bundle-id"), help: "The app's bundle id (native sign-ins, notifications); default: the client id.")
     var bundleID: String?
 
-    @Option(help: "The path that starts a web sign-in (default /auth/apple); leave it out with --native for an API-only backend.")
+    @Option(help: "The path that starts a web sign-in (default /auth/apple).")
     var start: String?
+
+    @Flag(
+        name: .customLong("api-only"),
+        help: "An API-only backend (native sign-in only): no --start; the web cases are SKIPPED, the native ones (--native) run.")
+    var apiOnly = false
 
     @Option(
         name: .customLong("start-method"),
@@ -107,8 +112,12 @@ struct ConformanceCommand: AsyncParsableCommand {
             backend: backend, port: port, issuer: issuer, teamID: team.teamID, keyID: team.keyID,
             teamPublicKeyPEM: try ConformanceOptions.teamPublicKeyPEM(fromPEM: String(decoding: data, as: UTF8.self)), clientID: clientID,
             redirectURI: redirectURI, bundleID: bundleID)
-        // Without --start, a run with --native is API-only; with neither, the usual web start.
-        options.startPath = start ?? (native == nil ? "/auth/apple" : nil)
+        // API-only is said, never inferred: a run that merely leaves --start out keeps the default web start.
+        if apiOnly {
+            guard start == nil else { throw ConformanceStartError("--api-only and --start exclude each other: an API-only backend has no web start") }
+            guard native != nil else { throw ConformanceStartError("--api-only needs --native: the native endpoint is what the kit judges") }
+        }
+        options.startPath = apiOnly ? nil : start ?? "/auth/apple"
         guard let body = NativeBody(rawValue: nativeBody.lowercased()) else { throw ConformanceStartError("--native-body must be juice or rest-auth") }
         options.nativeBody = body
         guard let method = ConformanceOptions.StartMethod(rawValue: startMethod.uppercased()) else {

@@ -64,7 +64,8 @@ struct ConformanceKitTests {
             Expected(flaw: .reusableState, failed: ["state-replay"]),
             // Without a redeemed code there is no refresh token to revoke, and no client secret to judge.
             Expected(
-                flaw: .neverRedeemsCode, failed: ["code-rejected-by-apple", "native-code-rejected-by-apple", "account-deletion-revokes"],
+                flaw: .neverRedeemsCode,
+                failed: ["code-rejected-by-apple", "native-code-rejected-by-apple", "native-token-without-code", "account-deletion-revokes"],
                 inconclusive: ["client-secret-lifetime"]),
             Expected(flaw: .strictBooleans, failed: ["booleans-as-strings"]),
             // A 5xx or a stall on hostile input refuses it, but badly: a warning, not a failure.
@@ -193,7 +194,7 @@ struct ConformanceKitTests {
         let error = await #expect(throws: ConformanceStartError.self) { try await ConformanceRun(options: options).run() }
         #expect(error?.reason.contains("could not be reached") == true)
         options.nativePath = nil
-        await #expect(throws: ConformanceStartError("--start or --native is required: the kit needs a sign-in to judge")) {
+        await #expect(throws: ConformanceStartError("an API-only run (--api-only) needs --native: the kit needs a sign-in to judge")) {
             try await ConformanceRun(options: options).run()
         }
     }

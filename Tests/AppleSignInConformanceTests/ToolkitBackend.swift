@@ -22,7 +22,7 @@ struct ToolkitBackend: Sendable {
         case neverRefreshesKeys
         /// Looks the state up but never consumes it.
         case reusableState
-        /// Trusts the identity token and never redeems the code.
+        /// Trusts the identity token and never redeems the code (nor requires one).
         case neverRedeemsCode
         /// Decodes email_verified/is_private_email as JSON booleans only, and crashes (500) on strings.
         case strictBooleans
@@ -194,7 +194,9 @@ struct ToolkitBackend: Sendable {
             } catch {
                 return Response(status: .unauthorized)
             }
-            if flaw != .neverRedeemsCode, let code = body.authorizationCode {
+            if flaw != .neverRedeemsCode {
+                // A correct backend requires the code: a token alone proves no fresh sign-in.
+                guard let code = body.authorizationCode else { return Response(status: .badRequest) }
                 do {
                     _ = try await apple.exchangeCode(code, clientID: Self.bundleID)
                 } catch {
