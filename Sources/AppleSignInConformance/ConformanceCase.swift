@@ -135,6 +135,12 @@ struct Scenario: Sendable, Hashable {
     /// The native body carries the identity token and no authorization code (`--native-body rest-auth`:
     /// an `access_token` of the kit's invention instead).
     var withoutCode = false
+    /// A fresh Apple ID whose token carries no email (a Work & School account whose organization shares none).
+    var withoutEmail = false
+    /// The same native body (identity token, code, nonce) is posted twice; the second is judged.
+    var replayed = false
+    /// The kit's token endpoint answers 503 `server_error` for the code: Apple is down.
+    var appleUnavailable = false
     /// Rotate to a new signing key (and `kid`) the backend has never seen before this case.
     var rotateKeys = false
     /// The notification's event type (`email-enabled`, `consent-revoked`, `account-delete`).

@@ -17,6 +17,8 @@ enum KitAppleRouter {
                 return json(try JSONEncoder().encode(body))
             case .error(let code, let description):
                 return oauthError(code, description)
+            case .unavailable:
+                return oauthError("server_error", "Apple is unavailable (the kit plays an outage)", status: .serviceUnavailable)
             }
         }
         router.post("/auth/revoke") { request, _ in
@@ -50,8 +52,8 @@ enum KitAppleRouter {
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    private static func oauthError(_ code: String, _ description: String) -> Response {
+    private static func oauthError(_ code: String, _ description: String, status: HTTPResponse.Status = .badRequest) -> Response {
         let data = (try? JSONEncoder().encode(["error": code, "error_description": description])) ?? Data()
-        return Response(status: .badRequest, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

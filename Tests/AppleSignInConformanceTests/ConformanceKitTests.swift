@@ -65,8 +65,16 @@ struct ConformanceKitTests {
             // Without a redeemed code there is no refresh token to revoke, and no client secret to judge.
             Expected(
                 flaw: .neverRedeemsCode,
-                failed: ["code-rejected-by-apple", "native-code-rejected-by-apple", "native-token-without-code", "account-deletion-revokes"],
+                failed: [
+                    "code-rejected-by-apple", "native-code-rejected-by-apple", "native-token-without-code", "native-token-replay",
+                    "native-apple-unavailable", "account-deletion-revokes",
+                ],
                 inconclusive: ["client-secret-lifetime"]),
+            Expected(flaw: .requiresEmail, failed: ["native-no-email"]),
+            // Any failed redemption crashes it: Apple's refusal of the code (also a replayed one) and Apple's outage alike.
+            Expected(
+                flaw: .crashesWhenAppleFails, failed: [],
+                warnings: ["native-code-rejected-by-apple", "native-apple-unavailable", "native-token-replay"]),
             Expected(flaw: .strictBooleans, failed: ["booleans-as-strings"]),
             // A 5xx or a stall on hostile input refuses it, but badly: a warning, not a failure.
             Expected(flaw: .crashesOnUnsignedTokens, failed: [], warnings: ["id-token-alg-none", "native-id-token-alg-none"]),

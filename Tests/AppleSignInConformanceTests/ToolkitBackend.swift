@@ -36,6 +36,10 @@ struct ToolkitBackend: Sendable {
         case keepsTokensOnDeletion
         /// Answers consent-revoked and account-delete notifications 200 but keeps the user's sessions.
         case ignoresConsentRevoked
+        /// Refuses a native sign-in whose token has no email (it keys accounts by email).
+        case requiresEmail
+        /// Crashes (500) when Apple's token endpoint fails a native code's redemption.
+        case crashesWhenAppleFails
     }
 
     static let teamID = "TEAMCONF01"
@@ -189,18 +193,20 @@ struct ToolkitBackend: Sendable {
             }
             if let response = try await misbehave(body.identityToken, web: false) { return response }
             let hashed = SHA256.hash(data: Data(body.nonce.utf8)).map { String(format: "%02x", $0) }.joined()
+            let verified: IdentityToken
             do {
-                _ = try await verify(body.identityToken, nonce: hashed, code: body.authorizationCode)
+                verified = try await verify(body.identityToken, nonce: hashed, code: body.authorizationCode)
             } catch {
                 return Response(status: .unauthorized)
             }
+            if flaw == .requiresEmail, verified.email == nil { return Response(status: .badRequest) }
             if flaw != .neverRedeemsCode {
                 // A correct backend requires the code: a token alone proves no fresh sign-in.
                 guard let code = body.authorizationCode else { return Response(status: .badRequest) }
                 do {
                     _ = try await apple.exchangeCode(code, clientID: Self.bundleID)
                 } catch {
-                    return Response(status: .unauthorized)
+                    return Response(status: flaw == .crashesWhenAppleFails ? .internalServerError : .unauthorized)
                 }
             }
             return Response(status: .ok)
