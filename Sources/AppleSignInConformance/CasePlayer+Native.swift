@@ -21,6 +21,17 @@ extension CasePlayer {
             token: token, code: scenario.withoutCode ? nil : code, rawNonce: rawNonce,
             newUser: scenario.person == .newUser ? (email, "Ada", "Lovelace") : nil)
         let json = try JSONEncoder().encode(body)
+        if scenario.issuerDrift {
+            let readsBefore = await authority.discoveryReads
+            await authority.driftIssuer(to: Self.driftedIssuer)
+            let observation = await post(json, to: nativePath)
+            await authority.driftIssuer(to: nil)
+            let read = await authority.discoveryReads > readsBefore
+            return observation.appending(
+                read
+                    ? "; the backend read discovery (issuer \(Self.driftedIssuer)) during the sign-in"
+                    : "; the backend never read discovery: its issuer is configured, which drift cannot break")
+        }
         if scenario.replayed {
             let first = await post(json, to: nativePath)
             guard first.isAccepted else {
@@ -29,6 +40,9 @@ extension CasePlayer {
         }
         return await post(json, to: nativePath, appleDown: scenario.appleUnavailable)
     }
+
+    /// The issuer Apple's discovery document has named since June 2025, while tokens keep `https://appleid.apple.com`.
+    static let driftedIssuer = "https://account.apple.com"
 
     /// Posts a native body; the observation of the answer. While Apple is down (`appleDown`), a 502, 503 or
     /// 504 is a clean refusal: the backend reports its upstream's outage as a gateway error, not a crash of its own.

@@ -141,6 +141,8 @@ struct Scenario: Sendable, Hashable {
     var replayed = false
     /// The kit's token endpoint answers 503 `server_error` for the code: Apple is down.
     var appleUnavailable = false
+    /// The kit's discovery names the issuer `https://account.apple.com` while its tokens keep theirs (June 2025).
+    var issuerDrift = false
     /// Rotate to a new signing key (and `kid`) the backend has never seen before this case.
     var rotateKeys = false
     /// The notification's event type (`email-enabled`, `consent-revoked`, `account-delete`).

@@ -160,6 +160,13 @@ public enum ConformanceCatalog {
             scenario: .init(appleUnavailable: true),
             hint: "when Apple fails, refuse the sign-in with an error of your own (4xx, or 502/503 with a JSON error), promptly; never a crash",
             reference: Reference.tokenEndpoint),
+        .init(
+            "native-issuer-drift", "native: a valid sign-in while discovery names the issuer https://account.apple.com (tokens keep theirs)",
+            expect: .accept, flow: .native, scenario: .init(issuerDrift: true),
+            hint:
+                "expect the issuer Apple's tokens carry (https://appleid.apple.com), configured, never taken from discovery: Apple's "
+                + "discovery document changed its issuer in June 2025 while tokens did not",
+            reference: Reference.issuerDrift),
     ]
 
     static let notificationCases: [ConformanceCase] = [
@@ -250,6 +257,9 @@ public enum ConformanceCatalog {
         static let clientSecret =
             "Apple: Creating a client secret (https://developer.apple.com/documentation/accountorganizationaldatasharing/creating-a-client-secret)"
         static let keyRotation = "OpenID Connect Core 1.0 §10.1.1 Rotation of Asymmetric Signing Keys"
+        static let issuerDrift =
+            "OpenID Connect Discovery 1.0 §4.3 (the issuer must match the tokens'); next-auth#13047, supabase/auth#2051, ory/kratos#4433 "
+            + "(Apple's discovery issuer became https://account.apple.com in June 2025)"
         static let workAndSchool =
             "Apple: Sign in with Apple at Work & School, apps may receive no email "
             + "(https://developer.apple.com/documentation/signinwithapple/sign-in-with-apple-at-work-and-school)"

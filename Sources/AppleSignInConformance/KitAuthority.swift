@@ -35,6 +35,9 @@ actor KitAuthority {
     private var accessTokens: [String: String] = [:]
     /// When `/auth/keys` was last fetched.
     private(set) var lastKeyFetch: ContinuousClock.Instant?
+    /// The issuer discovery names instead of the tokens' (`native-issuer-drift`), and how often discovery was read.
+    private(set) var driftedIssuer: String?
+    private(set) var discoveryReads = 0
     /// Problems with the client secrets the backend sent (Apple's descriptions), and how many were valid.
     private(set) var secretProblems: [String] = []
     private(set) var validSecrets = 0
@@ -49,6 +52,17 @@ actor KitAuthority {
 
     func rotateKeys() throws {
         try keys.rotate()
+    }
+
+    /// Discovery names `issuer` from now on (`nil`: the tokens' issuer again).
+    func driftIssuer(to issuer: String?) {
+        driftedIssuer = issuer
+    }
+
+    /// The issuer discovery names now; records the read.
+    func discoveryIssuer() -> String {
+        discoveryReads += 1
+        return driftedIssuer ?? issuer
     }
 
     /// `/auth/keys`' body; records the fetch.

@@ -71,6 +71,7 @@ struct ConformanceKitTests {
                 ],
                 inconclusive: ["client-secret-lifetime"]),
             Expected(flaw: .requiresEmail, failed: ["native-no-email"]),
+            Expected(flaw: .issuerFromDiscovery, failed: ["native-issuer-drift"]),
             // Any failed redemption crashes it: Apple's refusal of the code (also a replayed one) and Apple's outage alike.
             Expected(
                 flaw: .crashesWhenAppleFails, failed: [],

@@ -1,4 +1,5 @@
 import AppleSignIn
+import AsyncHTTPClient
 import Crypto
 import Foundation
 import HTTPTypes
@@ -40,6 +41,8 @@ struct ToolkitBackend: Sendable {
         case requiresEmail
         /// Crashes (500) when Apple's token endpoint fails a native code's redemption.
         case crashesWhenAppleFails
+        /// Takes the issuer to expect from Apple's discovery document, read on every sign-in.
+        case issuerFromDiscovery
     }
 
     static let teamID = "TEAMCONF01"
@@ -100,6 +103,14 @@ struct ToolkitBackend: Sendable {
 
         /// Verifies a token: with the toolkit, or (flawed) against the audience the token names.
         @Sendable func verify(_ token: String, nonce: String, code: String?) async throws -> IdentityToken {
+            if flaw == .issuerFromDiscovery {
+                let response = try await HTTPClient.shared.execute(
+                    HTTPClientRequest(url: kit + "/.well-known/openid-configuration"), timeout: .seconds(10))
+                let body = try await response.body.collect(upTo: 65_536)
+                let issuer = (try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])?["issuer"] as? String ?? ""
+                return try await IdentityTokenVerifier(keys: keys, issuer: issuer, audiences: [Self.clientID, Self.bundleID]).verify(
+                    token, nonce: nonce, authorizationCode: code, requiresNonce: true)
+            }
             if flaw == .trustsTokenAudience, let audience = Self.claim("aud", of: token) {
                 return try await IdentityTokenVerifier(keys: keys, issuer: kit, audiences: [audience]).verify(
                     token, nonce: nonce, authorizationCode: code, requiresNonce: true)
