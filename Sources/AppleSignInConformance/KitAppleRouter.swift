@@ -34,7 +34,8 @@ enum KitAppleRouter {
         }
         router.get("/.well-known/openid-configuration") { _, _ in
             let document = [
-                "issuer": await authority.discoveryIssuer(), "authorization_endpoint": baseURL + "/auth/authorize", "token_endpoint": baseURL + "/auth/token",
+                "issuer": await authority.discoveryIssuer(),
+                "authorization_endpoint": baseURL + "/auth/authorize", "token_endpoint": baseURL + "/auth/token",
                 "revocation_endpoint": baseURL + "/auth/revoke", "jwks_uri": baseURL + "/auth/keys",
             ]
             return json(try JSONEncoder().encode(document))

@@ -118,7 +118,9 @@ struct ConformanceCommand: AsyncParsableCommand {
             guard native != nil else { throw ConformanceStartError("--api-only needs --native: the native endpoint is what the kit judges") }
         }
         options.startPath = apiOnly ? nil : start ?? "/auth/apple"
-        guard let body = NativeBody(rawValue: nativeBody.lowercased()) else { throw ConformanceStartError("--native-body must be juice or rest-auth") }
+        guard let body = NativeBody(rawValue: nativeBody.lowercased()) else {
+            throw ConformanceStartError("--native-body must be juice or rest-auth")
+        }
         options.nativeBody = body
         guard let method = ConformanceOptions.StartMethod(rawValue: startMethod.uppercased()) else {
             throw ConformanceStartError("--start-method must be GET or POST")

@@ -141,8 +141,10 @@ struct FailureInjectionTests {
     func relayDomain() async throws {
         try await RunningEmulator.with { emulator in
             #expect(
-                try await Self.inject(emulator, #"{"kind": "relay_domain", "client_id": "com.example.app", "relay_domain": "privaterelay.appleid.com"}"#)
-                    .status == 200)
+                try await Self.inject(
+                    emulator, #"{"kind": "relay_domain", "client_id": "com.example.app", "relay_domain": "privaterelay.appleid.com"}"#
+                )
+                .status == 200)
             let answer = try await DeviceSignInTests.authorize(emulator, [("email_choice", "hide")], account: Fixture.bob)
             #expect((answer.json?["email"] as? String)?.hasSuffix("@privaterelay.appleid.com") == true, "\(answer.body)")
         }
@@ -163,8 +165,10 @@ struct FailureInjectionTests {
                 #expect(attempt["error"] as? String == DroppedNotification.reason && (attempt["next_attempt_at"] ?? NSNull()) is NSNull, "\(attempt)")
                 #expect(await receiver.count == 0)
                 // The next one (the count ran out) is delivered.
-                #expect(try await emulator.postJSON(
-                    "/emulator/admin/send-test-notification", ["apple_id": Fixture.alice.email, "bundle_id": Fixture.bundleID]).status == 200)
+                #expect(
+                    try await emulator.postJSON(
+                        "/emulator/admin/send-test-notification", ["apple_id": Fixture.alice.email, "bundle_id": Fixture.bundleID]
+                    ).status == 200)
                 try await eventually("delivered") { await receiver.count == 1 }
             }
         }

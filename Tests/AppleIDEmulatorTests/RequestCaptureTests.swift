@@ -68,7 +68,8 @@ struct RequestCaptureTests {
             _ = try await emulator.get("/emulator/admin/clock", headers: FailureInjectionTests.admin)
             #expect(try await DeviceSignInTests.authorize(emulator).status == 200)
             let all = try await Self.requests(emulator).json?["requests"] as? [[String: Any]] ?? []
-            #expect(all.map { $0["path"] as? String } == ["/auth/keys", "/.well-known/openid-configuration"], "admin and device requests are not Apple's")
+            #expect(
+                all.map { $0["path"] as? String } == ["/auth/keys", "/.well-known/openid-configuration"], "admin and device requests are not Apple's")
             #expect(all.allSatisfy { $0["client_id"] is NSNull })
             #expect((try await Self.requests(emulator, "?client_id=\(Fixture.bundleID)").json?["requests"] as? [Any])?.isEmpty == true)
             #expect(try await FixtureAPITests.post(emulator, "reset", "{}").status == 200)

@@ -94,7 +94,8 @@ struct SignedHostileInputTests {
         try await StackEnvironment.with(.sqlite) { made in
             try await JuiceStack.with(environment: made) { stack in
                 let excused = try await Self.nonceless(stack, nonceSupported: .bool(false))
-                #expect(excused.error == "invalid_code", "Apple's documented rule: the token passes; only its invented code is refused: \(excused.body)")
+                #expect(
+                    excused.error == "invalid_code", "Apple's documented rule: the token passes; only its invented code is refused: \(excused.body)")
                 let capable = try await Self.nonceless(stack, nonceSupported: .bool(true))
                 #expect(capable.status == 400, "the platform supports nonces")
             }
