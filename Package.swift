@@ -39,10 +39,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
-        // Base64URL, hex and constant-time comparison: no dependencies, no protocol logic.
+        // Base64URL, hex and constant-time comparison: no protocol logic; swift-crypto for the SHA-256 digests.
         .target(
             name: "JuiceEncodings",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        // The one way a program is started (SpawnedChild: posix_spawn, a clean signal mask, reaped by a
+        // thread of its own): by the CLI, the client's browser opener and the tests. No dependencies.
+        .target(
+            name: "JuiceProcesses",
             swiftSettings: swiftSettings
         ),
         // What the emulator and the server both run on and that is not the protocol: the SQLite
@@ -98,8 +104,6 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SQLKit", package: "sql-kit"),
@@ -124,9 +128,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -147,6 +149,7 @@ let package = Package(
             dependencies: [
                 "AppleSignIn",
                 "JuiceEncodings",
+                "JuiceProcesses",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -181,7 +184,7 @@ let package = Package(
                 "AppleSignInConformance",
                 "JuiceServer",
                 "JuiceClient",
-                "JuiceInfrastructure",
+                "JuiceProcesses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -200,7 +203,9 @@ let package = Package(
         .target(
             name: "JuiceTestSupport",
             dependencies: [
-                "JuiceInfrastructure",
+                "JuiceProcesses",
+                "AppleSignIn",
+                "AppleIDEmulator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -229,8 +234,6 @@ let package = Package(
             dependencies: [
                 "WebAuthn",
                 "JuiceEncodings",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
@@ -238,6 +241,11 @@ let package = Package(
         .testTarget(
             name: "JuiceEncodingsTests",
             dependencies: ["JuiceTestSupport", "JuiceEncodings"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "JuiceProcessesTests",
+            dependencies: ["JuiceProcesses"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -256,15 +264,14 @@ let package = Package(
             name: "AppleIDEmulatorTests",
             dependencies: [
                 "JuiceTestSupport",
+                "JuiceProcesses",
                 "JuiceEncodings",
                 "AppleIDEmulator",
                 "AppleSignIn",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -277,6 +284,7 @@ let package = Package(
             name: "JuiceServerTests",
             dependencies: [
                 "JuiceTestSupport",
+                "JuiceProcesses",
                 "JuiceEncodings",
                 "JuiceServer",
                 "WebAuthn",
@@ -323,6 +331,7 @@ let package = Package(
             dependencies: [
                 "AppleIDEmulator",
                 "JuiceTestSupport",
+                "JuiceProcesses",
                 "AppleSignInConformance",
                 "AppleSignIn",
                 "JuiceEncodings",
@@ -343,6 +352,7 @@ let package = Package(
             dependencies: [
                 "AppleIDEmulator",
                 "JuiceTestSupport",
+                "JuiceProcesses",
                 "juice",
                 "JuiceInfrastructure",
                 .product(name: "SQLKit", package: "sql-kit"),

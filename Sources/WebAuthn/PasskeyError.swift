@@ -11,7 +11,7 @@ package struct PasskeyError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A stable identifier for the refusal, e.g. `"challenge_mismatch"`.
     package struct Code: Sendable, Hashable, CustomStringConvertible {
         // The set of codes is closed: a caller matches on the static members and cannot invent one.
-        private enum Base: String, Sendable {
+        private enum Base: String, Sendable, CaseIterable {
             case malformedCBOR = "malformed_cbor"
             case malformedClientData = "malformed_client_data"
             case malformedAuthenticatorData = "malformed_authenticator_data"
@@ -41,6 +41,9 @@ package struct PasskeyError: Error, Sendable, Hashable, CustomStringConvertible 
         private let base: Base
 
         private init(_ base: Base) { self.base = base }
+
+        /// Every code (for tests that a mapping misses none).
+        static var all: [Code] { Base.allCases.map(Code.init) }
 
         /// The stable string of the code, e.g. for a log line or an error body.
         package var description: String { base.rawValue }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JuiceTestSupport
 import Testing
 
 @testable import AppleSignInConformance

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JuiceProcesses
 import JuiceTestSupport
 
 @testable import AppleSignInConformance
@@ -102,16 +103,14 @@ struct DjangoBackend: Sendable {
         let log = TestOutput.base.appendingPathComponent("conformance/\(site.rawValue).log")
         try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
 
-        let migrate = try start(["migrate", "--verbosity", "0"], environment: environment, output: handle)
-        try await eventually("\(site.rawValue): manage.py migrate", timeout: .seconds(120)) { !migrate.isRunning }
-        guard migrate.terminationStatus == 0 else {
-            throw DjangoFailure(reason: "manage.py migrate exited \(migrate.terminationStatus); see \(log.path)")
+        let migrate = try start(["migrate", "--verbosity", "0"], environment: environment, log: log)
+        guard let migrated = try await eventually(timeout: .seconds(120), { migrate.exit }), migrated == .exited(0) else {
+            await migrate.stop(grace: .seconds(5))
+            throw DjangoFailure(reason: "manage.py migrate failed or did not end within 120 s; see \(log.path)")
         }
 
-        let server = try start(["runserver", "127.0.0.1:\(port)", "--noreload", "--nothreading"], environment: environment, output: handle)
+        let server = try start(["runserver", "127.0.0.1:\(port)", "--noreload", "--nothreading"], environment: environment, log: log)
         return try await withCleanup {
             try await eventually("\(site.rawValue) listening on \(port)", timeout: .seconds(60)) {
                 guard server.isRunning else { throw DjangoFailure(reason: "runserver exited; see \(log.path)") }
@@ -121,22 +120,15 @@ struct DjangoBackend: Sendable {
             }
             return try await body()
         } cleanup: {
-            server.terminate()
-            _ = try? await eventually("runserver stopped", timeout: .seconds(10)) { !server.isRunning }
-            if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+            await server.stop(grace: .seconds(10))
         }
     }
 
-    private func start(_ arguments: [String], environment: [String: String], output: FileHandle) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BrowserTools.python ?? "/usr/bin/python3")
-        process.arguments = [Self.project.appendingPathComponent("manage.py").path] + arguments
-        process.currentDirectoryURL = Self.project
-        process.environment = environment
-        process.standardOutput = output
-        process.standardError = output
-        try launch(process)
-        return process
+    /// `python3 manage.py arguments…` in the Django project, its output appended to `log`.
+    private func start(_ arguments: [String], environment: [String: String], log: URL) throws -> SpawnedChild {
+        try SpawnedChild.start(
+            BrowserTools.python ?? "/usr/bin/python3", [Self.project.appendingPathComponent("manage.py").path] + arguments,
+            environment: environment, directory: Self.project.path, standardIO: .file(log.path))
     }
 
     struct DjangoFailure: Error, CustomStringConvertible {

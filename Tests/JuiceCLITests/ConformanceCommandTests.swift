@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import JuiceProcesses
 import JuiceTestSupport
 import NIOCore
 import NIOHTTP1
@@ -18,7 +19,7 @@ struct ConformanceCommandTests {
         let kitPort: Int
         let directory: URL
         let keyPath: URL
-        let process = Process()
+        private(set) var child: SpawnedChild?
         var url: String { "http://127.0.0.1:\(port)" }
         var log: URL { directory.appendingPathComponent("serve.log") }
 
@@ -43,15 +44,12 @@ struct ConformanceCommandTests {
             let file = directory.appendingPathComponent("juice.json")
             try JSONSerialization.data(withJSONObject: configuration).write(to: file)
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            process.executableURL = JuiceProcess.executable
-            process.arguments = ["serve", "--config", file.path, "--log-level", "warning"]
-            process.standardOutput = handle
-            process.standardError = handle
-            process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") }
-            try launch(process)
+            let child = try SpawnedChild.start(
+                JuiceProcess.executable.path, ["serve", "--config", file.path, "--log-level", "warning"],
+                environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") }, standardIO: .file(log.path))
+            self.child = child
             for _ in 0..<300 {
-                guard process.isRunning else { break }
+                guard child.isRunning else { break }
                 var request = HTTPClientRequest(url: url + "/health")
                 request.method = .GET
                 if let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(2)), response.status == .ok { return }
@@ -61,7 +59,7 @@ struct ConformanceCommandTests {
         }
 
         func stop() {
-            process.stop()
+            child?.stopBlocking()
             try? FileManager.default.removeItem(at: directory)
         }
 

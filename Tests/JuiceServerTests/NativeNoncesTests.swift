@@ -2,6 +2,7 @@ import AppleSignIn
 import Crypto
 import Foundation
 import JuiceEncodings
+import JuiceTestSupport
 import Testing
 
 @testable import JuiceServer
@@ -11,7 +12,7 @@ struct NativeNoncesTests {
     static let secret = SymmetricKey(data: [UInt8](repeating: 7, count: 32))
 
     static func nonces(_ clock: TestClock, secret: SymmetricKey = secret, lifetime: TimeInterval = 600) -> NativeNonces {
-        NativeNonces(secret: secret, lifetime: lifetime, random: .seeded(1), time: clock.time)
+        NativeNonces(secret: secret, lifetime: lifetime, random: .seeded(1), time: clock.timeSource)
     }
 
     @Test("an issued nonce is accepted until its lifetime ends, then refused")

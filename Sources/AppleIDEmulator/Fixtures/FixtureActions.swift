@@ -58,7 +58,7 @@ struct FixtureActions: Sendable {
     func seed(_ seed: EmulatorConfiguration) async throws {
         try await lock.withLock {
             let merged = live.snapshot.configuration.merging(seed)
-            try merged.validate()
+            try merged.validate(seededWith: seed)
             live.replace(with: merged)
             try await prepare()
         }

@@ -27,14 +27,13 @@ struct FormFields: Sendable {
     /// Decodes `text`.
     init(decoding text: Substring) throws(Invalid) {
         if text.isEmpty { return }
-        let pairs = text.split(separator: "&", omittingEmptySubsequences: true)
+        let pairs = FormURLComponent.pairs(text)
         guard pairs.count <= Self.maximumFieldCount else { throw Invalid(reason: "too many fields") }
         for pair in pairs {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.decodeComponent(parts[0]), !name.isEmpty else {
+            guard let name = pair.name, !name.isEmpty else {
                 throw Invalid(reason: "a field name is not valid percent-encoded UTF-8")
             }
-            guard let value = Self.decodeComponent(parts.count == 2 ? parts[1] : "") else {
+            guard let value = pair.value else {
                 throw Invalid(reason: "the field \"\(name.prefix(40))\" is not valid percent-encoded UTF-8")
             }
             guard value.utf8.count <= Self.maximumValueLength else {
@@ -62,10 +61,6 @@ struct FormFields: Sendable {
     func nonEmpty(_ name: String) -> String? {
         guard let value = values[name], !value.isEmpty else { return nil }
         return value
-    }
-
-    private static func decodeComponent(_ component: Substring) -> String? {
-        FormURLComponent.decode(component)
     }
 
     /// Encodes `pairs` as a form (also for query strings and fragments).

@@ -61,10 +61,3 @@ public struct HTTPAppleKeySource: AppleKeySource {
         return nil
     }
 }
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}

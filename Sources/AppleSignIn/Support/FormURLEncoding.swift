@@ -16,15 +16,10 @@ public enum FormURLEncoding {
     /// Decodes a body into fields in order; `nil` when a percent escape is broken or the bytes are not UTF-8.
     public static func decode(_ body: String) -> [(String, String)]? {
         var fields: [(String, String)] = []
-        for pair in body.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = unescape(parts[0]), let value = unescape(parts.count > 1 ? parts[1] : "") else { return nil }
+        for pair in FormURLComponent.pairs(body[...]) {
+            guard let name = pair.name, let value = pair.value else { return nil }
             fields.append((name, value))
         }
         return fields
-    }
-
-    private static func unescape(_ text: Substring) -> String? {
-        FormURLComponent.decode(text)
     }
 }

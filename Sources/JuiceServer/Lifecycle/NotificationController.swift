@@ -40,11 +40,7 @@ struct NotificationController: Sendable {
                 notification = try await verifier.verify(body: Array(body.readableBytesView))
             } catch let error as TokenVerificationError {
                 context.logger.warning("notification refused", metadata: ["error": "\(error.code)"])
-                if error.code == .keysUnavailable {
-                    return ServerError(.appleUnavailable, status: .serviceUnavailable, "Apple's signing keys cannot be fetched; deliver again later")
-                        .jsonResponse()
-                }
-                return ServerError(.init(rawValue: error.code.description), status: .badRequest, error.reason).jsonResponse()
+                return ServerError(refusedNotification: error).jsonResponse()
             }
             let outcome = try await lifecycle.apply(notification, receivedAt: time.now)
             let status: String

@@ -1,7 +1,7 @@
 """dj-rest-auth's social login API with django-allauth's Apple adapter: a mobile app's backend, set up as
 dj-rest-auth's documentation says (token authentication; CLIENT_ID is the app's bundle id)."""
 from common import *  # noqa: F401,F403
-from common import BASE_APPS, BASE_MIDDLEWARE, CLIENT_ID, KEY_ID, TEAM_ID, TEAM_KEY_PEM
+from common import ALLAUTH_APPLE_PROVIDERS, BASE_APPS, BASE_MIDDLEWARE
 
 ROOT_URLCONF = "restauth_urls"
 INSTALLED_APPS = BASE_APPS + [
@@ -17,15 +17,4 @@ INSTALLED_APPS = BASE_APPS + [
 MIDDLEWARE = BASE_MIDDLEWARE + ["allauth.account.middleware.AccountMiddleware"]
 AUTHENTICATION_BACKENDS = ["allauth.account.auth_backends.AuthenticationBackend"]
 REST_FRAMEWORK = {"DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.TokenAuthentication"]}
-SOCIALACCOUNT_PROVIDERS = {
-    "apple": {
-        "APPS": [
-            {
-                "client_id": CLIENT_ID,
-                "secret": KEY_ID,
-                "key": TEAM_ID,
-                "settings": {"certificate_key": TEAM_KEY_PEM},
-            }
-        ]
-    }
-}
+SOCIALACCOUNT_PROVIDERS = ALLAUTH_APPLE_PROVIDERS
