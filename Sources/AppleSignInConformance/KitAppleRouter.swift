@@ -17,6 +17,8 @@ enum KitAppleRouter {
                 return json(try JSONEncoder().encode(body))
             case .error(let code, let description):
                 return oauthError(code, description)
+            case .unavailable:
+                return oauthError("server_error", "Apple is unavailable (the kit plays an outage)", status: .serviceUnavailable)
             }
         }
         router.post("/auth/revoke") { request, _ in
@@ -32,7 +34,8 @@ enum KitAppleRouter {
         }
         router.get("/.well-known/openid-configuration") { _, _ in
             let document = [
-                "issuer": issuer, "authorization_endpoint": baseURL + "/auth/authorize", "token_endpoint": baseURL + "/auth/token",
+                "issuer": await authority.discoveryIssuer(),
+                "authorization_endpoint": baseURL + "/auth/authorize", "token_endpoint": baseURL + "/auth/token",
                 "revocation_endpoint": baseURL + "/auth/revoke", "jwks_uri": baseURL + "/auth/keys",
             ]
             return json(try JSONEncoder().encode(document))
@@ -50,8 +53,8 @@ enum KitAppleRouter {
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    private static func oauthError(_ code: String, _ description: String) -> Response {
+    private static func oauthError(_ code: String, _ description: String, status: HTTPResponse.Status = .badRequest) -> Response {
         let data = (try? JSONEncoder().encode(["error": code, "error_description": description])) ?? Data()
-        return Response(status: .badRequest, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

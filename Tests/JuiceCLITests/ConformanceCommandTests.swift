@@ -116,6 +116,25 @@ struct ConformanceCommandTests {
         #expect(result.stderr.contains("could not be reached"))
     }
 
+    @Test("--api-only with --start, or without --native, or an unknown --native-body: exit status 2 with the reason")
+    func apiOnlyRefusals() async throws {
+        let juice = try JuiceBackend()
+        defer { juice.stop() }
+        let arguments = juice.conformanceArguments()
+        let withoutNative = arguments.enumerated().filter { index, value in
+            value != "--native" && (index == 0 || arguments[index - 1] != "--native")
+        }.map(\.element)
+        for (extra, base, reason) in [
+            (["--api-only", "--start", "/auth/apple"], arguments, "--api-only and --start exclude each other"),
+            (["--api-only"], withoutNative, "--api-only needs --native"),
+            (["--native-body", "graphql"], arguments, "--native-body must be juice or rest-auth"),
+        ] {
+            let result = try await JuiceProcess.run(base + extra, timeout: .seconds(60))
+            #expect(result.status == 2, "\(extra)")
+            #expect(result.stderr.contains(reason), "\(extra): \(result.stderr)")
+        }
+    }
+
     @Test("a team key that is not a key: exit status 2, and the file's content is not echoed")
     func badTeamKeyExits2() async throws {
         let juice = try JuiceBackend()

@@ -26,6 +26,8 @@ struct NotificationDeliveryService: Service {
     let options: EmulatorOptions
     let httpClient: HTTPClient
     let logger: Logger
+    /// `drop_notifications`: consulted once per attempt (``DroppedNotification``).
+    var failures = FailureInjection()
 
     func run() async throws {
         // Ends promptly on graceful shutdown: the sleep between polls is cancelled.
@@ -62,11 +64,12 @@ struct NotificationDeliveryService: Service {
 
     /// One attempt: POSTs, then records the outcome on the outbox row and in the delivery log, in one transaction.
     func attempt(_ entry: OutboxEntry) async {
-        let result = await post(entry)
+        let dropped = DroppedNotification.isDropped(audience: entry.audience, failures: failures)
+        let result: DeliveryResult = await dropped ? .failure(DroppedNotification.reason) : post(entry)
         let attempts = entry.attempts + 1
         let now = time.now.timeIntervalSince1970
         let delivered = result.isDelivered
-        let givingUp = !delivered && attempts >= options.outboxMaximumAttempts
+        let givingUp = !delivered && (dropped || attempts >= options.outboxMaximumAttempts)
         let next = now + options.backoff(afterAttempts: attempts)
         logger.debug(
             "notification attempt",
