@@ -109,7 +109,7 @@ struct ToolkitBackend: Sendable {
                 let body = try await response.body.collect(upTo: 65_536)
                 let issuer = (try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])?["issuer"] as? String ?? ""
                 return try await IdentityTokenVerifier(keys: keys, issuer: issuer, audiences: [Self.clientID, Self.bundleID]).verify(
-                    token, nonce: nonce, authorizationCode: code, requiresNonce: true)
+                    token, nonceClaim: nonce, authorizationCode: code, requiresNonce: true)
             }
             if flaw == .trustsTokenAudience, let audience = Self.claim("aud", of: token) {
                 return try await IdentityTokenVerifier(keys: keys, issuer: kit, audiences: [audience]).verify(
