@@ -147,4 +147,6 @@ struct Scenario: Sendable, Hashable {
     var rotateKeys = false
     /// The notification's event type (`email-enabled`, `consent-revoked`, `account-delete`).
     var notificationType = "email-enabled"
+    /// The notification's `events` claim is a JSON object, not the JSON string Apple sends.
+    var eventsAsObject = false
 }

@@ -190,6 +190,13 @@ public enum ConformanceCatalog {
             "account-delete-ends-session", "a signed-in user, then an account-delete notification: the session must stop working",
             expect: .refuse, flow: .sessionAfterNotification, scenario: .init(notificationType: "account-delete"),
             hint: "on account-delete, end the user's sessions and delete or detach the account", reference: Reference.notifications),
+        .init(
+            "notification-events-object", "a valid notification whose events claim is a JSON object, not the string Apple sends",
+            expect: .accept, level: .recommended, flow: .notification, scenario: .init(eventsAsObject: true),
+            hint:
+                "read events as Apple sends it (a string holding JSON) and also as an object: a library or a proxy that re-encodes the "
+                + "claims delivers the object, and a backend that only parses the string loses the event",
+            reference: Reference.notifications),
     ]
 
     static let recommended: [ConformanceCase] = [

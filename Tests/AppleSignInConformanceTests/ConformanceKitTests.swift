@@ -73,6 +73,8 @@ struct ConformanceKitTests {
                 inconclusive: ["client-secret-lifetime"]),
             Expected(flaw: .requiresEmail, failed: ["native-no-email"]),
             Expected(flaw: .issuerFromDiscovery, failed: ["native-issuer-drift"]),
+            // A recommended case: missed, it is a warning.
+            Expected(flaw: .eventsStringOnly, failed: [], warnings: ["notification-events-object"]),
             // Any failed redemption crashes it: Apple's refusal of the code (also a replayed one) and Apple's outage alike.
             Expected(
                 flaw: .crashesWhenAppleFails, failed: [],

@@ -43,6 +43,8 @@ struct ToolkitBackend: Sendable {
         case crashesWhenAppleFails
         /// Takes the issuer to expect from Apple's discovery document, read on every sign-in.
         case issuerFromDiscovery
+        /// Parses a notification's `events` only as the JSON string Apple sends, refusing (400) an object.
+        case eventsStringOnly
     }
 
     static let teamID = "TEAMCONF01"
@@ -225,7 +227,12 @@ struct ToolkitBackend: Sendable {
         router.post("/apple/notifications") { request, _ in
             let notification: ServerNotification
             do {
-                notification = try await notifications.verify(body: Array(buffer: try await request.body.collect(upTo: 65_536)))
+                let body = Array(buffer: try await request.body.collect(upTo: 65_536))
+                if flaw == .eventsStringOnly {
+                    let payload = (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["payload"] as? String ?? ""
+                    guard Self.segment(1, of: payload)?["events"] is String else { return Response(status: .badRequest) }
+                }
+                notification = try await notifications.verify(body: body)
             } catch {
                 return Response(status: .badRequest)
             }
