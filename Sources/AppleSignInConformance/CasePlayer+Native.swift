@@ -4,23 +4,20 @@ import JuiceEncodings
 extension CasePlayer {
     func playNative(_ scenario: Scenario) async throws -> Observation {
         guard let nativePath = options.nativePath else { return .skipped("no --native endpoint") }
-        let rawNonce = try await nativeNonce()
-        // A Work & School account without email is an Apple ID of its own, never seen before.
-        let subject = scenario.withoutEmail ? RandomText.subject() : nativeSubject
-        let email = mainEmail.replacingOccurrences(of: "ada.", with: "ada.native.")
-        var content = TokenMint.IdentityContent(
-            subject: subject, audience: options.appAudience, nonce: sha256Hex(rawNonce), email: scenario.withoutEmail ? nil : email,
-            realUserStatus: 2)
-        let code = await authority.issueCode(
-            clientID: options.appAudience, redirectURI: nil, content: content, defect: scenario.defect, refused: scenario.codeRefusedByApple,
-            unavailable: scenario.appleUnavailable)
-        content.code = code
-        let token = try await TokenMint(issuer: options.effectiveIssuer, now: Date()).identityToken(
-            content, defect: scenario.defect, keys: authority.keys)
-        let body = options.nativeBody.fields(
-            token: token, code: scenario.withoutCode ? nil : code, rawNonce: rawNonce,
-            newUser: scenario.person == .newUser ? (email, "Ada", "Lovelace") : nil)
-        let json = try JSONEncoder().encode(body)
+        if scenario.keysUnavailable {
+            // First a sign-in with Apple's keys up, so a backend that caches them has them; then Apple's key
+            // endpoint fails and a second, fresh credential must still sign in.
+            let warmUp = await post(try await nativeBody(Scenario()), to: nativePath)
+            guard warmUp.isAccepted else {
+                return .inconclusive("the sign-in with Apple's keys up was not accepted (\(warmUp.detail)): nothing to compare")
+            }
+            let json = try await nativeBody(Scenario())
+            await authority.setKeysUnavailable(true)
+            let observation = await post(json, to: nativePath)
+            await authority.setKeysUnavailable(false)
+            return observation
+        }
+        let json = try await nativeBody(scenario)
         if scenario.issuerDrift {
             let readsBefore = await authority.discoveryReads
             await authority.driftIssuer(to: Self.driftedIssuer)
@@ -39,6 +36,27 @@ extension CasePlayer {
             }
         }
         return await post(json, to: nativePath, appleDown: scenario.appleUnavailable)
+    }
+
+    /// A fresh native credential (a new nonce from the backend, a new code) in the body the backend takes.
+    private func nativeBody(_ scenario: Scenario) async throws -> Data {
+        let rawNonce = try await nativeNonce()
+        // A Work & School account without email is an Apple ID of its own, never seen before.
+        let subject = scenario.withoutEmail ? RandomText.subject() : nativeSubject
+        let email = mainEmail.replacingOccurrences(of: "ada.", with: "ada.native.")
+        var content = TokenMint.IdentityContent(
+            subject: subject, audience: options.appAudience, nonce: sha256Hex(rawNonce), email: scenario.withoutEmail ? nil : email,
+            realUserStatus: 2)
+        let code = await authority.issueCode(
+            clientID: options.appAudience, redirectURI: nil, content: content, defect: scenario.defect, refused: scenario.codeRefusedByApple,
+            unavailable: scenario.appleUnavailable)
+        content.code = code
+        let token = try await TokenMint(issuer: options.effectiveIssuer, now: Date()).identityToken(
+            content, defect: scenario.defect, keys: authority.keys)
+        let body = options.nativeBody.fields(
+            token: token, code: scenario.withoutCode ? nil : code, rawNonce: rawNonce,
+            newUser: scenario.person == .newUser ? (email, "Ada", "Lovelace") : nil)
+        return try JSONEncoder().encode(body)
     }
 
     /// The issuer Apple's discovery document has named since June 2025, while tokens keep `https://appleid.apple.com`.

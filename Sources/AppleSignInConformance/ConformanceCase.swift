@@ -143,6 +143,8 @@ struct Scenario: Sendable, Hashable {
     var appleUnavailable = false
     /// The kit's discovery names the issuer `https://account.apple.com` while its tokens keep theirs (June 2025).
     var issuerDrift = false
+    /// After a first sign-in (keys up), the kit's `/auth/keys` answers 503 while a second one is judged.
+    var keysUnavailable = false
     /// Rotate to a new signing key (and `kid`) the backend has never seen before this case.
     var rotateKeys = false
     /// The notification's event type (`email-enabled`, `consent-revoked`, `account-delete`).

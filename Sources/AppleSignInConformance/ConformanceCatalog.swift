@@ -223,6 +223,13 @@ public enum ConformanceCatalog {
             level: .recommended, scenario: .init(defect: .issuedSecondsAhead),
             hint: "allow a clock skew of a minute or so when checking iat (PyJWT: leeway=60)", reference: Reference.issuedAt),
         .init(
+            "native-keys-unavailable", "native: after a sign-in, Apple's key endpoint answers 503 and a fresh credential signs in",
+            expect: .accept, level: .recommended, flow: .native, scenario: .init(keysUnavailable: true),
+            hint:
+                "cache Apple's key set (it says how long in Cache-Control) and keep the last good keys when a refetch fails: a backend that "
+                + "fetches the keys for every sign-in cannot sign anyone in while Apple's key endpoint is down or slow",
+            reference: Reference.keyRotation),
+        .init(
             "client-secret-lifetime", "the backend's client secrets verify and live at most six months", expect: .accept,
             level: .recommended, flow: .clientSecrets,
             hint: "sign client secrets with ES256 by your team key, iss=team id, sub=client id, aud=https://appleid.apple.com, exp-iat ≤ 15777000 s",

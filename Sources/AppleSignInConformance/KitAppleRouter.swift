@@ -8,7 +8,10 @@ enum KitAppleRouter {
     static func build(authority: KitAuthority, baseURL: String, issuer: String) -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/auth/keys") { _, _ in
-            json(try await authority.keySet())
+            guard await !authority.keysUnavailable else {
+                return Response(status: .serviceUnavailable, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "")))
+            }
+            return json(try await authority.keySet())
         }
         router.post("/auth/token") { request, _ in
             guard let form = await form(request) else { return oauthError("invalid_request", "the body must be a form of at most 64 KiB") }

@@ -54,6 +54,14 @@ actor KitAuthority {
         try keys.rotate()
     }
 
+    /// Whether `/auth/keys` answers 503 (Apple's key endpoint down).
+    private(set) var keysUnavailable = false
+
+    /// `/auth/keys` fails (`true`) or answers again.
+    func setKeysUnavailable(_ unavailable: Bool) {
+        keysUnavailable = unavailable
+    }
+
     /// Discovery names `issuer` from now on (`nil`: the tokens' issuer again).
     func driftIssuer(to issuer: String?) {
         driftedIssuer = issuer
