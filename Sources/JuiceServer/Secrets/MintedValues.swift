@@ -11,6 +11,12 @@ import Foundation
 /// spends it: its key goes into `spent_values` (``AuthorizationStore/spend(_:at:)``), kept until well
 /// after it would have expired anyway. So an endpoint that needs no session can hand them out
 /// without filling a table. ``NativeNonces`` and the passkey sign-in challenge are minted here.
+///
+/// A value may be *bound* to context it does not carry (``mint(boundTo:)``, ``check(_:boundTo:)``):
+/// the tag then covers that context too, so the value is accepted only with the same context (for
+/// example a passkey sign-up challenge bound to the username and user handle it was issued for). The
+/// caller encodes the context unambiguously (fixed-length parts first, or length-prefixed); the empty
+/// context is the unbound value, so values minted before binding existed stay valid.
 struct MintedValues: Sendable {
     /// What ``check(_:)`` finds.
     enum Check: Sendable, Equatable {
@@ -42,21 +48,23 @@ struct MintedValues: Sendable {
         self.time = time
     }
 
-    /// A new value, accepted for ``lifetime`` seconds.
-    func mint() -> [UInt8] {
+    /// A new value, accepted for ``lifetime`` seconds, and only with `context` (empty: unbound).
+    func mint(boundTo context: [UInt8] = []) -> [UInt8] {
         var bytes = random.bytes(Self.randomCount)
         let expiry = UInt64(max(0, (time.now.timeIntervalSince1970 + lifetime).rounded(.down)))
         withUnsafeBytes(of: expiry.bigEndian) { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: HMAC<SHA256>.authenticationCode(for: bytes, using: key))
+        bytes.append(contentsOf: HMAC<SHA256>.authenticationCode(for: bytes + context, using: key))
         return bytes
     }
 
-    /// Whether `bytes` is a value minted here for this purpose and still in its time. Whether it was
-    /// spent already is the database's to say.
-    func check(_ bytes: [UInt8]) -> Check {
+    /// Whether `bytes` is a value minted here for this purpose, with this `context` (empty: unbound),
+    /// and still in its time. Whether it was spent already is the database's to say.
+    func check(_ bytes: [UInt8], boundTo context: [UInt8] = []) -> Check {
         guard bytes.count == Self.byteCount else { return .forged }
-        let signed = bytes[..<(Self.randomCount + Self.expiryCount)]
-        guard HMAC<SHA256>.isValidAuthenticationCode(bytes[signed.endIndex...], authenticating: signed, using: key) else { return .forged }
+        let signed = Array(bytes[..<(Self.randomCount + Self.expiryCount)])
+        guard HMAC<SHA256>.isValidAuthenticationCode(bytes[signed.endIndex...], authenticating: signed + context, using: key) else {
+            return .forged
+        }
         let expiry = signed[Self.randomCount...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let now = time.now.timeIntervalSince1970
         // A tag made with this key is trusted, but an expiry past what this server issues is refused all
