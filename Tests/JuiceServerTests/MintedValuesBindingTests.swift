@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JuiceTestSupport
 import Testing
 
 @testable import JuiceServer
@@ -10,7 +11,7 @@ struct MintedValuesBindingTests {
     static let now = Date(timeIntervalSince1970: 1_900_000_000)
 
     static func values(_ clock: TestClock, purpose: String = "juice test v1") -> MintedValues {
-        MintedValues(secret: secret, purpose: purpose, lifetime: 300, random: .seeded(1), time: clock.time)
+        MintedValues(secret: secret, purpose: purpose, lifetime: 300, random: .seeded(1), time: clock.timeSource)
     }
 
     @Test("a bound value is accepted with its context, by any instance sharing the secret, until it expires")

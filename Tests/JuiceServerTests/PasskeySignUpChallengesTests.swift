@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JuiceTestSupport
 import Testing
 
 @testable import JuiceServer
@@ -13,7 +14,7 @@ struct PasskeySignUpChallengesTests {
         PasskeySignUpChallenges(
             values: MintedValues(
                 secret: SymmetricKey(data: [UInt8](repeating: secret, count: 32)), purpose: "juice passkey sign-up challenge v1",
-                lifetime: 600, random: .seeded(1), time: clock.time))
+                lifetime: 600, random: .seeded(1), time: clock.timeSource))
     }
 
     @Test("accepted with its handle and username until its time is over")
@@ -55,9 +56,9 @@ struct PasskeySignUpChallengesTests {
     }
 
     @Test("its spent key never equals a sign-in challenge's")
-    func spentKey() {
+    func spentValueID() {
         let challenge = [UInt8](repeating: 3, count: MintedValues.byteCount)
-        #expect(PasskeySignUpChallenges.spentKey(challenge: challenge) != PasskeyCeremonies.spentKey(challenge: challenge))
-        #expect(PasskeySignUpChallenges.spentKey(challenge: challenge).hasPrefix("passkey-signup:"))
+        #expect(PasskeySignUpChallenges.spentValueID(challenge: challenge) != PasskeyCeremonies.spentValueID(challenge: challenge))
+        #expect(PasskeySignUpChallenges.spentValueID(challenge: challenge).hasPrefix("passkey-signup:"))
     }
 }

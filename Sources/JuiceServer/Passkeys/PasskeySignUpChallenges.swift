@@ -6,7 +6,7 @@ import JuiceEncodings
 /// they are ``MintedValues`` values, not rows: the options need no session, so they must not let
 /// anyone fill a table. Each is bound to what its options promised — the user handle given to the
 /// authenticator and the pending username (or none, for a generated one) — so a finish naming
-/// another username or handle is refused as forged. Spending one (``spentKey(challenge:)``) makes it
+/// another username or handle is refused as forged. Spending one (``spentValueID(challenge:)``) makes it
 /// single use.
 struct PasskeySignUpChallenges: Sendable {
     /// The longest user handle WebAuthn allows (`user.id`, §5.4.3), in bytes.
@@ -33,7 +33,7 @@ struct PasskeySignUpChallenges: Sendable {
 
     /// What `spent_values` keeps of a spent sign-up challenge: its SHA-256, marked so that it never
     /// equals a sign-in challenge's, a code's or a nonce's key.
-    static func spentKey(challenge: [UInt8]) -> String {
+    static func spentValueID(challenge: [UInt8]) -> String {
         "passkey-signup:" + SHA256.hash(data: challenge).hexString
     }
 
