@@ -1,7 +1,6 @@
 import AppleIDEmulator
 import AppleSignIn
 import Foundation
-import JuiceProcesses
 import JuiceTestSupport
 import Testing
 
@@ -9,25 +8,11 @@ import Testing
 /// against a running emulator, and the Swift one is this file's `swiftExample`; the docs show both verbatim.
 @Suite("docs/emulator.md's failure injection examples run", .serialized)
 struct FailureInjectionExampleTests {
-    static let docs = BrowserTools.repository.appendingPathComponent("docs/emulator.md")
-    static let python = BrowserTools.repository.appendingPathComponent("Tests/AppleIDEmulatorTests/Fixtures/failure_injection_example.py")
-
     @Test(
         "the Python example passes against the emulator, and docs/emulator.md shows it verbatim", .timeLimit(.minutes(2)),
         .enabled(if: BrowserTools.requests || BrowserTools.requireAll, "python3 with requests is missing (scripts/test installs it)"))
     func pythonExample() async throws {
-        let script = try String(contentsOf: Self.python, encoding: .utf8)
-        let docs = try String(contentsOf: Self.docs, encoding: .utf8)
-        #expect(docs.contains("```python\n" + script + "```"), "docs/emulator.md must show \(Self.python.lastPathComponent) verbatim")
-        try await RunningEmulator.with { emulator in
-            var environment = ProcessInfo.processInfo.environment
-            environment["EMULATOR_URL"] = emulator.baseURL
-            environment["ADMIN_TOKEN"] = Fixture.adminToken
-            let run = try await SpawnedChild.python([Self.python.path, "-v"], environment: environment, deadline: .seconds(90))
-            let output = run.outputText + run.errorText
-            #expect(run.exit == .exited(0) && !run.timedOut, "\(output)")
-            #expect(output.contains("Ran 2 tests") && output.contains("OK"), "\(output)")
-        }
+        try await DocsPythonExample.check("failure_injection_example.py", tests: 2)
     }
 
     @Test("the Swift example: Apple's token endpoint fails once, the redemption is captured, the code still redeems")
@@ -64,7 +49,7 @@ struct FailureInjectionExampleTests {
         let end = try #require(source.range(of: "            // docs:end"))
         let body = source[begin.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasPrefix("            ") ? String($0.dropFirst(12)) : String($0) }.joined(separator: "\n")
-        let docs = try String(contentsOf: Self.docs, encoding: .utf8)
+        let docs = try String(contentsOf: DocsPythonExample.docs, encoding: .utf8)
         #expect(docs.contains(body), "docs/emulator.md must show the Swift example:\n\(body)")
     }
 }
