@@ -126,6 +126,8 @@ struct AppleIDClientTests {
             } catch let error as AppleIDClientError {
                 #expect(error.isTransient)
                 #expect(error.status == 503)
+                // Apple failing, not refusing: the body's error does not make it a refusal.
+                #expect(error.code == .invalidResponse && error.appleError == "server_error")
             }
             #expect(server.received.count == 7)
         }

@@ -199,6 +199,14 @@ public struct AppleIDClient: Sendable {
         let json = bytes.readableBytes == 0 ? nil : try? JSONParser.parse(Array(bytes.readableBytesView))
 
         guard response.status == .ok else {
+            // A 5xx is Apple failing, whatever its body says (its outages answer `{"error": "server_error"}`):
+            // transient, never a refusal of the code or token.
+            if response.status.code >= 500 {
+                let error = json?["error"]?.stringValue
+                throw AppleIDClientError(
+                    .invalidResponse, "Apple failed /\(path) with HTTP \(response.status.code)" + (error.map { " (\($0.prefix(100)))" } ?? ""),
+                    appleError: error, appleErrorDescription: json?["error_description"]?.stringValue, status: Int(response.status.code))
+            }
             if let error = json?["error"]?.stringValue {
                 let description = json?["error_description"]?.stringValue
                 throw AppleIDClientError(
