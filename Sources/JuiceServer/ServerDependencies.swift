@@ -102,7 +102,7 @@ struct ServerDependencies: Sendable {
         // Background calls (revocation, refresh checks) try once, briefly: their own queue and schedule retry,
         // and a deletion does not keep its request waiting on an unreachable Apple.
         let backgroundClient = AppleIDClient(
-            baseURL: configuration.apple.appleBaseURL, signer: signer, httpClient: httpClient, timeout: .seconds(5), retryPolicy: .none,
+            baseURL: configuration.apple.appleBaseURL, signer: signer, httpClient: httpClient, timeout: .seconds(5), retrySchedule: .none,
             logger: logger
         )
         let revocations = RevocationQueue(

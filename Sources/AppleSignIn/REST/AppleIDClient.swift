@@ -25,8 +25,8 @@ public struct AppleIDClient: Sendable {
 
     /// Apple's base URL.
     public let baseURL: URL
-    /// The retry policy for idempotent calls.
-    public let retryPolicy: RetryPolicy
+    /// How idempotent calls are retried.
+    public let retrySchedule: RetrySchedule
     /// The deadline for one HTTP request.
     public let timeout: Duration
 
@@ -45,14 +45,14 @@ public struct AppleIDClient: Sendable {
     ///   - signer: Signs client secrets.
     ///   - httpClient: The process's HTTP client.
     ///   - timeout: Deadline per request (10 s by default).
-    ///   - retryPolicy: For idempotent calls.
+    ///   - retrySchedule: For idempotent calls.
     ///   - logger: Receives debug messages (never secrets).
     public init(
         baseURL: URL = AppleSignInConfiguration.appleBaseURL,
         signer: ClientSecretSigner,
         httpClient: HTTPClient = .shared,
         timeout: Duration = .seconds(10),
-        retryPolicy: RetryPolicy = RetryPolicy(),
+        retrySchedule: RetrySchedule = RetrySchedule(),
         logger: Logger = AppleSignInLogging.disabled
     ) {
         self.baseURL = baseURL
@@ -60,7 +60,7 @@ public struct AppleIDClient: Sendable {
         self.signer = signer
         self.httpClient = httpClient
         self.timeout = timeout
-        self.retryPolicy = retryPolicy
+        self.retrySchedule = retrySchedule
         self.logger = logger
     }
 
@@ -149,7 +149,7 @@ public struct AppleIDClient: Sendable {
         bearer: String? = nil,
         expectsBody: Bool = true
     ) async throws(AppleIDClientError) -> JSONValue {
-        let attempts = idempotent ? retryPolicy.maximumAttempts : 1
+        let attempts = idempotent ? retrySchedule.maximumAttempts : 1
         var attempt = 1
         while true {
             do {
@@ -158,7 +158,7 @@ public struct AppleIDClient: Sendable {
                 attempt += 1
                 logger.debug("retrying Apple call", metadata: ["path": "\(path)", "attempt": "\(attempt)", "error": "\(error.code)"])
                 do {
-                    try await Task.sleep(for: retryPolicy.backoff(beforeAttempt: attempt))
+                    try await Task.sleep(for: retrySchedule.backoff(beforeAttempt: attempt))
                 } catch {
                     throw AppleIDClientError(.timeout, "cancelled while waiting to retry /\(path)")
                 }

@@ -1,6 +1,6 @@
-/// How idempotent calls to Apple are retried: a bounded number of attempts with exponential backoff
-/// and jitter, for transient failures only.
-public struct RetryPolicy: Sendable {
+/// The setting that says how idempotent calls to Apple are retried (a schedule, not a rule): a bounded number
+/// of attempts with exponential backoff and jitter, for transient failures only.
+public struct RetrySchedule: Sendable {
     /// Attempts in all, including the first.
     public var maximumAttempts: Int
     /// Wait before the second attempt; doubled for each further one.
@@ -15,7 +15,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// No retries.
-    public static let none = RetryPolicy(maximumAttempts: 1)
+    public static let none = RetrySchedule(maximumAttempts: 1)
 
     /// The wait before attempt `attempt` (2 is the first retry), with up to 50% random jitter.
     func backoff(beforeAttempt attempt: Int) -> Duration {
