@@ -39,7 +39,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
-        // Base64URL, hex and constant-time comparison: no dependencies, no protocol logic.
+        // Base64URL, hex and constant-time comparison: no protocol logic; swift-crypto for the SHA-256 digests.
         .target(
             name: "JuiceEncodings",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
@@ -55,7 +55,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The one way a program is started (SpawnedChild: posix_spawn, a clean signal mask, reaped by a
+        // thread of its own): by the CLI, the client's browser opener and the tests. No dependencies.
+        .target(
+            name: "JuiceProcesses",
             swiftSettings: swiftSettings
         ),
         // What the emulator and the server both run on and that is not the protocol: the SQLite
@@ -71,8 +78,6 @@ let package = Package(
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -115,8 +120,6 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SQLKit", package: "sql-kit"),
@@ -142,9 +145,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -166,6 +167,7 @@ let package = Package(
                 "JuiceHTTP",
                 "AppleSignIn",
                 "JuiceEncodings",
+                "JuiceProcesses",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -202,7 +204,7 @@ let package = Package(
                 "AppleSignInConformance",
                 "JuiceServer",
                 "JuiceClient",
-                "JuiceInfrastructure",
+                "JuiceProcesses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -221,7 +223,9 @@ let package = Package(
         .target(
             name: "JuiceTestSupport",
             dependencies: [
-                "JuiceInfrastructure",
+                "JuiceProcesses",
+                "AppleSignIn",
+                "AppleIDEmulator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -253,8 +257,6 @@ let package = Package(
             dependencies: [
                 "WebAuthn",
                 "JuiceEncodings",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
@@ -278,6 +280,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "JuiceProcessesTests",
+            dependencies: ["JuiceProcesses"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "JuiceInfrastructureTests",
             dependencies: [
                 "JuiceTestSupport",
@@ -293,15 +300,14 @@ let package = Package(
             name: "AppleIDEmulatorTests",
             dependencies: [
                 "JuiceTestSupport",
+                "JuiceProcesses",
                 "JuiceEncodings",
                 "AppleIDEmulator",
                 "AppleSignIn",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -314,6 +320,7 @@ let package = Package(
             name: "JuiceServerTests",
             dependencies: [
                 "JuiceTestSupport",
+                "JuiceProcesses",
                 "JuiceEncodings",
                 "JuiceServer",
                 "WebAuthn",
@@ -360,6 +367,7 @@ let package = Package(
             dependencies: [
                 "AppleIDEmulator",
                 "JuiceTestSupport",
+                "JuiceProcesses",
                 "AppleSignInConformance",
                 "AppleSignIn",
                 "JuiceEncodings",
@@ -368,6 +376,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
@@ -377,6 +388,7 @@ let package = Package(
             dependencies: [
                 "AppleIDEmulator",
                 "JuiceTestSupport",
+                "JuiceProcesses",
                 "juice",
                 "JuiceInfrastructure",
                 .product(name: "SQLKit", package: "sql-kit"),

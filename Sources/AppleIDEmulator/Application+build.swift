@@ -28,6 +28,7 @@ import ServiceLifecycle
 ///   - publicURL: The URL clients reach the emulator at, when it is not `http://host:port`.
 ///   - time: The clock (tests inject one to expire codes and keys).
 ///   - random: The source of codes, tokens and identifiers.
+///   - sleep: How injected delays (`token_delay`, `keys_delay`) wait; tests inject one that returns at once.
 ///   - options: Key grace period and outbox retry tunables.
 ///   - logger: The application's logger (secrets are never logged); by default `AppleIDEmulator` at the
 ///     level `LOG_LEVEL` names (`info` when unset).
@@ -43,6 +44,7 @@ public func buildEmulatorApplication(
     publicURL: String? = nil,
     time: EmulatorTime = .system,
     random: EmulatorRandom = .system,
+    sleep: EmulatorSleep = .system,
     options: EmulatorOptions = EmulatorOptions(),
     logger: Logger? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
@@ -69,18 +71,26 @@ public func buildEmulatorApplication(
     }
 
     let signer = JWSSigner(keys: keys)
-    let tokens = IdentityTokenFactory(signer: signer, address: address, time: time)
+    // Test state of the fixture API, forgotten by a reset: injected failures and captured requests.
+    let failures = FailureInjection()
+    let capture = RequestCapture()
+    let tokens = IdentityTokenFactory(signer: signer, address: address, time: time, failures: failures)
     let validator = ClientSecretValidator(directory: directory, address: address, time: time)
-    let authorizer = Authorizer(store: store, random: random, time: time, tokens: tokens, relayDomain: options.relayDomain)
+    let authorizer = Authorizer(store: store, random: random, time: time, tokens: tokens, relayDomain: options.relayDomain, failures: failures)
     let actions = AccountActions(store: store, directory: directory, accounts: accounts, random: random, time: time)
 
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
-    router.addRoutes(DiscoveryController(keys: keys, address: address).endpoints)
+    router.add(middleware: RequestCaptureMiddleware(capture: capture, time: time))
+    router.addRoutes(
+        DiscoveryController(
+            keys: keys, address: address, keyFailure: KeyEndpointFailure(failures: failures, sleep: sleep), drift: IssuerDrift(failures: failures)
+        ).endpoints)
     router.addRoutes(AppleIDScriptController().endpoints)
     router.addRoutes(
         TokenController(
-            validator: validator, service: TokenService(store: store, random: random, time: time, tokens: tokens, relayDomain: options.relayDomain)
+            validator: validator, service: TokenService(store: store, random: random, time: time, tokens: tokens, relayDomain: options.relayDomain),
+            failure: TokenEndpointFailure(failures: failures, sleep: sleep)
         ).endpoints)
     router.addRoutes(RevocationController(validator: validator, store: store, time: time).endpoints)
     router.addRoutes(
@@ -102,12 +112,17 @@ public func buildEmulatorApplication(
         AdminController(
             adminToken: configuration.adminToken, address: address, actions: actions, keys: keys, inbox: inbox, policy: policy,
             fixtures: FixtureController(
-                fixtures: FixtureActions(live: live, store: store, directory: directory, accounts: accounts, clock: clock))
+                fixtures: FixtureActions(
+                    live: live, store: store, directory: directory, accounts: accounts, clock: clock, failures: failures, capture: capture)),
+            failures: FailureController(failures: failures, keys: keys, directory: directory),
+            requests: RequestCaptureController(capture: capture)
         ).endpoints
     )
 
     // The delivery service owns its outgoing HTTP client (no redirects: OutgoingHTTP) while it runs.
-    let delivery = NotificationDeliveryService(store: store, signer: signer, address: address, time: time, options: options, logger: logger)
+    let delivery = NotificationDeliveryService(
+        store: store, signer: signer, address: address, time: time, options: options, logger: logger, failures: failures
+    )
     var services: [any Service] = [StoreLifecycleService(store: store), delivery]
     if let smtp = options.smtp {
         let relay = MailRelay(store: store, directory: directory, random: random, time: time, dailyLimit: smtp.dailyLimitPerAddress)

@@ -4,12 +4,16 @@ import Foundation
 extension CasePlayer {
     func playNotification(_ scenario: Scenario) async throws -> Observation {
         guard let path = options.notificationsPath else { return .skipped("no --notifications endpoint") }
-        return try await notify(path, type: scenario.notificationType, subject: mainSubject, defect: scenario.defect)
+        return try await notify(
+            path, type: scenario.notificationType, subject: mainSubject, defect: scenario.defect, eventsAsObject: scenario.eventsAsObject)
     }
 
-    private func notify(_ path: String, type: String, subject: String, defect: Scenario.Defect) async throws -> Observation {
+    private func notify(
+        _ path: String, type: String, subject: String, defect: Scenario.Defect, eventsAsObject: Bool = false
+    ) async throws -> Observation {
         let payload = try await TokenMint(issuer: options.effectiveIssuer, now: Date()).notification(
-            type: type, subject: subject, email: mainEmail, audience: options.appAudience, defect: defect, keys: authority.keys)
+            type: type, subject: subject, email: mainEmail, audience: options.appAudience, defect: defect, eventsAsObject: eventsAsObject,
+            keys: authority.keys)
         let json = try JSONEncoder().encode(["payload": payload])
         do {
             return .api(try await client.postJSON(options.backend + path, json), what: path)

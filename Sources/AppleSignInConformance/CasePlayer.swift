@@ -28,6 +28,11 @@ struct CasePlayer {
         let reason: String
     }
 
+    /// The flows that begin with a web sign-in (`--start`).
+    static let webStartFlows: Set<ConformanceCase.Flow> = [.web, .authorizationRequest, .deletion, .sessionAfterNotification]
+    /// Why a web case is SKIPPED for an API-only backend.
+    static let noWebStart = "an API-only run (--api-only): the backend has no web sign-in to play"
+
     /// How many same-origin redirects the kit follows, as a browser does, before it stops.
     static let maximumRedirects = 5
 
@@ -43,6 +48,9 @@ struct CasePlayer {
 
     /// Plays one case; `earlier` holds the verdicts so far (the channel cases decide whether `c_hash` applies).
     func play(_ conformanceCase: ConformanceCase, earlier: [String: ConformanceReport.CaseResult]) async -> Observation {
+        if options.startPath == nil, Self.webStartFlows.contains(conformanceCase.flow) {
+            return .skipped(Self.noWebStart)
+        }
         do {
             switch conformanceCase.flow {
             case .web: return try await playWeb(conformanceCase.scenario, earlier: earlier)
@@ -69,7 +77,8 @@ struct CasePlayer {
     /// `/auth/authorize` with state, redirect_uri, client_id and form_post.
     func startWeb() async throws -> WebStart {
         var jar = CookieJar(secureContext: URL(string: options.backend).map(CookieJar.isSecureContext) ?? false)
-        var url = options.backend + options.startPath
+        guard let startPath = options.startPath else { throw StartProblem(reason: Self.noWebStart) }
+        var url = options.backend + startPath
         var answer = try await startRequest(url) { try await client.get(url, cookies: jar.header(path: Self.path(url), .sameSite)) }
         jar.take(answer.setCookies, requestPath: Self.path(url))
         if options.startMethod == .post {

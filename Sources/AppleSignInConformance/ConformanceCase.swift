@@ -132,8 +132,23 @@ struct Scenario: Sendable, Hashable {
     var state = State.issued
     /// The kit's token endpoint answers `invalid_grant` for the code.
     var codeRefusedByApple = false
+    /// The native body carries the identity token and no authorization code (`--native-body rest-auth`:
+    /// an `access_token` of the kit's invention instead).
+    var withoutCode = false
+    /// A fresh Apple ID whose token carries no email (a Work & School account whose organization shares none).
+    var withoutEmail = false
+    /// The same native body (identity token, code, nonce) is posted twice; the second is judged.
+    var replayed = false
+    /// The kit's token endpoint answers 503 `server_error` for the code: Apple is down.
+    var appleUnavailable = false
+    /// The kit's discovery names the issuer `https://account.apple.com` while its tokens keep theirs (June 2025).
+    var issuerDrift = false
+    /// After a first sign-in (keys up), the kit's `/auth/keys` answers 503 while a second one is judged.
+    var keysUnavailable = false
     /// Rotate to a new signing key (and `kid`) the backend has never seen before this case.
     var rotateKeys = false
     /// The notification's event type (`email-enabled`, `consent-revoked`, `account-delete`).
     var notificationType = "email-enabled"
+    /// The notification's `events` claim is a JSON object, not the JSON string Apple sends.
+    var eventsAsObject = false
 }

@@ -138,6 +138,35 @@ public enum ConformanceCatalog {
             "native-code-rejected-by-apple", "native: Apple answers invalid_grant for the code", expect: .refuse, flow: .native,
             scenario: .init(codeRefusedByApple: true), hint: "redeem the native authorization code and refuse when Apple refuses it",
             reference: Reference.tokenEndpoint),
+        .init(
+            "native-token-without-code", "native: a valid identity token with no authorization code (rest-auth: an invented access_token)",
+            expect: .refuse, flow: .native, scenario: .init(withoutCode: true),
+            hint:
+                "require the authorization code and redeem it at APPLE/auth/token before signing in: a token alone proves no fresh sign-in "
+                + "(one captured from any other sign-in of the app passes), and without the code there is no refresh token to revoke",
+            reference: Reference.tokenEndpoint),
+        .init(
+            "native-token-replay", "native: the same identity token, code and nonce posted again after an accepted sign-in", expect: .refuse,
+            flow: .native, scenario: .init(replayed: true),
+            hint: "redeem the code (Apple redeems each once) or spend the nonce once: a credential that signed in once must not sign in again",
+            reference: Reference.nonce),
+        .init(
+            "native-no-email", "native: a new Apple ID whose token has no email (Work & School without a shared email)", expect: .accept,
+            flow: .native, scenario: .init(withoutEmail: true),
+            hint: "find and create accounts by `sub`; email is optional (managed Apple Accounts, and users who never share it)",
+            reference: Reference.workAndSchool),
+        .init(
+            "native-apple-unavailable", "native: Apple's token endpoint answers 503 for the code", expect: .refuse, flow: .native,
+            scenario: .init(appleUnavailable: true),
+            hint: "when Apple fails, refuse the sign-in with an error of your own (4xx, or 502/503 with a JSON error), promptly; never a crash",
+            reference: Reference.tokenEndpoint),
+        .init(
+            "native-issuer-drift", "native: a valid sign-in while discovery names the issuer https://account.apple.com (tokens keep theirs)",
+            expect: .accept, flow: .native, scenario: .init(issuerDrift: true),
+            hint:
+                "expect the issuer Apple's tokens carry (https://appleid.apple.com), configured, never taken from discovery: Apple's "
+                + "discovery document changed its issuer in June 2025 while tokens did not",
+            reference: Reference.issuerDrift),
     ]
 
     static let notificationCases: [ConformanceCase] = [
@@ -161,6 +190,13 @@ public enum ConformanceCatalog {
             "account-delete-ends-session", "a signed-in user, then an account-delete notification: the session must stop working",
             expect: .refuse, flow: .sessionAfterNotification, scenario: .init(notificationType: "account-delete"),
             hint: "on account-delete, end the user's sessions and delete or detach the account", reference: Reference.notifications),
+        .init(
+            "notification-events-object", "a valid notification whose events claim is a JSON object, not the string Apple sends",
+            expect: .accept, level: .recommended, flow: .notification, scenario: .init(eventsAsObject: true),
+            hint:
+                "read events as Apple sends it (a string holding JSON) and also as an object: a library or a proxy that re-encodes the "
+                + "claims delivers the object, and a backend that only parses the string loses the event",
+            reference: Reference.notifications),
     ]
 
     static let recommended: [ConformanceCase] = [
@@ -186,6 +222,13 @@ public enum ConformanceCatalog {
             "id-token-issued-seconds-ahead", "identity tokens whose iat is 5 s ahead (Apple's clock a little fast)", expect: .accept,
             level: .recommended, scenario: .init(defect: .issuedSecondsAhead),
             hint: "allow a clock skew of a minute or so when checking iat (PyJWT: leeway=60)", reference: Reference.issuedAt),
+        .init(
+            "native-keys-unavailable", "native: after a sign-in, Apple's key endpoint answers 503 and a fresh credential signs in",
+            expect: .accept, level: .recommended, flow: .native, scenario: .init(keysUnavailable: true),
+            hint:
+                "cache Apple's key set (it says how long in Cache-Control) and keep the last good keys when a refetch fails: a backend that "
+                + "fetches the keys for every sign-in cannot sign anyone in while Apple's key endpoint is down or slow",
+            reference: Reference.keyRotation),
         .init(
             "client-secret-lifetime", "the backend's client secrets verify and live at most six months", expect: .accept,
             level: .recommended, flow: .clientSecrets,
@@ -228,5 +271,11 @@ public enum ConformanceCatalog {
         static let clientSecret =
             "Apple: Creating a client secret (https://developer.apple.com/documentation/accountorganizationaldatasharing/creating-a-client-secret)"
         static let keyRotation = "OpenID Connect Core 1.0 §10.1.1 Rotation of Asymmetric Signing Keys"
+        static let issuerDrift =
+            "OpenID Connect Discovery 1.0 §4.3 (the issuer must match the tokens'); next-auth#13047, supabase/auth#2051, ory/kratos#4433 "
+            + "(Apple's discovery issuer became https://account.apple.com in June 2025)"
+        static let workAndSchool =
+            "Apple: Sign in with Apple at Work & School, apps may receive no email "
+            + "(https://developer.apple.com/documentation/signinwithapple/sign-in-with-apple-at-work-and-school)"
     }
 }

@@ -41,14 +41,17 @@ public struct ConformanceOptions: Sendable {
     }
 
     /// The path that starts a web sign-in (redirects to the kit's `/auth/authorize`, or with
-    /// ``startMethod`` `.post` shows the form that does).
-    public var startPath = "/auth/apple"
+    /// ``startMethod`` `.post` shows the form that does); `nil` for an API-only backend, which needs
+    /// ``nativePath``: the web cases are then SKIPPED with the reason, the native ones run.
+    public var startPath: String? = "/auth/apple"
     /// How the web sign-in starts (default: `GET`).
     public var startMethod = StartMethod.get
     /// A path answering 2xx only to a signed-in browser (checked after each web callback), if any.
     public var probePath: String?
     /// The native sign-in endpoint (JSON), if the backend has one.
     public var nativePath: String?
+    /// The shape of the native sign-in's JSON body (default: Juice's, Apple's credential names).
+    public var nativeBody = NativeBody.juice
     /// An endpoint issuing the nonce for a native sign-in (`POST`, answers `{"nonce": …}`), if the backend requires its own.
     public var nativeNoncePath: String?
     /// The server-to-server notification endpoint, if the backend has one.
@@ -110,6 +113,7 @@ public struct ConformanceOptions: Sendable {
         if !(1...65_535).contains(port) { problems.append("--port must be between 1 and 65535") }
         if !Self.isHTTPURL(backend) { problems.append("--backend must be an absolute http(s) URL, e.g. http://127.0.0.1:9000") }
         if !Self.isHTTPURL(redirectURI) { problems.append("--redirect-uri must be an absolute http(s) URL") }
+        if startPath == nil, nativePath == nil { problems.append("an API-only run (--api-only) needs --native: the kit needs a sign-in to judge") }
         for (name, value) in [("--team-id", teamID), ("--key-id", keyID), ("--client-id", clientID)] where value.isEmpty {
             problems.append("\(name) must not be empty")
         }

@@ -107,7 +107,11 @@ public struct ConformanceRun: Sendable {
         let client = BackendClient(http: http, timeout: options.requestTimeout, appleOrigin: options.appleBaseURL)
         let player = CasePlayer(options: options, authority: authority, client: client)
         do {
-            _ = try await player.startWeb()
+            if options.startPath != nil {
+                _ = try await player.startWeb()
+            } else {
+                try await player.reachNative()
+            }
         } catch let problem as CasePlayer.StartProblem {
             throw ConformanceStartError(problem.reason)
         }

@@ -6,11 +6,8 @@ enum FormBody {
     /// The fields of `text`; a field whose percent-encoding is invalid is left out (the first of a repeated name wins).
     static func decode(_ text: String) -> [String: String] {
         var fields: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = FormURLComponent.decode(parts[0]), let value = FormURLComponent.decode(parts.count > 1 ? parts[1] : ""),
-                fields[name] == nil
-            else { continue }
+        for pair in FormURLComponent.pairs(text[...]) {
+            guard let name = pair.name, let value = pair.value, fields[name] == nil else { continue }
             fields[name] = value
         }
         return fields

@@ -8,7 +8,10 @@ enum KitAppleRouter {
     static func build(authority: KitAuthority, baseURL: String, issuer: String) -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/auth/keys") { _, _ in
-            json(try await authority.keySet())
+            guard await !authority.keysUnavailable else {
+                return Response(status: .serviceUnavailable, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "")))
+            }
+            return json(try await authority.keySet())
         }
         router.post("/auth/token") { request, _ in
             guard let form = await form(request) else { return oauthError("invalid_request", "the body must be a form of at most 64 KiB") }
@@ -17,6 +20,8 @@ enum KitAppleRouter {
                 return json(try JSONEncoder().encode(body))
             case .error(let code, let description):
                 return oauthError(code, description)
+            case .unavailable:
+                return oauthError("server_error", "Apple is unavailable (the kit plays an outage)", status: .serviceUnavailable)
             }
         }
         router.post("/auth/revoke") { request, _ in
@@ -32,7 +37,8 @@ enum KitAppleRouter {
         }
         router.get("/.well-known/openid-configuration") { _, _ in
             let document = [
-                "issuer": issuer, "authorization_endpoint": baseURL + "/auth/authorize", "token_endpoint": baseURL + "/auth/token",
+                "issuer": await authority.discoveryIssuer(),
+                "authorization_endpoint": baseURL + "/auth/authorize", "token_endpoint": baseURL + "/auth/token",
                 "revocation_endpoint": baseURL + "/auth/revoke", "jwks_uri": baseURL + "/auth/keys",
             ]
             return json(try JSONEncoder().encode(document))
@@ -50,8 +56,8 @@ enum KitAppleRouter {
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    private static func oauthError(_ code: String, _ description: String) -> Response {
+    private static func oauthError(_ code: String, _ description: String, status: HTTPResponse.Status = .badRequest) -> Response {
         let data = (try? JSONEncoder().encode(["error": code, "error_description": description])) ?? Data()
-        return Response(status: .badRequest, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -14,6 +14,8 @@ actor KitAuthority {
         let defect: Scenario.Defect
         /// The kit's token endpoint answers `invalid_grant` for it (`code-rejected-by-apple`).
         let refused: Bool
+        /// The kit's token endpoint answers 503 `server_error` for it (Apple down).
+        var unavailable = false
         var redeemed = false
     }
 
@@ -21,6 +23,8 @@ actor KitAuthority {
     enum TokenAnswer: Sendable {
         case tokens(TokenResponseBody)
         case error(code: String, description: String)
+        /// Apple is down: 503 `server_error`.
+        case unavailable
     }
 
     private(set) var keys: KitKeys
@@ -31,6 +35,9 @@ actor KitAuthority {
     private var accessTokens: [String: String] = [:]
     /// When `/auth/keys` was last fetched.
     private(set) var lastKeyFetch: ContinuousClock.Instant?
+    /// The issuer discovery names instead of the tokens' (`native-issuer-drift`), and how often discovery was read.
+    private(set) var driftedIssuer: String?
+    private(set) var discoveryReads = 0
     /// Problems with the client secrets the backend sent (Apple's descriptions), and how many were valid.
     private(set) var secretProblems: [String] = []
     private(set) var validSecrets = 0
@@ -47,6 +54,25 @@ actor KitAuthority {
         try keys.rotate()
     }
 
+    /// Whether `/auth/keys` answers 503 (Apple's key endpoint down).
+    private(set) var keysUnavailable = false
+
+    /// `/auth/keys` fails (`true`) or answers again.
+    func setKeysUnavailable(_ unavailable: Bool) {
+        keysUnavailable = unavailable
+    }
+
+    /// Discovery names `issuer` from now on (`nil`: the tokens' issuer again).
+    func driftIssuer(to issuer: String?) {
+        driftedIssuer = issuer
+    }
+
+    /// The issuer discovery names now; records the read.
+    func discoveryIssuer() -> String {
+        discoveryReads += 1
+        return driftedIssuer ?? issuer
+    }
+
     /// `/auth/keys`' body; records the fetch.
     func keySet() throws -> Data {
         lastKeyFetch = .now
@@ -54,12 +80,15 @@ actor KitAuthority {
     }
 
     /// A new code; redeemed, it yields an `id_token` with `content` (its `code` ignored), damaged by `defect`.
-    func issueCode(clientID: String, redirectURI: String?, content: TokenMint.IdentityContent, defect: Scenario.Defect, refused: Bool) -> String {
+    func issueCode(
+        clientID: String, redirectURI: String?, content: TokenMint.IdentityContent, defect: Scenario.Defect, refused: Bool, unavailable: Bool = false
+    ) -> String {
         let code = "c" + RandomText.hex32() + ".0.kit." + RandomText.hex32()
         var content = content
         // c_hash belongs to the form_post token only (with no code, none is minted): the token endpoint's carries at_hash.
         content.code = nil
-        codes[code] = IssuedCode(clientID: clientID, redirectURI: redirectURI, content: content, defect: defect, refused: refused)
+        codes[code] = IssuedCode(
+            clientID: clientID, redirectURI: redirectURI, content: content, defect: defect, refused: refused, unavailable: unavailable)
         return code
     }
 
@@ -79,12 +108,13 @@ actor KitAuthority {
         guard let clientID else { return .error(code: "invalid_request", description: "client_id is required") }
         switch form["grant_type"] {
         case "authorization_code":
+            if let code = form["code"], codes[code]?.unavailable == true { return .unavailable }
             guard let code = form["code"], var issued = codes[code], !issued.redeemed, !issued.refused else {
                 return .error(code: "invalid_grant", description: "The code has expired or has been revoked.")
             }
             guard issued.clientID == clientID else { return .error(code: "invalid_grant", description: "client_id mismatch") }
-            if let redirectURI = issued.redirectURI, form["redirect_uri"] != redirectURI {
-                return .error(code: "invalid_grant", description: "redirect_uri mismatch")
+            if let problem = CodeRedirectRule.problem(issuedWith: issued.redirectURI, presented: form["redirect_uri"]) {
+                return .error(code: "invalid_grant", description: problem)
             }
             issued.redeemed = true
             codes[code] = issued

@@ -35,6 +35,19 @@ enum Observation: Sendable {
         }
     }
 
+    /// The same observation with `text` added to its detail.
+    func appending(_ text: String) -> Observation {
+        switch self {
+        case .accepted(let detail): .accepted(detail + text)
+        case .refused(let detail): .refused(detail + text)
+        case .error(let detail): .error(detail + text)
+        case .timeout(let detail): .timeout(detail + text)
+        case .violation(let detail): .violation(detail + text)
+        case .inconclusive(let detail): .inconclusive(detail + text)
+        case .skipped(let detail): .skipped(detail + text)
+        }
+    }
+
     var isAccepted: Bool {
         if case .accepted = self { return true }
         return false

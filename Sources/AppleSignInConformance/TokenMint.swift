@@ -74,8 +74,11 @@ struct TokenMint: Sendable {
         return try sign(claims, defect: defect, keys: keys)
     }
 
-    /// A server-to-server notification of `type` about `subject`, its `events` a JSON string as Apple sends it.
-    func notification(type: String, subject: String, email: String, audience: String, defect: Scenario.Defect, keys: KitKeys) throws -> String {
+    /// A server-to-server notification of `type` about `subject`, its `events` a JSON string as Apple sends it
+    /// (or, `eventsAsObject`, the same object as a JSON object).
+    func notification(
+        type: String, subject: String, email: String, audience: String, defect: Scenario.Defect, eventsAsObject: Bool = false, keys: KitKeys
+    ) throws -> String {
         let time = Int64(now.timeIntervalSince1970)
         var event: [String: ClaimValue] = ["type": .string(type), "sub": .string(subject), "event_time": .integer(time * 1000)]
         if type.hasPrefix("email-") {
@@ -88,7 +91,8 @@ struct TokenMint: Sendable {
         let claims: [String: ClaimValue] = [
             "iss": .string(defect == .wrongIssuer ? Self.foreignIssuer : issuer),
             "aud": .string(defect == .wrongAudience ? audience + ".other" : audience),
-            "iat": .integer(time), "exp": .integer(time + 600), "jti": .string(RandomText.hex32()), "events": .string(events),
+            "iat": .integer(time), "exp": .integer(time + 600), "jti": .string(RandomText.hex32()),
+            "events": eventsAsObject ? .object(event) : .string(events),
         ]
         return try sign(claims, defect: defect, keys: keys)
     }

@@ -57,4 +57,20 @@ package enum FormURLComponent {
         }
         return String(validating: bytes, as: UTF8.self)
     }
+
+    /// One `name=value` pair of a form, each side decoded with ``decode(_:)`` (`nil` for a side that does
+    /// not decode); a pair without `=` has the empty value.
+    package struct Pair: Sendable {
+        package let name: String?
+        package let value: String?
+    }
+
+    /// The pairs of `text` (a body or a query string), split on `&`, empty pairs left out, in order. Each
+    /// caller applies its own policy to a repeated name or a broken escape.
+    package static func pairs(_ text: Substring) -> [Pair] {
+        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return Pair(name: decode(parts[0]), value: decode(parts.count > 1 ? parts[1] : ""))
+        }
+    }
 }

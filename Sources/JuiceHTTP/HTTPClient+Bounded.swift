@@ -53,12 +53,3 @@ extension HTTPClient {
         return try outcome.get()
     }
 }
-
-extension TimeAmount {
-    /// The same span in NIO's unit (saturating at NIO's range).
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        self = overflow ? .nanoseconds(.max) : .nanoseconds(nanoseconds &+ attoseconds / 1_000_000_000)
-    }
-}

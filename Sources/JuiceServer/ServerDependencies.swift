@@ -102,7 +102,7 @@ struct ServerDependencies: Sendable {
         // Background calls (revocation, refresh checks) try once, briefly: their own queue and schedule retry,
         // and a deletion does not keep its request waiting on an unreachable Apple.
         let backgroundClient = AppleIDClient(
-            baseURL: configuration.apple.appleBaseURL, signer: signer, httpClient: httpClient, timeout: .seconds(5), retryPolicy: .none,
+            baseURL: configuration.apple.appleBaseURL, signer: signer, httpClient: httpClient, timeout: .seconds(5), retrySchedule: .none,
             logger: logger
         )
         let revocations = RevocationQueue(
@@ -124,7 +124,7 @@ struct ServerDependencies: Sendable {
         let passkeyCeremonies = PasskeyCeremonies(
             relyingParty: PasskeyRelyingParty(
                 id: configuration.resolvedPasskeyRelyingPartyID, origins: configuration.passkeyAcceptedOrigins,
-                policy: PasskeyPolicy()),
+                requirements: PasskeyRequirements()),
             relyingPartyName: configuration.resolvedPasskeyRelyingPartyID, store: passkeys, authorizations: authorizations,
             signInChallenges: MintedValues(
                 secret: configuration.serverSecret, purpose: "juice passkey sign-in challenge v1", lifetime: configuration.authorizationLifetime,

@@ -75,7 +75,6 @@ package struct AuthenticatorData: Sendable {
             extensions = nil
         }
         guard offset == bytes.count else { throw Self.malformed("\(bytes.count - offset) bytes follow the authenticator data") }
-        if backedUp && !backupEligible { throw PasskeyError(.backupStateInvalid, "the BS flag is set and BE is clear") }
     }
 
     private static func decodeItem(_ bytes: [UInt8], from offset: Int, _ what: String) throws(PasskeyError) -> (CBORValue, Int) {

@@ -11,7 +11,7 @@ package struct PasskeyError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A stable identifier for the refusal, e.g. `"challenge_mismatch"`.
     package struct Code: Sendable, Hashable, CustomStringConvertible {
         // The set of codes is closed: a caller matches on the static members and cannot invent one.
-        private enum Base: String, Sendable {
+        private enum Base: String, Sendable, CaseIterable {
             case malformedCBOR = "malformed_cbor"
             case malformedClientData = "malformed_client_data"
             case malformedAuthenticatorData = "malformed_authenticator_data"
@@ -42,6 +42,9 @@ package struct PasskeyError: Error, Sendable, Hashable, CustomStringConvertible 
 
         private init(_ base: Base) { self.base = base }
 
+        /// Every code (for tests that a mapping misses none).
+        static var all: [Code] { Base.allCases.map(Code.init) }
+
         /// The stable string of the code, e.g. for a log line or an error body.
         package var description: String { base.rawValue }
 
@@ -69,7 +72,7 @@ package struct PasskeyError: Error, Sendable, Hashable, CustomStringConvertible 
         package static let rpIDMismatch = Code(.rpIDMismatch)
         /// The UP flag is clear: nobody touched the authenticator.
         package static let userPresenceMissing = Code(.userPresenceMissing)
-        /// The policy requires user verification and the UV flag is clear.
+        /// The requirements demand user verification and the UV flag is clear.
         package static let userVerificationMissing = Code(.userVerificationMissing)
         /// The BS (backed up) flag is set while BE (backup eligible) is clear.
         package static let backupStateInvalid = Code(.backupStateInvalid)
@@ -85,11 +88,11 @@ package struct PasskeyError: Error, Sendable, Hashable, CustomStringConvertible 
         package static let credentialIDMismatch = Code(.credentialIDMismatch)
         /// The assertion's user handle is not the one the credential was registered for.
         package static let userHandleMismatch = Code(.userHandleMismatch)
-        /// The key's COSE algorithm is not in the policy's allow-list.
+        /// The key's COSE algorithm is not among the requirements' algorithms.
         package static let unsupportedAlgorithm = Code(.unsupportedAlgorithm)
         /// The assertion's signature does not verify with the stored key.
         package static let badSignature = Code(.badSignature)
-        /// The attestation format is neither `none` nor `packed`, or the policy does not allow it.
+        /// The attestation format is neither `none` nor `packed`, or the requirements do not accept `packed`.
         package static let unsupportedAttestation = Code(.unsupportedAttestation)
         /// The attestation statement is malformed or its signature or certificate fails a check.
         package static let badAttestation = Code(.badAttestation)

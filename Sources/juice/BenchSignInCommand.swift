@@ -201,7 +201,7 @@ struct BenchSignIn: Sendable {
     /// The JSON line of a run: `fields`, then what was measured — succeeded, failed, seconds,
     /// sign_ins_per_s, p50/p99/max in milliseconds and the failures by step.
     static func report(_ timed: Timed, fields: [String: JSONValue]) -> JSONValue {
-        let seconds = Double(timed.elapsed.components.seconds) + Double(timed.elapsed.components.attoseconds) / 1e18
+        let seconds = timed.elapsed.inSeconds
         var json = fields
         json["succeeded"] = .integer(Int64(timed.latencies.count))
         json["failed"] = .integer(Int64(timed.failures.values.reduce(0, +)))

@@ -40,8 +40,13 @@ struct ConformanceCommand: AsyncParsableCommand {
     @Option(name: .customLong("bundle-id"), help: "The app's bundle id (native sign-ins, notifications); default: the client id.")
     var bundleID: String?
 
-    @Option(help: "The path that starts a web sign-in.")
-    var start: String = "/auth/apple"
+    @Option(help: "The path that starts a web sign-in (default /auth/apple).")
+    var start: String?
+
+    @Flag(
+        name: .customLong("api-only"),
+        help: "An API-only backend (native sign-in only): no --start; the web cases are SKIPPED, the native ones (--native) run.")
+    var apiOnly = false
 
     @Option(
         name: .customLong("start-method"),
@@ -51,8 +56,13 @@ struct ConformanceCommand: AsyncParsableCommand {
     @Option(help: "A path answering 2xx only when signed in (checked with the cookies the callback set).")
     var probe: String?
 
-    @Option(help: "The native sign-in endpoint (JSON {identityToken, authorizationCode, nonce, user}).")
+    @Option(help: "The native sign-in endpoint (JSON {identityToken, authorizationCode, nonce, user}, or see --native-body).")
     var native: String?
+
+    @Option(
+        name: .customLong("native-body"),
+        help: "The native body's shape: juice ({identityToken, authorizationCode, nonce, user}) or rest-auth (dj-rest-auth: {code, id_token}).")
+    var nativeBody: String = "juice"
 
     @Option(name: .customLong("native-nonce"), help: "A POST endpoint issuing native nonces ({\"nonce\"}), if the backend requires its own.")
     var nativeNonce: String?
@@ -102,7 +112,16 @@ struct ConformanceCommand: AsyncParsableCommand {
             backend: backend, port: port, issuer: issuer, teamID: team.teamID, keyID: team.keyID,
             teamPublicKeyPEM: try ConformanceOptions.teamPublicKeyPEM(fromPEM: String(decoding: data, as: UTF8.self)), clientID: clientID,
             redirectURI: redirectURI, bundleID: bundleID)
-        options.startPath = start
+        // API-only is said, never inferred: a run that merely leaves --start out keeps the default web start.
+        if apiOnly {
+            guard start == nil else { throw ConformanceStartError("--api-only and --start exclude each other: an API-only backend has no web start") }
+            guard native != nil else { throw ConformanceStartError("--api-only needs --native: the native endpoint is what the kit judges") }
+        }
+        options.startPath = apiOnly ? nil : start ?? "/auth/apple"
+        guard let body = NativeBody(rawValue: nativeBody.lowercased()) else {
+            throw ConformanceStartError("--native-body must be juice or rest-auth")
+        }
+        options.nativeBody = body
         guard let method = ConformanceOptions.StartMethod(rawValue: startMethod.uppercased()) else {
             throw ConformanceStartError("--start-method must be GET or POST")
         }

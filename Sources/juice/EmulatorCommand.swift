@@ -65,6 +65,11 @@ struct EmulatorRunCommand: AsyncParsableCommand {
     @Option(name: .customLong("http-body-timeout"), help: "Seconds a request's body may take to arrive, from the end of its head.")
     var httpBodyTimeout: Int = 30
 
+    @Flag(
+        name: .customLong("ready-json"),
+        help: "Once every listener accepts connections, print one JSON line on stdout: {\"ready\", \"url\", \"issuer\", \"port\", \"smtp_port\"}.")
+    var readyJSON = false
+
     func validate() throws {
         guard RelayDomain(rawValue: relayDomain) != nil else {
             throw ValidationError("--relay-domain must be one of \(RelayDomain.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -97,21 +102,14 @@ struct EmulatorRunCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("\(config): \(error.reason)")
         }
-        if let seed {
-            guard let seedData = try? Data(contentsOf: URL(fileURLWithPath: seed)) else { throw CLIError("cannot read the seed file \(seed)") }
-            do {
-                configuration = configuration.merging(try EmulatorConfiguration(seedJSON: seedData))
-                try configuration.validate()
-            } catch {
-                throw CLIError("\(seed): \(error.reason)")
-            }
-        }
+        if let seed { configuration = try EmulatorSeedFile.merge(seed, into: configuration) }
         var options = EmulatorOptions(
             smtp: smtpPort.map { SMTPOptions(host: host, port: $0, maximumMessageSize: smtpMaximumSize, idleTimeout: .seconds(smtpIdleTimeout)) },
             relayDomain: RelayDomain(rawValue: relayDomain) ?? .privateICloud)
         options.httpIdleTimeout = .seconds(httpIdleTimeout)
         options.httpHeaderTimeout = .seconds(httpHeaderTimeout)
         options.httpBodyTimeout = .seconds(httpBodyTimeout)
+        let ready = readyJSON ? EmulatorReadyLine(host: host, publicURL: publicURL, issuer: issuer, expectsSMTP: smtpPort != nil) : nil
         let app = try await buildEmulatorApplication(
             configuration: configuration,
             dataDirectory: URL(fileURLWithPath: dataDirectory),
@@ -120,7 +118,11 @@ struct EmulatorRunCommand: AsyncParsableCommand {
             issuer: issuer,
             publicURL: publicURL,
             options: options,
-            onSMTPRunning: { port in print("Private email relay (SMTP) on \(host):\(port)") }
+            onServerRunning: { port in await ready?.httpListening(port) },
+            onSMTPRunning: { port in
+                print("Private email relay (SMTP) on \(host):\(port)")
+                await ready?.smtpListening(port)
+            }
         )
         try await app.runService()
     }

@@ -21,11 +21,3 @@ struct LatencySummary: Sendable, Equatable {
         return sorted[Swift.max(0, Swift.min(sorted.count, rank) - 1)]
     }
 }
-
-extension Duration {
-    /// Milliseconds, to a tenth.
-    var roundedMilliseconds: Double {
-        let (seconds, attoseconds) = components
-        return ((Double(seconds) * 1000 + Double(attoseconds) / 1e15) * 10).rounded() / 10
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceProcesses
 
 /// `openssl speed -mr -seconds S ecdsap256`: this machine's P-256 ECDSA signatures and verifications
 /// per second on one core (OpenSSL's own loop, its CPU time), the reference `juice bench methods`
@@ -13,16 +14,22 @@ struct OpenSSLSpeed: Sendable, Equatable {
     /// Runs `openssl speed` (found on `PATH`) for `seconds` per operation (stopped if it runs past
     /// twice that and a minute).
     static func measureECDSAP256(seconds: Int) async throws(BenchSignInError) -> OpenSSLSpeed {
-        guard let openssl = CapturedCommand.locate("openssl") else {
+        guard let openssl = SpawnedChild.locate("openssl") else {
             throw BenchSignInError(kind: "reference", "openssl is not on PATH (install the openssl package)")
         }
-        let outcome = await CapturedCommand.run(
-            openssl, ["speed", "-mr", "-seconds", String(seconds), "ecdsap256"], deadline: .seconds(2 * seconds + 60))
-        guard let outcome else { throw BenchSignInError(kind: "reference", "cannot run openssl (install the openssl package)") }
-        guard outcome.status == 0, let speed = parse(outcome.output) else {
+        // A child of its own with an empty signal mask: openssl speed times each test with SIGALRM.
+        let outcome: SpawnedChild.Completed
+        do {
+            outcome = try await SpawnedChild.run(
+                openssl, ["speed", "-mr", "-seconds", String(seconds), "ecdsap256"], deadline: .seconds(2 * seconds + 60))
+        } catch {
+            throw BenchSignInError(kind: "reference", "cannot run openssl (install the openssl package): \(error)")
+        }
+        guard outcome.exit == .exited(0), let speed = parse(outcome.outputText) else {
             throw BenchSignInError(
                 kind: "reference",
-                "openssl speed -mr ecdsap256 " + (outcome.status.map { "exited with status \($0)" } ?? "was stopped") + " without a +F4 line")
+                "openssl speed -mr ecdsap256 " + (outcome.exit.status.map { "exited with status \($0)" } ?? "was stopped")
+                    + " without a +F4 line")
         }
         return speed
     }

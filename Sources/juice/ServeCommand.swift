@@ -48,6 +48,11 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var demoAppleIDs: Int = 1
 
+    @Option(
+        name: .customLong("emulator-seed"),
+        help: "Development mode: a seed file (JSON: teams, apps, apple_ids — a Work & School account, say) added to the embedded emulator.")
+    var emulatorSeed: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -70,7 +75,8 @@ struct ServeCommand: AsyncParsableCommand {
         if config == nil && !ServerConfiguration.environmentConfigures(environment) {
             let development = try await DevelopmentStack.prepare(
                 dataDirectory: dataDirectory, host: host ?? "127.0.0.1", port: port ?? 8080, publicURL: publicURL, database: database,
-                emulatorPort: emulatorPort, emulatorSMTPPort: emulatorSMTPPort, demoAppleIDCount: demoAppleIDs, logger: logger
+                emulatorPort: emulatorPort, emulatorSMTPPort: emulatorSMTPPort, demoAppleIDCount: demoAppleIDs, emulatorSeed: emulatorSeed,
+                logger: logger
             )
             try await development.run()
             return

@@ -31,7 +31,7 @@ struct DevelopmentStack {
 
     static func prepare(
         dataDirectory: URL, host: String, port: Int, publicURL: String?, database: String?, emulatorPort: Int, emulatorSMTPPort: Int,
-        demoAppleIDCount: Int = 1, logger: Logger
+        demoAppleIDCount: Int = 1, emulatorSeed: String? = nil, logger: Logger
     ) async throws -> DevelopmentStack {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let keyFile = dataDirectory.appendingPathComponent("team-key.p8")
@@ -76,19 +76,7 @@ struct DevelopmentStack {
             demoAppleIDs.count > 1
             ? "\n                  and \(demoAppleIDs.count - 1) more: \(EmulatorConfiguration.numberedEmail(demo.email, 2)) … "
                 + "\(EmulatorConfiguration.numberedEmail(demo.email, demoAppleIDs.count)), same password" : ""
-        // The emulator's HTTP and SMTP listeners and the app's.
-        let banner = ReadinessBanner(
-            listeners: 3,
-            text: """
-                Juice (development mode)
-                  Open:           \(publicBase)
-                  Apple (local):  \(emulatorBase)
-                  Mail relay:     smtp://127.0.0.1:\(emulatorSMTPPort)  (Hide My Email; inbox at \(emulatorBase)/account)
-                  Demo Apple ID:  \(demo.email) / \(demo.password)  (\(demo.firstName) \(demo.lastName))\(moreDemoAppleIDs)
-                Press Ctrl-C to stop.
-
-                """)
-        let emulatorConfiguration = EmulatorConfiguration(
+        var emulatorConfiguration = EmulatorConfiguration(
             teams: [.init(teamID: record.teamID, keys: [.init(keyID: record.keyID, publicKeyPEM: record.publicKeyPEM)])],
             apps: [
                 .init(
@@ -98,6 +86,26 @@ struct DevelopmentStack {
             ],
             appleIDs: demoAppleIDs
         )
+        if let emulatorSeed { emulatorConfiguration = try EmulatorSeedFile.merge(emulatorSeed, into: emulatorConfiguration) }
+        let demoEmails = Set(demoAppleIDs.map(\.email))
+        let seededAppleIDs = emulatorConfiguration.appleIDs.filter { !demoEmails.contains($0.email) }
+        let seeded =
+            seededAppleIDs.isEmpty
+            ? ""
+            : "\n  Seeded:         "
+                + seededAppleIDs.map { $0.email + ($0.managed.map { " (Work & School: \($0.organization))" } ?? "") }.joined(separator: ", ")
+        // The emulator's HTTP and SMTP listeners and the app's.
+        let banner = ReadinessBanner(
+            listeners: 3,
+            text: """
+                Juice (development mode)
+                  Open:           \(publicBase)
+                  Apple (local):  \(emulatorBase)
+                  Mail relay:     smtp://127.0.0.1:\(emulatorSMTPPort)  (Hide My Email; inbox at \(emulatorBase)/account)
+                  Demo Apple ID:  \(demo.email) / \(demo.password)  (\(demo.firstName) \(demo.lastName))\(moreDemoAppleIDs)\(seeded)
+                Press Ctrl-C to stop.
+
+                """)
         var emulatorLogger = logger
         emulatorLogger[metadataKey: "component"] = "emulator"
         let emulator = try await buildEmulatorApplication(

@@ -78,7 +78,7 @@ struct VerifyTokenCommand: AsyncParsableCommand {
         let keys = AppleKeySet(source: source, time: time)
         let verifier = IdentityTokenVerifier(keys: keys, issuer: issuer, audiences: audiences, time: time)
         do {
-            let identity = try await verifier.verify(tokenText, nonce: nonce, authorizationCode: code)
+            let identity = try await verifier.verify(tokenText, nonceClaim: nonce, authorizationCode: code)
             return (true, JSONValue.object(identity.normalizedClaims).jsonString())
         } catch {
             return refusal(error.code.description, error.reason)

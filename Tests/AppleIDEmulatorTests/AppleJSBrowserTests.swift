@@ -61,7 +61,7 @@ struct AppleJSBrowserTests {
                         let authorization = try #require(signIn["authorization"] as? [String: Any])
                         let code = try #require(authorization["code"] as? String)
                         let idToken = try #require(authorization["id_token"] as? String)
-                        let token = try await verifier.verify(idToken, nonce: "rp-nonce-1", authorizationCode: code)
+                        let token = try await verifier.verify(idToken, nonceClaim: "rp-nonce-1", authorizationCode: code)
                         #expect(token.audience == Fixture.servicesID)
                         #expect(authorization["state"] as? String == "rp-state-1")
                     }

@@ -44,7 +44,7 @@ struct DeviceSignInTests {
             #expect(fullName["familyName"] as? String == "Appleseed")
             let email = try #require(json["email"] as? String)
             #expect(email.hasSuffix("@private.icloud.com"))
-            let token = try await emulator.verifier().verify(try #require(json["identityToken"] as? String), nonce: "hashed-nonce")
+            let token = try await emulator.verifier().verify(try #require(json["identityToken"] as? String), nonceClaim: "hashed-nonce")
             #expect(token.subject == json["user"] as? String)
             #expect(token.realUserStatus == .likelyReal)
             #expect(token.audience == Fixture.bundleID)
@@ -59,14 +59,19 @@ struct DeviceSignInTests {
             #expect(second["email"] == nil)
             #expect(second["fullName"] == nil)
             #expect(second["user"] as? String == json["user"] as? String)
+            // A device code redeemed with a redirect_uri, as dj-rest-auth with allauth's Apple adapter, the apple-auth
+            // npm package and the sign_in_with_apple example server send it: Apple accepts it, whatever it names
+            // (CodeRedirectRule); a web code still needs its own.
             let withRedirect = try await emulator.postForm(
                 "/auth/token",
                 [
                     ("client_id", Fixture.bundleID), ("client_secret", try await emulator.secret(clientID: Fixture.bundleID)),
-                    ("grant_type", "authorization_code"), ("code", second["authorizationCode"] as! String), ("redirect_uri", Fixture.redirectURI),
+                    ("grant_type", "authorization_code"), ("code", try #require(second["authorizationCode"] as? String)),
+                    ("redirect_uri", "https://backend.example.net/accounts/apple/login/callback/"),
                 ]
             )
-            #expect(withRedirect.error == "invalid_grant")
+            #expect(withRedirect.status == 200, "\(withRedirect.body)")
+            #expect(withRedirect.json?["id_token"] is String)
         }
     }
 

@@ -32,7 +32,7 @@ struct DiscoveryTests {
             #expect(json["jwks_uri"] as? String == emulator.baseURL + "/auth/keys")
             let page = try await WebFlow.signIn(emulator)
             let idToken = try #require(WebFlow.hiddenInputs(page.body)["id_token"])
-            let token = try await emulator.verifier().verify(idToken, nonce: "nonce-456")
+            let token = try await emulator.verifier().verify(idToken, nonceClaim: "nonce-456")
             #expect(token.issuer == "https://appleid.apple.com")
         }
     }

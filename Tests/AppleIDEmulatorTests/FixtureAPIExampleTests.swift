@@ -9,41 +9,11 @@ import Testing
 /// against a running emulator, and the Swift one is this file's `swiftExample`; the docs show both verbatim.
 @Suite("docs/emulator.md's fixture API examples run", .serialized)
 struct FixtureAPIExampleTests {
-    static let docs = BrowserTools.repository.appendingPathComponent("docs/emulator.md")
-    static let python = BrowserTools.repository.appendingPathComponent("Tests/AppleIDEmulatorTests/Fixtures/fixture_api_example.py")
-
     @Test(
         "the Python example passes against the emulator, and docs/emulator.md shows it verbatim", .timeLimit(.minutes(2)),
         .enabled(if: BrowserTools.requests || BrowserTools.requireAll, "python3 with requests is missing (scripts/test installs it)"))
     func pythonExample() async throws {
-        let script = try String(contentsOf: Self.python, encoding: .utf8)
-        let docs = try String(contentsOf: Self.docs, encoding: .utf8)
-        #expect(docs.contains("```python\n" + script + "```"), "docs/emulator.md must show \(Self.python.lastPathComponent) verbatim")
-        try await RunningEmulator.with { emulator in
-            try await TemporaryDirectory.with("fixture-example") { directory in
-                let log = directory.url.appendingPathComponent("python.log")
-                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-                let handle = try FileHandle(forWritingTo: log)
-                defer { try? handle.close() }
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["python3", Self.python.path, "-v"]
-                var environment = ProcessInfo.processInfo.environment
-                environment["EMULATOR_URL"] = emulator.baseURL
-                environment["ADMIN_TOKEN"] = Fixture.adminToken
-                process.environment = environment
-                process.standardOutput = handle
-                process.standardError = handle
-                try launch(process)
-                let deadline = ContinuousClock.now + .seconds(90)
-                while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-                if process.isRunning { process.terminate() }
-                while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-                let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-                #expect(process.terminationStatus == 0, "\(output)")
-                #expect(output.contains("Ran 2 tests") && output.contains("OK"), "\(output)")
-            }
-        }
+        try await DocsPythonExample.check("fixture_api_example.py", tests: 2)
     }
 
     @Test("the Swift example: reset, seed, sign in, list the code, move the clock, and the code has expired")
@@ -80,7 +50,7 @@ struct FixtureAPIExampleTests {
         let end = try #require(source.range(of: "            // docs:end"))
         let body = source[begin.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasPrefix("            ") ? String($0.dropFirst(12)) : String($0) }.joined(separator: "\n")
-        let docs = try String(contentsOf: Self.docs, encoding: .utf8)
+        let docs = try String(contentsOf: DocsPythonExample.docs, encoding: .utf8)
         #expect(docs.contains(body), "docs/emulator.md must show the Swift example:\n\(body)")
     }
 }

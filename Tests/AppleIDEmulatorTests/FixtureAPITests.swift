@@ -89,7 +89,8 @@ struct FixtureAPITests {
     func refusals() async throws {
         try await RunningEmulator.with { emulator in
             for (body, field) in [
-                (#"{"apps": [{"team_id": "NOSUCHTEAM", "bundle_id": "com.orphan.app"}]}"#, "apps[2].team_id"),
+                // The seed's own path, not the merged configuration's (where the app is the third).
+                (#"{"apps": [{"team_id": "NOSUCHTEAM", "bundle_id": "com.orphan.app"}]}"#, "seed apps[0].team_id"),
                 (#"{"admin_token": "mine"}"#, "admin_token"),
                 (#"{"apple_ids": [{"email": "x@example.net", "password": "p", "colour": "red"}]}"#, "apple_ids[0].colour"),
                 (#"["not", "an", "object"]"#, "(file)"),

@@ -56,8 +56,8 @@ struct NotificationDeliveryHardeningTests {
 
     @Test("an endpoint that trickles its body holds only its own notification: another endpoint's is delivered while it is in flight")
     func slowEndpointDoesNotStallOthers() async throws {
-        var options = EmulatorOptions(outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60)
-        options.outboxRequestTimeout = .seconds(600)  // the slow attempt stays in flight for the whole test
+        let options = EmulatorOptions(
+            outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60, outboxRequestTimeout: .seconds(600))  // the slow attempt stays in flight for the whole test
         try await ScriptedHTTPServer.with(.trickle(interval: .milliseconds(100))) { slow in
             try await NotificationReceiver.with { healthy, healthyURL in
                 try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: slow.url("/apple/notifications")), options: options)
@@ -82,8 +82,8 @@ struct NotificationDeliveryHardeningTests {
 
     @Test("a trickling body ends at the deadline (head and body together): recorded as a timeout, with no status, and retried")
     func deadlineIsRecorded() async throws {
-        var options = EmulatorOptions(outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60)
-        options.outboxRequestTimeout = .milliseconds(300)
+        let options = EmulatorOptions(
+            outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60, outboxRequestTimeout: .milliseconds(300))
         try await ScriptedHTTPServer.with(.trickle(interval: .milliseconds(50))) { slow in
             try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: slow.url("/apple/notifications")), options: options) {
                 emulator in
@@ -117,8 +117,8 @@ struct NotificationDeliveryHardeningTests {
     func attemptTimeIsTheStart() async throws {
         try await ScriptedHTTPServer.with(.trickle(interval: .milliseconds(100))) { slow in
             let clock = TestClock()
-            var options = EmulatorOptions(outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60)
-            options.outboxRequestTimeout = .seconds(600)
+            let options = EmulatorOptions(
+                outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60, outboxRequestTimeout: .seconds(600))
             try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: slow.url("/apple/notifications")), clock: clock, options: options) {
                 emulator in
                 #expect(try await WebFlow.signIn(emulator).status == 200)

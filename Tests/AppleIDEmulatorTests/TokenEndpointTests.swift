@@ -97,6 +97,8 @@ struct TokenEndpointTests {
             #expect(wrongRedirect.error == "invalid_grant")
             let noRedirect = try await Self.exchange(emulator, code: try await Self.code(emulator), secret: secret, redirectURI: nil)
             #expect(noRedirect.error == "invalid_grant")
+            let emptyRedirect = try await Self.exchange(emulator, code: try await Self.code(emulator), secret: secret, redirectURI: "")
+            #expect(emptyRedirect.error == "invalid_grant")
 
             var appSecret = ForgedSecret(now: clock.now)
             appSecret.sub = Fixture.bundleID

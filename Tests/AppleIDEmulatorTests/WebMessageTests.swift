@@ -45,7 +45,7 @@ struct WebMessageTests {
             let policy = try #require(page[header: "Content-Security-Policy"])
             #expect(policy.contains("script-src 'sha256-"))
             // The token is Apple's: nonce and c_hash of this code.
-            let token = try await emulator.verifier(audiences: [Fixture.servicesID]).verify(idToken, nonce: "nonce-456", authorizationCode: code)
+            let token = try await emulator.verifier(audiences: [Fixture.servicesID]).verify(idToken, nonceClaim: "nonce-456", authorizationCode: code)
             #expect(token.audience == Fixture.servicesID)
 
             // The second time, no user.

@@ -73,7 +73,7 @@ struct WebSignInTests {
             #expect(user.name?.firstName == "Ally")
             #expect(user.name?.lastName == "Seed")
             #expect(user.email?.hasSuffix("@private.icloud.com") == true)
-            let token = try await emulator.verifier().verify(try #require(response.idToken), nonce: "nonce-456", authorizationCode: response.code)
+            let token = try await emulator.verifier().verify(try #require(response.idToken), nonceClaim: "nonce-456", authorizationCode: response.code)
             #expect(token.email == user.email)
             #expect(token.isPrivateEmail == true)
             #expect(token.realUserStatus == nil)
@@ -100,7 +100,7 @@ struct WebSignInTests {
             #expect(claims["real_user_status"] == nil)
             #expect(claims["aud"] as? String == Fixture.servicesID)
             #expect(WebFlow.header(idToken)["alg"] as? String == "RS256")
-            let token = try await emulator.verifier().verify(idToken, nonce: "nonce-456", authorizationCode: code)
+            let token = try await emulator.verifier().verify(idToken, nonceClaim: "nonce-456", authorizationCode: code)
             #expect(token.subject == subject)
             let user = try #require(fields["user"])
             #expect(user == #"{"email":"alice@example.org","name":{"firstName":"Alice","lastName":"Appleseed"}}"#)
@@ -110,14 +110,14 @@ struct WebSignInTests {
             let refreshToken = try #require(tokens.refreshToken)
             #expect(tokens.tokenType == "Bearer")
             #expect(tokens.expiresIn == 3600)
-            let exchanged = try await emulator.verifier().verify(try #require(tokens.idToken), nonce: "nonce-456")
+            let exchanged = try await emulator.verifier().verify(try #require(tokens.idToken), nonceClaim: "nonce-456")
             #expect(exchanged.subject == subject)
             #expect(WebFlow.claims(tokens.idToken!)["at_hash"] as? String == leftHalfHash(tokens.accessToken))
 
             // A returning user: no consent, no user.
             let again = try await WebFlow.signIn(emulator)
             #expect(WebFlow.hiddenInputs(again.body)["user"] == nil)
-            let againToken = try await emulator.verifier().verify(WebFlow.hiddenInputs(again.body)["id_token"]!, nonce: "nonce-456")
+            let againToken = try await emulator.verifier().verify(WebFlow.hiddenInputs(again.body)["id_token"]!, nonceClaim: "nonce-456")
             #expect(againToken.subject == subject)
 
             // Refresh works until /auth/revoke, which also ends the grant.
@@ -163,7 +163,7 @@ struct WebSignInTests {
             let fragmentLocation = try #require(fragment[header: "Location"])
             let fragmentFields = WebFlow.fields(of: fragmentLocation.split(separator: "#", maxSplits: 1)[1])
             #expect(fragmentFields["id_token"] != nil)
-            _ = try await emulator.verifier().verify(fragmentFields["id_token"]!, nonce: "nonce-456", authorizationCode: fragmentFields["code"])
+            _ = try await emulator.verifier().verify(fragmentFields["id_token"]!, nonceClaim: "nonce-456", authorizationCode: fragmentFields["code"])
         }
     }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JuiceTestSupport
 import Testing
 
 @testable import AppleSignInConformance
@@ -64,8 +65,20 @@ struct ConformanceKitTests {
             Expected(flaw: .reusableState, failed: ["state-replay"]),
             // Without a redeemed code there is no refresh token to revoke, and no client secret to judge.
             Expected(
-                flaw: .neverRedeemsCode, failed: ["code-rejected-by-apple", "native-code-rejected-by-apple", "account-deletion-revokes"],
+                flaw: .neverRedeemsCode,
+                failed: [
+                    "code-rejected-by-apple", "native-code-rejected-by-apple", "native-token-without-code", "native-token-replay",
+                    "native-apple-unavailable", "account-deletion-revokes",
+                ],
                 inconclusive: ["client-secret-lifetime"]),
+            Expected(flaw: .requiresEmail, failed: ["native-no-email"]),
+            Expected(flaw: .issuerFromDiscovery, failed: ["native-issuer-drift"]),
+            // A recommended case: missed, it is a warning.
+            Expected(flaw: .eventsStringOnly, failed: [], warnings: ["notification-events-object"]),
+            // Any failed redemption crashes it: Apple's refusal of the code (also a replayed one) and Apple's outage alike.
+            Expected(
+                flaw: .crashesWhenAppleFails, failed: [],
+                warnings: ["native-code-rejected-by-apple", "native-apple-unavailable", "native-token-replay"]),
             Expected(flaw: .strictBooleans, failed: ["booleans-as-strings"]),
             // A 5xx or a stall on hostile input refuses it, but badly: a warning, not a failure.
             Expected(flaw: .crashesOnUnsignedTokens, failed: [], warnings: ["id-token-alg-none", "native-id-token-alg-none"]),
@@ -163,6 +176,39 @@ struct ConformanceKitTests {
         options.port = try FreePort.pick()
         let error = await #expect(throws: ConformanceStartError.self) { try await Self.run(backend, options: options) }
         #expect(error?.reason.contains("configure the backend to use http://127.0.0.1:\(options.port)") == true)
+    }
+
+    @Test("an API-only backend (no --start, --native given): every web case SKIPPED with the reason, the native ones PASSED, exit 0")
+    func apiOnly() async throws {
+        let backend = try Self.backend(nil)
+        var options = backend.options()
+        options.startPath = nil
+        options.notificationsPath = nil
+        let report = try await Self.run(backend, options: options)
+        let byID = Dictionary(uniqueKeysWithValues: report.cases.map { ($0.id, $0) })
+        for conformanceCase in ConformanceCatalog.all {
+            let result = try #require(byID[conformanceCase.id])
+            if CasePlayer.webStartFlows.contains(conformanceCase.flow) {
+                #expect(result.verdict == .skipped && result.detail == CasePlayer.noWebStart, "\(result.id): \(result.detail)")
+            } else if conformanceCase.flow == .native || conformanceCase.flow == .clientSecrets {
+                #expect(result.verdict == .passed, "\(result.id): \(result.verdict.rawValue) \(result.detail)")
+            }
+        }
+        #expect(report.failed == 0 && report.exitCode == 0)
+        #expect(report.passed == ConformanceCatalog.all.filter { $0.flow == .native || $0.flow == .clientSecrets }.count)
+    }
+
+    @Test("an API-only run whose native endpoint is not listening cannot start; neither --start nor --native is refused")
+    func apiOnlyRefusals() async throws {
+        let backend = try Self.backend(nil)
+        var options = backend.options()
+        options.startPath = nil
+        let error = await #expect(throws: ConformanceStartError.self) { try await ConformanceRun(options: options).run() }
+        #expect(error?.reason.contains("could not be reached") == true)
+        options.nativePath = nil
+        await #expect(throws: ConformanceStartError("an API-only run (--api-only) needs --native: the kit needs a sign-in to judge")) {
+            try await ConformanceRun(options: options).run()
+        }
     }
 
     @Test("unusable options are refused before anything starts")

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JuiceProcesses
 import JuiceTestSupport
 
 @testable import AppleSignInConformance
@@ -8,32 +9,45 @@ import JuiceTestSupport
     import Glibc
 #endif
 
-/// A real, open-source Sign in with Apple backend from PyPI (django-allauth or social-auth-app-django,
-/// the versions `scripts/test` pins), in a minimal Django project (Fixtures/django) whose only change
-/// is Apple's URLs pointing at the kit; served by `manage.py runserver` on a loopback port.
+/// A real, open-source Sign in with Apple backend from PyPI (django-allauth, social-auth-app-django or
+/// dj-rest-auth, the versions `scripts/test` pins), in a minimal Django project (Fixtures/django) whose only
+/// change is Apple's URLs pointing at the kit or the emulator; served by `manage.py runserver` on a loopback port.
 struct DjangoBackend: Sendable {
     enum Site: String, Sendable {
         /// django-allauth's Apple provider.
         case allauth = "allauth_site"
         /// social-auth-app-django with social-core's AppleIdAuth.
         case socialAuth = "social_site"
+        /// dj-rest-auth's `SocialLoginView` with allauth's Apple adapter: a native app's API, configured with the bundle id.
+        case restAuth = "restauth_site"
 
         /// The Python modules it needs.
         var modules: [String] {
             switch self {
             case .allauth: ["django", "allauth", "jwt", "cryptography"]
             case .socialAuth: ["django", "social_django", "social_core", "jwt", "cryptography"]
+            case .restAuth: ["django", "dj_rest_auth", "rest_framework", "allauth", "jwt", "cryptography"]
+            }
+        }
+
+        /// The client id the site is configured with: the Services ID of a web sign-in, the bundle id of a native one.
+        var clientID: String {
+            switch self {
+            case .allauth, .socialAuth: DjangoBackend.servicesID
+            case .restAuth: DjangoBackend.bundleID
             }
         }
     }
 
     static let teamID = "TEAMCONF01"
     static let keyID = "KEYCONF001"
-    static let clientID = "com.example.conformance.web"
+    static let servicesID = "com.example.conformance.web"
+    static let bundleID = "com.example.conformance"
 
     let site: Site
     let port: Int
-    let kitPort: Int
+    /// Where the site reaches Apple: the kit's or the emulator's port.
+    let applePort: Int
     let teamKey: P256.Signing.PrivateKey
     /// Extra environment (e.g. `SESSION_SAMESITE_NONE=1`).
     var environment: [String: String] = [:]
@@ -54,12 +68,12 @@ struct DjangoBackend: Sendable {
     func options() -> ConformanceOptions {
         let redirectPath =
             switch site {
-            case .allauth: "/accounts/apple/login/callback/"
+            case .allauth, .restAuth: "/accounts/apple/login/callback/"
             case .socialAuth: "/complete/apple-id/"
             }
         var options = ConformanceOptions(
-            backend: url, port: kitPort, issuer: "https://appleid.apple.com", teamID: Self.teamID, keyID: Self.keyID,
-            teamPublicKeyPEM: teamKey.publicKey.pemRepresentation, clientID: Self.clientID, redirectURI: url + redirectPath)
+            backend: url, port: applePort, issuer: "https://appleid.apple.com", teamID: Self.teamID, keyID: Self.keyID,
+            teamPublicKeyPEM: teamKey.publicKey.pemRepresentation, clientID: site.clientID, redirectURI: url + redirectPath)
         options.startPath = site == .allauth ? "/accounts/apple/login/" : "/login"
         options.startMethod = .post
         options.probePath = "/me"
@@ -79,26 +93,24 @@ struct DjangoBackend: Sendable {
         let keyFile = try directory.writePrivate("team-key.pem", teamKey.pemRepresentation)
         var environment = ProcessInfo.processInfo.environment.merging(self.environment) { _, new in new }
         environment["DJANGO_SETTINGS_MODULE"] = site.rawValue
-        environment["KIT_URL"] = "http://127.0.0.1:\(kitPort)"
+        environment["APPLE_URL"] = "http://127.0.0.1:\(applePort)"
         environment["TEAM_ID"] = Self.teamID
         environment["KEY_ID"] = Self.keyID
-        environment["CLIENT_ID"] = Self.clientID
+        environment["CLIENT_ID"] = site.clientID
         environment["TEAM_KEY_FILE"] = keyFile.path
         environment["DATABASE_FILE"] = directory.file("db.sqlite3").path
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
         let log = TestOutput.base.appendingPathComponent("conformance/\(site.rawValue).log")
         try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
 
-        let migrate = try start(["migrate", "--verbosity", "0"], environment: environment, output: handle)
-        try await eventually("\(site.rawValue): manage.py migrate", timeout: .seconds(120)) { !migrate.isRunning }
-        guard migrate.terminationStatus == 0 else {
-            throw DjangoFailure(reason: "manage.py migrate exited \(migrate.terminationStatus); see \(log.path)")
+        let migrate = try start(["migrate", "--verbosity", "0"], environment: environment, log: log)
+        guard let migrated = try await eventually(timeout: .seconds(120), { migrate.exit }), migrated == .exited(0) else {
+            await migrate.stop(grace: .seconds(5))
+            throw DjangoFailure(reason: "manage.py migrate failed or did not end within 120 s; see \(log.path)")
         }
 
-        let server = try start(["runserver", "127.0.0.1:\(port)", "--noreload", "--nothreading"], environment: environment, output: handle)
+        let server = try start(["runserver", "127.0.0.1:\(port)", "--noreload", "--nothreading"], environment: environment, log: log)
         return try await withCleanup {
             try await eventually("\(site.rawValue) listening on \(port)", timeout: .seconds(60)) {
                 guard server.isRunning else { throw DjangoFailure(reason: "runserver exited; see \(log.path)") }
@@ -108,22 +120,15 @@ struct DjangoBackend: Sendable {
             }
             return try await body()
         } cleanup: {
-            server.terminate()
-            _ = try? await eventually("runserver stopped", timeout: .seconds(10)) { !server.isRunning }
-            if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+            await server.stop(grace: .seconds(10))
         }
     }
 
-    private func start(_ arguments: [String], environment: [String: String], output: FileHandle) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BrowserTools.python ?? "/usr/bin/python3")
-        process.arguments = [Self.project.appendingPathComponent("manage.py").path] + arguments
-        process.currentDirectoryURL = Self.project
-        process.environment = environment
-        process.standardOutput = output
-        process.standardError = output
-        try launch(process)
-        return process
+    /// `python3 manage.py arguments…` in the Django project, its output appended to `log`.
+    private func start(_ arguments: [String], environment: [String: String], log: URL) throws -> SpawnedChild {
+        try SpawnedChild.start(
+            BrowserTools.python ?? "/usr/bin/python3", [Self.project.appendingPathComponent("manage.py").path] + arguments,
+            environment: environment, directory: Self.project.path, standardIO: .file(log.path))
     }
 
     struct DjangoFailure: Error, CustomStringConvertible {

@@ -20,7 +20,8 @@ struct RealBackendTests {
     static let notOffered: [String: Verdict] = Dictionary(
         uniqueKeysWithValues: ConformanceCatalog.notificationCases.map { ($0.id, .skipped) } + [("account-deletion-revokes", .skipped)])
     /// social-auth-app-django has no native endpoint.
-    static let noNative: [String: Verdict] = Dictionary(uniqueKeysWithValues: ConformanceCatalog.nativeCases.map { ($0.id, .skipped) })
+    static let noNative: [String: Verdict] = Dictionary(
+        uniqueKeysWithValues: ConformanceCatalog.all.filter { $0.flow == .native }.map { ($0.id, .skipped) })
 
     // django-allauth 65.21.1, allauth/socialaccount/providers/apple/…
     static let allauth: [String: Verdict] = notOffered.merging(
@@ -73,6 +74,16 @@ struct RealBackendTests {
             // … but verify_token never compares the token's nonce with the app's, and never redeems the
             // authorization code: a token captured from another app sign-in is accepted as is.
             "native-id-token-nonce-mismatch": .failed, "native-code-rejected-by-apple": .failed,
+            // allauth_native.py reads identityToken only: a body without a code signs in just the same, the
+            // same credential signs in again, and Apple's outage goes unnoticed (the code is never redeemed).
+            "native-token-without-code": .failed, "native-token-replay": .failed, "native-apple-unavailable": .failed,
+            // views.py:parse_token / provider.py:extract_email_addresses: no email, no address; the uid is sub.
+            "native-no-email": .passed,
+            // jwtkit.verify_and_decode is given issuer="https://appleid.apple.com" (views.py): discovery is never read.
+            "native-issuer-drift": .passed,
+            // internal/jwtkit.py:fetch_key fetches Apple's key set for every verification, no cache: with the key
+            // endpoint down nobody signs in. A recommended case: a WARNING.
+            "native-keys-unavailable": .warning,
         ]
     ) { _, new in new }
 
@@ -131,6 +142,65 @@ struct RealBackendTests {
         ]
     ) { _, new in new }
 
+    // dj-rest-auth 7.2.0 (dj_rest_auth/registration/serializers.py:SocialLoginSerializer) with django-allauth
+    // 65.21.1's Apple adapter, judged API-only (no --start) with --native-body rest-auth: every web and
+    // notification case SKIPPED.
+    static let restAuth: [String: Verdict] = Dictionary(uniqueKeysWithValues: ConformanceCatalog.all.map { ($0.id, Verdict.skipped) }).merging(
+        [
+            // validate: Case 2, a code: client.get_access_token redeems it (with the view's callback_url as
+            // redirect_uri, which Apple accepts for a native code), then adapter.parse_token verifies the token
+            // endpoint's id_token (views.py:get_verified_identity_data) and complete_social_login signs in.
+            "native-sign-in": .passed,
+            // parse_token runs outside validate's try (which catches HTTPError only): jwtkit's OAuth2Error (and
+            // PyJWT's TypeError for HS256) reach Django as a 500. Refused, but by a crash.
+            "native-id-token-bad-signature": .warning, "native-id-token-alg-none": .warning, "native-id-token-hs256-public-key": .warning,
+            "native-id-token-unknown-kid": .warning, "native-id-token-wrong-issuer": .warning, "native-id-token-wrong-audience": .warning,
+            "native-id-token-expired": .warning,
+            // The serializer has no nonce field, and allauth's Apple adapter compares none.
+            "native-id-token-nonce-mismatch": .failed,
+            // get_access_token raises OAuth2Error on invalid_grant, caught: ValidationError, 400.
+            "native-code-rejected-by-apple": .passed,
+            // validate: Case 1, an access_token: tokens_to_parse = {access_token, id_token}; parse_token verifies
+            // the id_token and signs in, and Apple's token endpoint is never called.
+            "native-token-without-code": .failed,
+            // The code of the first sign-in is redeemed again: Apple (the kit) answers invalid_grant, caught: 400.
+            "native-token-replay": .passed,
+            // Apple's 503: get_access_token raises OAuth2Error ("Error retrieving access token"), caught: 400.
+            "native-apple-unavailable": .passed,
+            // No email in the token: complete_social_login signs the new user up with no address.
+            "native-no-email": .passed,
+            // The issuer is the constant in views.py:get_verified_identity_data: discovery is never read.
+            "native-issuer-drift": .passed,
+            // allauth's jwtkit fetches the key set for every verification: with the key endpoint down, parse_token
+            // fails (a 500). A recommended case: a WARNING.
+            "native-keys-unavailable": .warning,
+            // allauth's client.py:generate_client_secret: ES256, exp = iat + 3600.
+            "client-secret-lifetime": .passed,
+        ]
+    ) { _, new in new }
+
+    @Test(
+        "dj-rest-auth's SocialLoginView, API-only (--api-only, --native-body rest-auth): web cases SKIPPED; it signs in from a token alone",
+        .enabled(if: DjangoBackend.shouldRun(.restAuth), "needs python3 with dj-rest-auth (scripts/test installs it)"),
+        .timeLimit(.minutes(10)))
+    func restAuthVerdicts() async throws {
+        guard
+            let report = try await Self.run(
+                .restAuth,
+                adjust: { options in
+                    options.startPath = nil
+                    options.probePath = nil
+                    options.nativePath = "/api/auth/apple/"
+                    options.nativeBody = .restAuth
+                })
+        else { return }
+        Self.expect(report, Self.restAuth)
+        #expect(report.failed == 2)
+        #expect(report.exitCode == 1)
+        let webCases = Set(ConformanceCatalog.all.filter { CasePlayer.webStartFlows.contains($0.flow) }.map(\.id))
+        #expect(report.cases.filter { webCases.contains($0.id) }.allSatisfy { $0.detail == CasePlayer.noWebStart })
+    }
+
     @Test(
         "django-allauth's Apple provider: every verdict as its source says (its native check skips nonce and code), no false alarm, no empty pass",
         .enabled(if: DjangoBackend.shouldRun(.allauth), "needs python3 with django-allauth (scripts/test installs it)"),
@@ -139,7 +209,7 @@ struct RealBackendTests {
         guard let report = try await Self.run(.allauth) else { return }
         Self.expect(report, Self.allauth)
         #expect(report.channel.hasPrefix("the token endpoint's id_token"))
-        #expect(report.failed == 2)
+        #expect(report.failed == 5)
         #expect(report.exitCode == 1)
     }
 
@@ -171,14 +241,18 @@ struct RealBackendTests {
     }
 
     /// The report, or `nil` (with an issue under `JUICE_TEST_REQUIRE_ALL=1`) when python3 lacks the library.
-    static func run(_ site: DjangoBackend.Site, environment: [String: String] = [:]) async throws -> ConformanceReport? {
+    static func run(
+        _ site: DjangoBackend.Site, environment: [String: String] = [:], adjust: (inout ConformanceOptions) -> Void = { _ in }
+    ) async throws -> ConformanceReport? {
         if let missing = DjangoBackend.missingModule(for: site) {
             Issue.record("JUICE_TEST_REQUIRE_ALL=1 requires the \(site.rawValue) backend, but python3 cannot import \(missing)")
             return nil
         }
         let backend = DjangoBackend(
-            site: site, port: try FreePort.pick(), kitPort: try FreePort.pick(), teamKey: P256.Signing.PrivateKey(), environment: environment)
-        let report = try await backend.serving { try await ConformanceRun(options: backend.options()).run() }
+            site: site, port: try FreePort.pick(), applePort: try FreePort.pick(), teamKey: P256.Signing.PrivateKey(), environment: environment)
+        var options = backend.options()
+        adjust(&options)
+        let report = try await backend.serving { [options] in try await ConformanceRun(options: options).run() }
         try? FileManager.default.createDirectory(
             at: TestOutput.base.appendingPathComponent("conformance"), withIntermediateDirectories: true)
         // social_site.txt (Django's default Lax session cookie), social_site-session_samesite_none.txt, allauth_site.txt.

@@ -99,4 +99,32 @@ struct TokenEndpointTests {
             #expect(undamaged["aud"] as? String == "com.example.app")
         }
     }
+
+    @Test("the kit redeems codes by the emulator's redirect rule: a native code with any redirect_uri, a web code with its own only")
+    func redirectRule() async throws {
+        try await Self.authority { authority, signer in
+            let native = await authority.issueCode(
+                clientID: "com.example.app", redirectURI: nil,
+                content: .init(subject: "001234.ghi", audience: "com.example.app", nonce: nil, email: nil), defect: .none, refused: false)
+            let (_, claims) = try await Self.redeem(
+                native, clientID: "com.example.app", redirectURI: "https://backend.example.net/accounts/apple/login/callback/", authority, signer)
+            #expect(claims["sub"] as? String == "001234.ghi")
+
+            for presented in ["http://127.0.0.1:2/other", "", nil] as [String?] {
+                let web = await authority.issueCode(
+                    clientID: "com.example.web", redirectURI: "http://127.0.0.1:2/cb",
+                    content: .init(subject: "001234.jkl", audience: "com.example.web", nonce: nil, email: nil), defect: .none, refused: false)
+                var form = [
+                    "grant_type": "authorization_code", "code": web, "client_id": "com.example.web",
+                    "client_secret": try await signer.secret(for: "com.example.web").jwt,
+                ]
+                form["redirect_uri"] = presented
+                guard case .error(let error, _) = await authority.token(form: form) else {
+                    Issue.record("a web code was redeemed with redirect_uri \(presented ?? "absent")")
+                    continue
+                }
+                #expect(error == "invalid_grant")
+            }
+        }
+    }
 }

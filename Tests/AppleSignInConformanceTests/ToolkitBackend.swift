@@ -1,4 +1,5 @@
 import AppleSignIn
+import AsyncHTTPClient
 import Crypto
 import Foundation
 import HTTPTypes
@@ -22,7 +23,7 @@ struct ToolkitBackend: Sendable {
         case neverRefreshesKeys
         /// Looks the state up but never consumes it.
         case reusableState
-        /// Trusts the identity token and never redeems the code.
+        /// Trusts the identity token and never redeems the code (nor requires one).
         case neverRedeemsCode
         /// Decodes email_verified/is_private_email as JSON booleans only, and crashes (500) on strings.
         case strictBooleans
@@ -36,6 +37,14 @@ struct ToolkitBackend: Sendable {
         case keepsTokensOnDeletion
         /// Answers consent-revoked and account-delete notifications 200 but keeps the user's sessions.
         case ignoresConsentRevoked
+        /// Refuses a native sign-in whose token has no email (it keys accounts by email).
+        case requiresEmail
+        /// Crashes (500) when Apple's token endpoint fails a native code's redemption.
+        case crashesWhenAppleFails
+        /// Takes the issuer to expect from Apple's discovery document, read on every sign-in.
+        case issuerFromDiscovery
+        /// Parses a notification's `events` only as the JSON string Apple sends, refusing (400) an object.
+        case eventsStringOnly
     }
 
     static let teamID = "TEAMCONF01"
@@ -96,11 +105,19 @@ struct ToolkitBackend: Sendable {
 
         /// Verifies a token: with the toolkit, or (flawed) against the audience the token names.
         @Sendable func verify(_ token: String, nonce: String, code: String?) async throws -> IdentityToken {
+            if flaw == .issuerFromDiscovery {
+                let response = try await HTTPClient.shared.execute(
+                    HTTPClientRequest(url: kit + "/.well-known/openid-configuration"), timeout: .seconds(10))
+                let body = try await response.body.collect(upTo: 65_536)
+                let issuer = (try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])?["issuer"] as? String ?? ""
+                return try await IdentityTokenVerifier(keys: keys, issuer: issuer, audiences: [Self.clientID, Self.bundleID]).verify(
+                    token, nonceClaim: nonce, authorizationCode: code, requiresNonce: true)
+            }
             if flaw == .trustsTokenAudience, let audience = Self.claim("aud", of: token) {
                 return try await IdentityTokenVerifier(keys: keys, issuer: kit, audiences: [audience]).verify(
-                    token, nonce: nonce, authorizationCode: code, requiresNonce: true)
+                    token, nonceClaim: nonce, authorizationCode: code, requiresNonce: true)
             }
-            return try await verifier.verify(token, nonce: nonce, authorizationCode: code, requiresNonce: true)
+            return try await verifier.verify(token, nonceClaim: nonce, authorizationCode: code, requiresNonce: true)
         }
 
         /// The flawed reactions to hostile tokens, before verification.
@@ -189,16 +206,20 @@ struct ToolkitBackend: Sendable {
             }
             if let response = try await misbehave(body.identityToken, web: false) { return response }
             let hashed = SHA256.hash(data: Data(body.nonce.utf8)).map { String(format: "%02x", $0) }.joined()
+            let verified: IdentityToken
             do {
-                _ = try await verify(body.identityToken, nonce: hashed, code: body.authorizationCode)
+                verified = try await verify(body.identityToken, nonce: hashed, code: body.authorizationCode)
             } catch {
                 return Response(status: .unauthorized)
             }
-            if flaw != .neverRedeemsCode, let code = body.authorizationCode {
+            if flaw == .requiresEmail, verified.email == nil { return Response(status: .badRequest) }
+            if flaw != .neverRedeemsCode {
+                // A correct backend requires the code: a token alone proves no fresh sign-in.
+                guard let code = body.authorizationCode else { return Response(status: .badRequest) }
                 do {
                     _ = try await apple.exchangeCode(code, clientID: Self.bundleID)
                 } catch {
-                    return Response(status: .unauthorized)
+                    return Response(status: flaw == .crashesWhenAppleFails ? .internalServerError : .unauthorized)
                 }
             }
             return Response(status: .ok)
@@ -206,7 +227,12 @@ struct ToolkitBackend: Sendable {
         router.post("/apple/notifications") { request, _ in
             let notification: ServerNotification
             do {
-                notification = try await notifications.verify(body: Array(buffer: try await request.body.collect(upTo: 65_536)))
+                let body = Array(buffer: try await request.body.collect(upTo: 65_536))
+                if flaw == .eventsStringOnly {
+                    let payload = (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["payload"] as? String ?? ""
+                    guard Self.segment(1, of: payload)?["events"] is String else { return Response(status: .badRequest) }
+                }
+                notification = try await notifications.verify(body: body)
             } catch {
                 return Response(status: .badRequest)
             }

@@ -9,11 +9,11 @@ struct AppleIDClientTests {
     static let clientID = "com.example.apple-samplecode.juice.web"
 
     func client(
-        _ baseURL: String, key: P256.Signing.PrivateKey = TestKeys.team, retry: RetryPolicy = RetryPolicy(initialBackoff: .milliseconds(5)),
+        _ baseURL: String, key: P256.Signing.PrivateKey = TestKeys.team, retry: RetrySchedule = RetrySchedule(initialBackoff: .milliseconds(5)),
         timeout: Duration = .seconds(30)  // generous: the whole suite shares two cores; timeouts are tested below
     ) throws -> AppleIDClient {
         let signer = try ClientSecretSigner(teamID: FakeAppleTokenServer.teamID, keyID: FakeAppleTokenServer.keyID, privateKey: key)
-        return AppleIDClient(baseURL: URL(string: baseURL)!, signer: signer, timeout: timeout, retryPolicy: retry)
+        return AppleIDClient(baseURL: URL(string: baseURL)!, signer: signer, timeout: timeout, retrySchedule: retry)
     }
 
     @Test("code exchange sends Apple's form fields and returns the tokens")
@@ -126,6 +126,8 @@ struct AppleIDClientTests {
             } catch let error as AppleIDClientError {
                 #expect(error.isTransient)
                 #expect(error.status == 503)
+                // Apple failing, not refusing: the body's error does not make it a refusal.
+                #expect(error.code == .invalidResponse && error.appleError == "server_error")
             }
             #expect(server.received.count == 7)
         }

@@ -39,7 +39,7 @@ struct AppleRelayDomainsTests {
             var claims = TokenForge.appleClaims()
             claims["email"] = .string(email)
             claims["is_private_email"] = isPrivate
-            return try await verifier.verify(TokenForge.rs256(claims), nonce: TokenForge.nonce)
+            return try await verifier.verify(TokenForge.rs256(claims), nonceClaim: TokenForge.nonce)
         }
         #expect(try await verify(email: "k3m9q4pd7x@private.icloud.com", isPrivate: nil).isRelayEmail)
         #expect(try await verify(email: "hme_x7k2@icloud.com", isPrivate: .string("true")).isRelayEmail)

@@ -28,7 +28,7 @@ struct FuzzingEntryPointsTests {
             let token = TokenForge.rs256(claims)
             let viaVerify: Outcome
             do {
-                viaVerify = .accepted(try await verifier.verify(token, nonce: TokenForge.nonce, requiresNonce: requiresNonce).subject)
+                viaVerify = .accepted(try await verifier.verify(token, nonceClaim: TokenForge.nonce, requiresNonce: requiresNonce).subject)
             } catch {
                 viaVerify = .refused(error.code)
             }

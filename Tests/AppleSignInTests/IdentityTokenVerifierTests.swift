@@ -22,7 +22,7 @@ struct IdentityTokenVerifierTests {
     ) async throws {
         let verifier = try verifier()
         do {
-            let accepted = try await verifier.verify(token, nonce: nonce, authorizationCode: authorizationCode)
+            let accepted = try await verifier.verify(token, nonceClaim: nonce, authorizationCode: authorizationCode)
             Issue.record("accepted a token that should be refused with \(code): \(accepted.subject)", sourceLocation: sourceLocation)
         } catch {
             #expect(error.code == code, "\(error.reason)", sourceLocation: sourceLocation)
@@ -32,7 +32,7 @@ struct IdentityTokenVerifierTests {
 
     @Test("a genuine Apple-shaped token verifies with nonce and c_hash, and its claims are typed")
     func genuine() async throws {
-        let token = try await verifier().verify(TokenForge.rs256(claims), nonce: TokenForge.nonce, authorizationCode: TokenForge.code)
+        let token = try await verifier().verify(TokenForge.rs256(claims), nonceClaim: TokenForge.nonce, authorizationCode: TokenForge.code)
         #expect(token.subject == "001872.a22fc8cc2d0a4d0bacaf109007e19351.0650")
         #expect(token.email == "x7k2m9q4pd@privaterelay.appleid.com")
         #expect(token.emailVerified == true)
@@ -201,7 +201,7 @@ struct IdentityTokenVerifierTests {
         noNonce["nonce_supported"] = nil
         try await expectRefusal(.missingNonce, TokenForge.rs256(noNonce), nonce: TokenForge.nonce)
         noNonce["nonce_supported"] = .string("false")
-        _ = try await verifier().verify(TokenForge.rs256(noNonce), nonce: TokenForge.nonce)
+        _ = try await verifier().verify(TokenForge.rs256(noNonce), nonceClaim: TokenForge.nonce)
         // No nonce expected: none checked.
         _ = try await verifier().verify(TokenForge.rs256(claims))
     }
@@ -214,10 +214,10 @@ struct IdentityTokenVerifierTests {
             noNonce["nonce_supported"] = excuse
             let token = TokenForge.rs256(noNonce)
             await #expect(throws: TokenVerificationError(.missingNonce, ""), "nonce_supported \(excuse)") {
-                try await verifier().verify(token, nonce: TokenForge.nonce, requiresNonce: true)
+                try await verifier().verify(token, nonceClaim: TokenForge.nonce, requiresNonce: true)
             }
         }
-        _ = try await verifier().verify(TokenForge.rs256(claims), nonce: TokenForge.nonce, requiresNonce: true)
+        _ = try await verifier().verify(TokenForge.rs256(claims), nonceClaim: TokenForge.nonce, requiresNonce: true)
     }
 
     @Test("c_hash must match the code that came with the token")

@@ -22,14 +22,14 @@ struct NumericClaimsTests {
                 claims[claim.name] = value
                 let token = TokenForge.rs256(claims)
                 await #expect(throws: TokenVerificationError(.malformed, ""), "\(claim.name) = \(value)") {
-                    try await verifier.verify(token, nonce: TokenForge.nonce)
+                    try await verifier.verify(token, nonceClaim: TokenForge.nonce)
                 }
             }
         }
         var fine = TokenForge.appleClaims()
         fine["nbf"] = .integer(Int64(TokenForge.now.timeIntervalSince1970) - 10)
         fine["real_user_status"] = .integer(2)
-        #expect(try await verifier.verify(TokenForge.rs256(fine), nonce: TokenForge.nonce).realUserStatus == .likelyReal)
+        #expect(try await verifier.verify(TokenForge.rs256(fine), nonceClaim: TokenForge.nonce).realUserStatus == .likelyReal)
     }
 
     @Test("real_user_status must be 0, 1 or 2")
@@ -41,13 +41,13 @@ struct NumericClaimsTests {
             claims["real_user_status"] = value
             let token = TokenForge.rs256(claims)
             await #expect(throws: TokenVerificationError(.malformed, ""), "real_user_status = \(value)") {
-                try await verifier.verify(token, nonce: TokenForge.nonce)
+                try await verifier.verify(token, nonceClaim: TokenForge.nonce)
             }
         }
         for (value, status) in [(JSONValue.integer(0), RealUserStatus.unsupported), (.integer(1), .unknown), (.number(2), .likelyReal)] {
             var claims = TokenForge.appleClaims()
             claims["real_user_status"] = value
-            #expect(try await verifier.verify(TokenForge.rs256(claims), nonce: TokenForge.nonce).realUserStatus == status)
+            #expect(try await verifier.verify(TokenForge.rs256(claims), nonceClaim: TokenForge.nonce).realUserStatus == status)
         }
     }
 

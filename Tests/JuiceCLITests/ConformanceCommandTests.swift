@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import JuiceProcesses
 import JuiceTestSupport
 import NIOCore
 import NIOHTTP1
@@ -18,7 +19,7 @@ struct ConformanceCommandTests {
         let kitPort: Int
         let directory: URL
         let keyPath: URL
-        let process = Process()
+        private(set) var child: SpawnedChild?
         var url: String { "http://127.0.0.1:\(port)" }
         var log: URL { directory.appendingPathComponent("serve.log") }
 
@@ -43,15 +44,12 @@ struct ConformanceCommandTests {
             let file = directory.appendingPathComponent("juice.json")
             try JSONSerialization.data(withJSONObject: configuration).write(to: file)
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            process.executableURL = JuiceProcess.executable
-            process.arguments = ["serve", "--config", file.path, "--log-level", "warning"]
-            process.standardOutput = handle
-            process.standardError = handle
-            process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") }
-            try launch(process)
+            let child = try SpawnedChild.start(
+                JuiceProcess.executable.path, ["serve", "--config", file.path, "--log-level", "warning"],
+                environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") }, standardIO: .file(log.path))
+            self.child = child
             for _ in 0..<300 {
-                guard process.isRunning else { break }
+                guard child.isRunning else { break }
                 var request = HTTPClientRequest(url: url + "/health")
                 request.method = .GET
                 if let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(2)), response.status == .ok { return }
@@ -61,7 +59,7 @@ struct ConformanceCommandTests {
         }
 
         func stop() {
-            process.stop()
+            child?.stopBlocking()
             try? FileManager.default.removeItem(at: directory)
         }
 
@@ -116,6 +114,25 @@ struct ConformanceCommandTests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("could not start"))
         #expect(result.stderr.contains("could not be reached"))
+    }
+
+    @Test("--api-only with --start, or without --native, or an unknown --native-body: exit status 2 with the reason")
+    func apiOnlyRefusals() async throws {
+        let juice = try JuiceBackend()
+        defer { juice.stop() }
+        let arguments = juice.conformanceArguments()
+        let withoutNative = arguments.enumerated().filter { index, value in
+            value != "--native" && (index == 0 || arguments[index - 1] != "--native")
+        }.map(\.element)
+        for (extra, base, reason) in [
+            (["--api-only", "--start", "/auth/apple"], arguments, "--api-only and --start exclude each other"),
+            (["--api-only"], withoutNative, "--api-only needs --native"),
+            (["--native-body", "graphql"], arguments, "--native-body must be juice or rest-auth"),
+        ] {
+            let result = try await JuiceProcess.run(base + extra, timeout: .seconds(60))
+            #expect(result.status == 2, "\(extra)")
+            #expect(result.stderr.contains(reason), "\(extra): \(result.stderr)")
+        }
     }
 
     @Test("a team key that is not a key: exit status 2, and the file's content is not echoed")

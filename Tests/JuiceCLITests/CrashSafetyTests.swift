@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import JuiceInfrastructure
+import JuiceProcesses
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -79,13 +80,13 @@ struct CrashSafetyTests {
                 }
             }
             let deadline = ContinuousClock.now + .seconds(120)
-            while acknowledged.count < target && ContinuousClock.now < deadline && first.process.isRunning {
+            while acknowledged.count < target && ContinuousClock.now < deadline && first.isRunning {
                 try? await Task.sleep(for: .milliseconds(50))
             }
-            kill(first.process.processIdentifier, SIGKILL)
+            first.terminate(SIGKILL)
         }
         #expect(try await first.waitForExit(seconds: 20))
-        #expect(first.process.terminationReason == .uncaughtSignal && first.process.terminationStatus == SIGKILL)
+        #expect(first.child?.exit == .signalled(SIGKILL))
         let survivors = acknowledged.all
         #expect(survivors.count >= target, "the load got \(survivors.count) answers before the kill")
 

@@ -18,13 +18,13 @@ struct DevelopmentMailTests {
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
         do {
             let session = try await Self.signIn(serve, http)
-            var messages: [[String: Any]] = []
-            let deadline = ContinuousClock.now + .seconds(30)
-            while messages.isEmpty && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(200))
-                let inbox = try await Self.send(http, .GET, serve.emulatorURL + "/emulator/admin/mail?apple_id=appleseed@juice.test")
-                messages = (try JSONSerialization.jsonObject(with: Data(inbox.body.utf8)) as? [String: Any])?["messages"] as? [[String: Any]] ?? []
-            }
+            // Until the welcome mail has reached the Apple ID's inbox through the relay.
+            let messages =
+                try await eventually(timeout: .seconds(30), interval: .milliseconds(200)) { () -> [[String: Any]]? in
+                    let inbox = try await Self.send(http, .GET, serve.emulatorURL + "/emulator/admin/mail?apple_id=appleseed@juice.test")
+                    let listed = (try JSONSerialization.jsonObject(with: Data(inbox.body.utf8)) as? [String: Any])?["messages"] as? [[String: Any]]
+                    return listed?.isEmpty == false ? listed : nil
+                } ?? []
             #expect(messages.count == 1)
             #expect(messages.first?["subject"] as? String == "Welcome to Juice")
             #expect(messages.first?["from"] as? String == "hello@juice.test")

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import JuiceProcesses
 import JuiceTestSupport
 import NIOCore
 import NIOHTTP1
@@ -87,17 +88,14 @@ final class EmulatorCommandTests {
         try #"{"apple_ids": [{"email": "seeded@example.org", "password": "seeded password"}]}"#.write(to: seedFile, atomically: true, encoding: .utf8)
         let port = try FreePort.pick()
         let smtpPort = try FreePort.pick()
-        let process = Process()
-        process.executableURL = JuiceProcess.executable
-        process.arguments = [
-            "emulator", "--port", "\(port)", "--config", configFile.path, "--data-dir", temporary.file("data").path, "--issuer",
-            "https://appleid.apple.com", "--smtp-port", "\(smtpPort)", "--smtp-idle-timeout", "5",
-            "--seed", seedFile.path,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try launch(process)
-        defer { process.stop() }
+        let process = try SpawnedChild.start(
+            JuiceProcess.executable.path,
+            [
+                "emulator", "--port", "\(port)", "--config", configFile.path, "--data-dir", temporary.file("data").path, "--issuer",
+                "https://appleid.apple.com", "--smtp-port", "\(smtpPort)", "--smtp-idle-timeout", "5",
+                "--seed", seedFile.path,
+            ], standardIO: .null)
+        defer { process.stopBlocking() }
 
         let base = "http://127.0.0.1:\(port)"
         var discovery: [String: Any]?
@@ -142,22 +140,15 @@ final class EmulatorCommandTests {
         #expect(String(buffer: try await seeded.body.collect(upTo: 1 << 20)).contains(#"name="code""#), "a code for the seeded Apple ID")
 
         // The private email relay answers SMTP on --smtp-port.
-        let greeting = Process()
-        greeting.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        greeting.arguments = [
-            "python3", "-c",
-            "import socket; s = socket.create_connection(('127.0.0.1', \(smtpPort)), 5); s.settimeout(5); print(s.recv(200).decode())",
-        ]
-        let output = Pipe()
-        greeting.standardOutput = output
-        try launch(greeting)
-        greeting.waitUntilExit()  // bounded: the script's socket timeouts are 5 s
-        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).hasPrefix("220 "))
+        let greeting = try await SpawnedChild.python(
+            ["-c", "import socket; s = socket.create_connection(('127.0.0.1', \(smtpPort)), 5); s.settimeout(5); print(s.recv(200).decode())"],
+            deadline: .seconds(30))
+        #expect(greeting.outputText.hasPrefix("220 "), "\(greeting.errorText)")
 
-        process.terminate()
+        process.send(SIGTERM)
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         try #require(!process.isRunning, "the emulator did not stop within 10 s of SIGTERM")
-        #expect(process.terminationStatus == 0)
+        #expect(process.exit == .exited(0))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceProcesses
 import JuiceTestSupport
 
 #if canImport(Glibc)
@@ -9,7 +10,8 @@ import JuiceTestSupport
 
 /// `juice serve` in development mode as a child process on free ports; stopped by ``stop()`` or SIGTERM.
 final class ServeProcess {
-    let process = Process()
+    /// The running `juice serve`, once ``start()`` has started it.
+    private(set) var child: SpawnedChild?
     let port: Int
     let emulatorPort: Int
     let smtpPort: Int
@@ -42,39 +44,41 @@ final class ServeProcess {
     /// Starts it and waits until it prints the demo login.
     func start() async throws {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.executableURL = JuiceProcess.executable
-        process.arguments =
+        let arguments =
             [
                 "serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--emulator-port", "\(emulatorPort)", "--public-url", url,
                 "--emulator-smtp-port", "\(smtpPort)", "--log-level", "warning",
             ] + extraArguments
-        process.standardOutput = handle
-        process.standardError = handle
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") }
-        try launch(process)
+        let child = try SpawnedChild.start(
+            JuiceProcess.executable.path, arguments, environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") },
+            standardIO: .file(log.path))
+        self.child = child
         for _ in 0..<300 where !output.contains("Demo Apple ID") {
-            guard process.isRunning else { break }
+            guard child.isRunning else { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         guard output.contains("Demo Apple ID") else { throw ServeProcessError(output: output) }
     }
 
-    /// Sends SIGTERM.
-    func terminate() {
-        kill(process.processIdentifier, SIGTERM)
+    /// Whether it runs (it was started and has not exited).
+    var isRunning: Bool { child?.isRunning ?? false }
+
+    /// Sends `signal` (SIGTERM by default).
+    func terminate(_ signal: Int32 = SIGTERM) {
+        child?.send(signal)
     }
 
     /// Waits up to `seconds` for the process to exit; returns whether it did.
     func waitForExit(seconds: Double) async throws -> Bool {
+        guard let child else { return true }
         let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        return !process.isRunning
+        while child.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        return !child.isRunning
     }
 
     /// Stops it if still running and removes its files.
     func stop() {
-        process.stop()
+        child?.stopBlocking()
         try? FileManager.default.removeItem(at: dataDirectory)
         try? FileManager.default.removeItem(at: log)
     }

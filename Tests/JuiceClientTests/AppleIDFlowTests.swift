@@ -1,9 +1,9 @@
 import Foundation
-import JuiceClient
 import JuiceTestSupport
 import Testing
 
 @testable import AppleIDEmulator
+@testable import JuiceClient
 
 /// The Apple ID flow end to end: JuiceClient, a scripted person at the browser, the real server's
 /// native relay and API, the real emulator standing in for Apple.
@@ -93,9 +93,12 @@ struct AppleIDFlowTests {
     func liveRevocation() async throws {
         try await LiveFlow.with { juice, person, signIn in
             let (session, credential) = try await LiveFlow.signIn(person, signIn)
-            let revocations = signIn.server.credentialRevocations(sessionToken: session.token, user: credential.user)
+            let ready = AsyncStream.makeStream(of: Void.self)
+            var revocations = signIn.server.credentialRevocations(sessionToken: session.token, user: credential.user)
+            revocations.onReady = { ready.continuation.yield() }
             async let first = revocations.first { _ in true }
-            try await Task.sleep(for: .seconds(1))
+            var connected = ready.stream.makeAsyncIterator()
+            _ = await connected.next()  // the server follows the session now
             try await juice.admin("revoke-consent", ["apple_id": LiveJuice.johnny.email, "client_id": LiveJuice.bundleID])
             let revocation = try await first
             #expect(revocation == CredentialRevocation(user: credential.user, state: .revoked))
@@ -108,10 +111,12 @@ struct AppleIDFlowTests {
     func sequenceEnds() async throws {
         try await LiveFlow.with { _, person, signIn in
             let (session, _) = try await LiveFlow.signIn(person, signIn)
-            async let all = signIn.server.credentialRevocations(sessionToken: session.token).reduce(into: [CredentialRevocation]()) {
-                $0.append($1)
-            }
-            try await Task.sleep(for: .seconds(1))  // connected (a first connection after the sign-out is a 401)
+            let ready = AsyncStream.makeStream(of: Void.self)
+            var revocations = signIn.server.credentialRevocations(sessionToken: session.token)
+            revocations.onReady = { ready.continuation.yield() }
+            async let all = revocations.reduce(into: [CredentialRevocation]()) { $0.append($1) }
+            var connected = ready.stream.makeAsyncIterator()
+            _ = await connected.next()  // connected (a first connection after the sign-out is a 401)
             try await signIn.server.signOut(sessionToken: session.token)
             let seen = try await all
             #expect(seen.isEmpty)

@@ -1,7 +1,8 @@
 import Foundation
-import JuiceClient
 import JuiceTestSupport
 import Testing
+
+@testable import JuiceClient
 
 @Suite("Credential store")
 struct CredentialStoreTests {

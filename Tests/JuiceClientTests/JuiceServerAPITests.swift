@@ -1,9 +1,11 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import JuiceClient
+import JuiceTestSupport
 import NIOCore
 import Testing
+
+@testable import JuiceClient
 
 @Suite("Juice server API")
 struct JuiceServerAPITests {

@@ -57,15 +57,17 @@ struct LoopbackReceiverTests {
 
     @Test("cancelling the waiting task is canceled")
     func taskCancellation() async throws {
+        let listening = AsyncStream.makeStream(of: Void.self)
         let task = Task {
             do throws(AuthorizationError) {
-                _ = try await receiver.receive { _ in }
+                _ = try await receiver.receive { _ in listening.continuation.yield() }
                 return AuthorizationError.Code?.none
             } catch {
                 return error.code
             }
         }
-        try await Task.sleep(for: .milliseconds(100))
+        var waiting = listening.stream.makeAsyncIterator()
+        _ = await waiting.next()  // it listens and waits for the browser
         task.cancel()
         #expect(await task.value == .canceled)
     }

@@ -60,7 +60,7 @@ struct PasskeySignInTests {
             try FileManager.default.copyItem(at: temp.file("original/passkeys.json"), to: temp.file("copy/passkeys.json"))
             _ = try await PasskeySignIn(server: api, store: original).signIn()
             _ = try await PasskeySignIn(server: api, store: original).signIn()
-            await #expect(throws: JuiceServerError(JuiceServerError.Code(rawValue: "counter_regressed"), "")) {
+            await #expect(throws: JuiceServerError(.counterRegressed, "")) {
                 try await PasskeySignIn(server: api, store: CredentialStore(directory: temp.file("copy"))).signIn()
             }
         }
@@ -74,7 +74,7 @@ struct PasskeySignInTests {
             let store = CredentialStore(directory: temp.url)
             let alias = PasskeySignIn(server: JuiceServerAPI(baseURL: try #require(URL(string: "http://localhost:\(port)"))), store: store)
             #expect(alias.origin == "http://localhost:\(port)")
-            await #expect(throws: JuiceServerError(JuiceServerError.Code(rawValue: "origin_mismatch"), "")) {
+            await #expect(throws: JuiceServerError(.originMismatch, "")) {
                 try await alias.addPasskey(name: "Alias", sessionToken: account.token)
             }
             #expect(try await store.passkeyCredentialIDs().isEmpty, "the refused passkey's key is gone")
@@ -98,7 +98,7 @@ struct PasskeySignInTests {
                     requests: [options.registrationRequest(from: foreign)]
                 ).performRequests().credential
             else { throw AuthorizationError.unknown("not a registration") }
-            await #expect(throws: JuiceServerError(JuiceServerError.Code(rawValue: "origin_mismatch"), "")) {
+            await #expect(throws: JuiceServerError(.originMismatch, "")) {
                 try await api.finishPasskeyRegistration(registration, name: "Phished", sessionToken: account.token)
             }
             #expect(try await api.passkeys(sessionToken: account.token).isEmpty)
@@ -113,7 +113,7 @@ struct PasskeySignInTests {
                 _ = try await PasskeySignIn(server: api, store: other).signIn()
                 Issue.record("a removed passkey signed in")
             } catch let error as JuiceServerError {
-                #expect(error.code.rawValue == "unknown_credential")
+                #expect(error.code == .unknownCredential && error.serverCode == "unknown_credential")
                 #expect(error.reason == "no account has this passkey")
             }
         }

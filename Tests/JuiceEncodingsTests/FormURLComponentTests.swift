@@ -35,4 +35,12 @@ struct FormURLComponentTests {
         let body = FormURLComponent.encode(fields: fields)
         #expect(body == "client_id=com.example.app&redirect_uri=https%3A%2F%2Fexample.com%2Fcb%3Fx%3D1&name=Zo%C3%A9%20%C3%9Cnal")
     }
+
+    @Test("pairs: split on &, empty pairs left out, a missing = is an empty value, a broken side is nil, order and repeats kept")
+    func pairs() {
+        let pairs = FormURLComponent.pairs("a=1&&b&c=x%20y&a=2&%zz=3&d=%4")
+        #expect(pairs.map(\.name) == ["a", "b", "c", "a", nil, "d"])
+        #expect(pairs.map(\.value) == ["1", "", "x y", "2", "3", nil])
+        #expect(FormURLComponent.pairs("").isEmpty)
+    }
 }

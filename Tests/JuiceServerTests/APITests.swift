@@ -1,4 +1,5 @@
 import Foundation
+import JuiceProcesses
 import JuiceTestSupport
 import NIOHTTP1
 import Testing
@@ -113,28 +114,11 @@ struct APITests {
             #expect(text.contains("\n  \(path)\n"), "\(path) is documented")
         }
         // openapi-spec-validator (PyPI; .ci/run installs it) checks the document against the 3.1 schema.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
-            "import sys, yaml; from openapi_spec_validator import validate; validate(yaml.safe_load(open(sys.argv[1]))); print('valid')",
+        let validation = try await SpawnedChild.python([
+            "-c", "import sys, yaml; from openapi_spec_validator import validate; validate(yaml.safe_load(open(sys.argv[1]))); print('valid')",
             file.path,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        // Waits without blocking a thread of the test's cooperative pool.
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do {
-                try launch(process)
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "openapi-spec-validator: \(said)")
+        ])
+        #expect(validation.exit == .exited(0), "openapi-spec-validator: \(validation.outputText) \(validation.errorText)")
 
         try await JuiceStack.with { stack in
             let served = try await Browser().get(stack.serverURL + "/openapi.yaml")

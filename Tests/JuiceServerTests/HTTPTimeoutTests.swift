@@ -44,7 +44,7 @@ struct HTTPTimeoutTests {
                 configuration.httpTimeouts = HTTPTimeouts(
                     idle: .seconds(timeouts.idle), header: .seconds(timeouts.head), body: .seconds(timeouts.body))
                 service = try await buildApplication(
-                    configuration: configuration, time: TestClock().time, httpClient: Browser.pool, logger: logger, metrics: ServerMetrics(),
+                    configuration: configuration, time: TestClock().timeSource, httpClient: Browser.pool, logger: logger, metrics: ServerMetrics(),
                     onServerRunning: { sink.yield($0) })
             case .emulator:
                 var options = EmulatorOptions()

@@ -28,7 +28,7 @@ struct MailTests {
             var mail = settings ?? MailSettings(smtpHost: "127.0.0.1", smtpPort: port, sender: MailSender(parsing: StackEnvironment.mailFrom)!)
             // A bound, not a speed: two test runs at once on two cores have taken more than 10 s to relay one message.
             mail.timeout = .seconds(60)
-            return try await MailDelivery(database: database, settings: mail, heloName: "juice.test", time: stack.clock.time, metrics: metrics)
+            return try await MailDelivery(database: database, settings: mail, heloName: "juice.test", time: stack.clock.timeSource, metrics: metrics)
                 .deliverDue(logger: logger)
         }
     }

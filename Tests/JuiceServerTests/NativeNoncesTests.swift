@@ -2,6 +2,7 @@ import AppleSignIn
 import Crypto
 import Foundation
 import JuiceEncodings
+import JuiceTestSupport
 import Testing
 
 @testable import JuiceServer
@@ -11,7 +12,7 @@ struct NativeNoncesTests {
     static let secret = SymmetricKey(data: [UInt8](repeating: 7, count: 32))
 
     static func nonces(_ clock: TestClock, secret: SymmetricKey = secret, lifetime: TimeInterval = 600) -> NativeNonces {
-        NativeNonces(secret: secret, lifetime: lifetime, random: .seeded(1), time: clock.time)
+        NativeNonces(secret: secret, lifetime: lifetime, random: .seeded(1), time: clock.timeSource)
     }
 
     @Test("an issued nonce is accepted until its lifetime ends, then refused")
@@ -63,9 +64,9 @@ struct NativeNoncesTests {
     }
 
     @Test("the spent key is the nonce's SHA-256, marked so that it never equals a code's key")
-    func spentKey() {
+    func spentValueID() {
         let hash = sha256Hex(Self.nonces(TestClock()).issue())
-        #expect(NativeNonces.spentKey(nonceHash: hash) == "nonce:" + hash)
-        #expect(NativeNonces.spentKey(nonceHash: hash) != hash)
+        #expect(NativeNonces.spentValueID(nonceHash: hash) == "nonce:" + hash)
+        #expect(NativeNonces.spentValueID(nonceHash: hash) != hash)
     }
 }

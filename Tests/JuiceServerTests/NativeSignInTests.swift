@@ -47,7 +47,7 @@ struct NativeSignInTests {
             #expect(replay.error == "invalid_nonce")
             #expect(replay.json?["token"] == nil)
             let withoutCode = try await NativeFlow.post(stack, NativeFlow.body(credential, nonce: nonce, withCode: false))
-            #expect(withoutCode.error == "invalid_nonce")
+            #expect(withoutCode.error == "invalid_request", "the code is required")
             let sessions = try await stack.withDatabase { database in
                 try await database.read { sql in try await sql.select().column("id").from("sessions").all().count }
             }

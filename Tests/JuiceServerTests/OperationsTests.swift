@@ -61,13 +61,23 @@ struct OperationsTests {
         try await Self.withRouter(.postgres) { database, _, client in
             for _ in 0..<3 {
                 try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
-                // Kill every session on this database but the one asking.
-                try await database.read { sql in
+                // Kill every session on this database but the one asking, and wait until they are gone.
+                let killed = try await database.read { sql in
                     try await sql.raw(
-                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                    ).run()
+                        "SELECT pid, pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                    ).all(decoding: Backend.self)
+                }.map(\.pid)
+                if !killed.isEmpty {
+                    let list = killed.map(String.init).joined(separator: ",")
+                    let gone = try await eventually(timeout: .seconds(30)) { () -> Bool? in
+                        // A pooled connection may be one of the killed: that read fails, and the next one asks again.
+                        let left = try? await database.read { sql in
+                            try await sql.raw("SELECT pid FROM pg_stat_activity WHERE pid IN (\(unsafeRaw: list))").all(decoding: Backend.self)
+                        }
+                        return left?.isEmpty == true ? true : nil
+                    }
+                    #expect(gone == true, "the killed sessions ended")
                 }
-                try await Task.sleep(for: .milliseconds(200))
                 // …and the asking one too (it dies mid-statement, so the error is expected).
                 try? await database.read { sql in
                     try await sql.raw("SELECT pg_terminate_backend(pg_backend_pid())").run()
@@ -176,4 +186,9 @@ struct OperationsTests {
             #expect(!record.text.contains("SECRET"), "leaked: \(record.text)")
         }
     }
+}
+
+/// A PostgreSQL backend process, as `pg_stat_activity` names it.
+private struct Backend: Decodable {
+    let pid: Int32
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceTestSupport
 import SQLKit
 import Testing
 import WebAuthn

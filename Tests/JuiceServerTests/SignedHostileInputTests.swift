@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import JuiceTestSupport
 import SQLKit
@@ -66,7 +67,8 @@ struct SignedHostileInputTests {
                 claims["nonce"] = .string(NativeFlow.sha256Hex(nonce))
                 claims[claim] = value
                 let token = try await EmulatorMint.sign(stack, claims)
-                let answer = try await NativeFlow.post(stack, ["identityToken": token, "nonce": nonce])
+                // The code is required, but never reached: the token is refused first.
+                let answer = try await NativeFlow.post(stack, ["identityToken": token, "authorizationCode": "c.hostile.0001", "nonce": nonce])
                 #expect((400..<500).contains(answer.status), "\(claim) = \(value): \(answer.status) \(answer.body.prefix(200))")
                 #expect(answer.error == "invalid_identity_token", "\(claim): \(answer.body.prefix(200))")
             }
@@ -78,8 +80,13 @@ struct SignedHostileInputTests {
     static func nonceless(_ stack: JuiceStack, nonceSupported: EmulatorMint.Value) async throws -> HTTPResult {
         var claims = EmulatorMint.identityClaims(stack, audience: StackEnvironment.bundleID, subject: "002222.nonceless.0002")
         claims["nonce_supported"] = nonceSupported
+        // A minted token has no real code: one the token passes (its c_hash matches) is then refused at Apple (invalid_code).
+        let code = "c.nonceless.0002"
+        claims["c_hash"] = .string(
+            Data(SHA256.hash(data: Data(code.utf8)).prefix(16)).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: ""))
         let token = try await EmulatorMint.sign(stack, claims)
-        return try await NativeFlow.post(stack, ["identityToken": token, "nonce": try await NativeFlow.nonce(stack)])
+        return try await NativeFlow.post(stack, ["identityToken": token, "authorizationCode": code, "nonce": try await NativeFlow.nonce(stack)])
     }
 
     @Test("native API: a token without nonce and nonce_supported false follows Apple's rule by default, and is refused with require_nonce")
@@ -87,7 +94,8 @@ struct SignedHostileInputTests {
         try await StackEnvironment.with(.sqlite) { made in
             try await JuiceStack.with(environment: made) { stack in
                 let excused = try await Self.nonceless(stack, nonceSupported: .bool(false))
-                #expect(excused.status == 200, "Apple's documented rule")
+                #expect(
+                    excused.error == "invalid_code", "Apple's documented rule: the token passes; only its invented code is refused: \(excused.body)")
                 let capable = try await Self.nonceless(stack, nonceSupported: .bool(true))
                 #expect(capable.status == 400, "the platform supports nonces")
             }

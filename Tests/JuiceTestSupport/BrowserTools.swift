@@ -1,4 +1,5 @@
 import Foundation
+import JuiceProcesses
 
 #if canImport(Glibc)
     import Glibc
@@ -31,15 +32,9 @@ package enum BrowserTools {
 
     /// Whether `python3` can import `module`.
     package static func pythonCanImport(_ module: String) -> Bool {
-        guard let python else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", "import \(module)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? launch(process)) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        guard let python, let child = try? SpawnedChild.start(python, ["-c", "import \(module)"], standardIO: .null) else { return false }
+        while child.isRunning { usleep(5_000) }  // checked once per module, before any test runs
+        return child.exit == .exited(0)
     }
 
     package static var available: Bool { chromium != nil && chromedriver != nil && selenium }
@@ -91,33 +86,24 @@ package enum BrowserTools {
     private static func runPythonNow(script: URL, arguments: [String], log: URL, limit: Duration) async throws -> (status: Int32?, output: String) {
         let temporary = try TemporaryDirectory("browser")
         defer { temporary.remove() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python ?? "/usr/bin/python3")
-        process.arguments = [script.path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONPATH"] = ([sharedPythonDirectory] + [environment["PYTHONPATH"]].compactMap { $0 }).joined(separator: ":")
         environment["TMPDIR"] = temporary.url.path
-        process.environment = environment
         try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = handle
-        try launch(process)
-        let deadline = ContinuousClock.now + limit
-        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
-        var stopped = false
-        if process.isRunning {
-            stopped = true
-            process.terminate()
-            let grace = ContinuousClock.now + .seconds(10)
-            while process.isRunning && ContinuousClock.now < grace { try await Task.sleep(for: .milliseconds(100)) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        let child = try SpawnedChild.start(
+            python ?? "/usr/bin/python3", [script.path] + arguments, environment: environment, standardIO: .file(log.path))
+        let stopper = Task { () -> Bool in
+            do { try await Task.sleep(for: limit) } catch { return false }
+            // SIGTERM first: it makes a selenium script quit its browser.
+            await child.stop(grace: .seconds(10))
+            return true
         }
-        while process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        let exit = await child.wait()
+        stopper.cancel()
+        let stopped = await stopper.value
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return (stopped ? nil : process.terminationStatus, output)
+        return (stopped ? nil : exit.status ?? -1, output)
     }
 }
 

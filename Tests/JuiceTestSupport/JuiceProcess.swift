@@ -1,5 +1,5 @@
 import Foundation
-import JuiceInfrastructure
+import JuiceProcesses
 
 #if canImport(Glibc)
     import Glibc
@@ -41,20 +41,10 @@ package enum JuiceProcess {
     package static func run(
         _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil, timeout: Duration = .seconds(60)
     ) async throws -> Result {
-        let child = try SpawnedChild.start(executable.path, arguments, environment: environment)
-        async let out = SpawnedChild.readToEnd(child.output)
-        async let err = SpawnedChild.readToEnd(child.error)
-        child.finishInput(Array((stdin ?? "").utf8))
-        let deadline = Task {
-            try await Task.sleep(for: timeout)
-            kill(child.pid, SIGKILL)
-        }
-        let ended = await child.wait()
-        deadline.cancel()
-        let result = Result(
-            status: ended.exitStatus ?? ended.signal ?? -1, stdout: String(decoding: await out, as: UTF8.self),
-            stderr: String(decoding: await err, as: UTF8.self))
-        if ended.signal == SIGKILL {
+        let run = try await SpawnedChild.run(
+            executable.path, arguments, environment: environment, input: Array((stdin ?? "").utf8), deadline: timeout)
+        let result = Result(status: run.exit.status ?? run.exit.signal ?? -1, stdout: run.outputText, stderr: run.errorText)
+        if run.timedOut {
             throw TimedOut(arguments: arguments, stderr: result.stderr)
         }
         return result
@@ -67,39 +57,5 @@ package enum JuiceProcess {
         package var description: String {
             "juice \(arguments.joined(separator: " ")) did not finish in time and was stopped; stderr: \(stderr.suffix(2000))"
         }
-    }
-}
-
-/// Reads a pipe to its end on a Dispatch thread.
-package final class PipeReader: Sendable {
-    private let done: Task<Data, Never>
-
-    package init(_ pipe: Pipe) {
-        let handle = pipe.fileHandleForReading
-        let (stream, continuation) = AsyncStream<Data>.makeStream()
-        DispatchQueue.global().async {
-            continuation.yield(handle.readDataToEndOfFile())
-            continuation.finish()
-        }
-        done = Task {
-            var data = Data()
-            for await chunk in stream { data.append(chunk) }
-            return data
-        }
-    }
-
-    package func text() async -> String { String(decoding: await done.value, as: UTF8.self) }
-}
-
-extension Process {
-    /// Stops the child: SIGTERM, up to `grace` for it to exit, then SIGKILL; waits for it to be gone.
-    /// Bounded, so a child that ignores SIGTERM cannot stall the suite.
-    package func stop(grace: TimeInterval = 10) {
-        guard isRunning else { return }
-        terminate()
-        let deadline = Date().addingTimeInterval(grace)
-        while isRunning && Date() < deadline { usleep(20_000) }
-        if isRunning { kill(processIdentifier, SIGKILL) }
-        waitUntilExit()
     }
 }

@@ -7,13 +7,12 @@ import Synchronization
     import Darwin
 #endif
 
-/// Loopback ports free at the time of asking, from a range of one test target's own (a server's
+/// Loopback ports free at the time of asking, from a range (a server's
 /// port must be known before it starts when its URL is registered elsewhere, e.g. at the emulator).
 ///
-/// Every test target runs in the one test process, so each target owns a range
-/// (AppleSignInConformanceTests 18000–19999, JuiceServerTests 20000–24999, JuiceClientTests 25000–28499, JuiceCLITests 28500–31999), below the kernel's
-/// ephemeral range (32768–60999 on Linux) so that no outgoing connection takes one between picking
-/// and binding. Ports are handed out in turn, never the same one twice in a run, so two tests
+/// Every test target runs in the one test process and takes its ports from one pool (``FreePort``),
+/// below the kernel's ephemeral range (32768–60999 on Linux) so that no outgoing connection takes one
+/// between picking and binding. Ports are handed out in turn, never the same one twice in a run, so two tests
 /// picking at the same moment cannot get the same port.
 ///
 /// Test runs may also overlap (two `swift test` at once, on a developer's machine): each process

@@ -12,7 +12,7 @@ struct PasskeyVectorTests {
         "a good registration verifies and yields the key, counter, flags and attestation",
         arguments: vectors.registrations.filter { $0.expect == "ok" })
     func goodRegistration(vector: PasskeyVectors.Registration) throws {
-        let party = Self.vectors.relyingParty(policy: vector.policy)
+        let party = Self.vectors.relyingParty(requirements: vector.requirements)
         let result = try party.verifyRegistration(try vector.response, challenge: bytes(vector.challenge))
         #expect(result.credentialID == bytes(vector.credentialID))
         #expect(result.algorithm.name == vector.algorithm)
@@ -30,7 +30,7 @@ struct PasskeyVectorTests {
 
     @Test("a hostile registration is refused with its specific code", arguments: vectors.registrations.filter { $0.expect != "ok" })
     func hostileRegistration(vector: PasskeyVectors.Registration) {
-        let party = Self.vectors.relyingParty(policy: vector.policy)
+        let party = Self.vectors.relyingParty(requirements: vector.requirements)
         #expect {
             _ = try party.verifyRegistration(try vector.response, challenge: bytes(vector.challenge))
         } throws: { error in
@@ -41,12 +41,12 @@ struct PasskeyVectorTests {
     @Test("an assertion is accepted or refused as its vector says", arguments: vectors.authentications)
     func assertion(vector: PasskeyVectors.Authentication) throws {
         let registration = try #require(Self.vectors.registration(named: vector.registration))
-        let registered = try Self.vectors.relyingParty(policy: "default")
+        let registered = try Self.vectors.relyingParty(requirements: "default")
             .verifyRegistration(try registration.response, challenge: bytes(registration.challenge))
         let stored = RegisteredPasskey(
             credentialID: registered.credentialID, userHandle: bytes(vector.storedUserHandle), publicKey: registered.publicKey,
             signCount: vector.storedSignCount, backupEligible: registered.backupEligible)
-        let party = Self.vectors.relyingParty(policy: vector.policy)
+        let party = Self.vectors.relyingParty(requirements: vector.requirements)
         if vector.expect == "ok" {
             let result = try party.verifyAuthentication(try vector.response, challenge: bytes(vector.challenge), credential: stored)
             #expect(result.signCount == AuthenticatorDataPeek.signCount(bytes(vector.authenticatorData)))
@@ -59,17 +59,17 @@ struct PasskeyVectorTests {
         }
     }
 
-    @Test("a good assertion is refused once the policy drops its algorithm")
+    @Test("a good assertion is refused once the requirements drop its algorithm")
     func algorithmAllowList() throws {
         let vector = try #require(Self.vectors.authentications.first { $0.name == "assert-EdDSA" })
         let registration = try #require(Self.vectors.registration(named: vector.registration))
-        let registered = try Self.vectors.relyingParty(policy: "default")
+        let registered = try Self.vectors.relyingParty(requirements: "default")
             .verifyRegistration(try registration.response, challenge: bytes(registration.challenge))
         let stored = RegisteredPasskey(
             credentialID: registered.credentialID, userHandle: bytes(vector.storedUserHandle), publicKey: registered.publicKey,
             signCount: vector.storedSignCount, backupEligible: false)
         let strict = PasskeyRelyingParty(
-            id: Self.vectors.rpID, origins: Set(Self.vectors.origins), policy: PasskeyPolicy(algorithms: [.es256]))
+            id: Self.vectors.rpID, origins: Set(Self.vectors.origins), requirements: PasskeyRequirements(algorithms: [.es256]))
         #expect(throws: PasskeyError(.unsupportedAlgorithm, "")) {
             _ = try strict.verifyAuthentication(try vector.response, challenge: bytes(vector.challenge), credential: stored)
         }
@@ -78,11 +78,11 @@ struct PasskeyVectorTests {
         }
     }
 
-    @Test("packed attestation is refused when the policy accepts none only")
+    @Test("packed attestation is refused when the requirements accept none only")
     func packedRefusedByPolicy() throws {
         let vector = try #require(Self.vectors.registration(named: "packed-x5c-ES256"))
         let party = PasskeyRelyingParty(
-            id: Self.vectors.rpID, origins: Set(Self.vectors.origins), policy: PasskeyPolicy(acceptsPackedAttestation: false))
+            id: Self.vectors.rpID, origins: Set(Self.vectors.origins), requirements: PasskeyRequirements(acceptsPackedAttestation: false))
         #expect(throws: PasskeyError(.unsupportedAttestation, "")) {
             _ = try party.verifyRegistration(try vector.response, challenge: bytes(vector.challenge))
         }
@@ -92,14 +92,14 @@ struct PasskeyVectorTests {
     func emptyChallenge() throws {
         let vector = try #require(Self.vectors.registration(named: "none-ES256"))
         #expect(throws: PasskeyError(.challengeMismatch, "")) {
-            _ = try Self.vectors.relyingParty(policy: "default").verifyRegistration(try vector.response, challenge: [])
+            _ = try Self.vectors.relyingParty(requirements: "default").verifyRegistration(try vector.response, challenge: [])
         }
     }
 
     @Test("a registration for another RP ID than the relying party's is refused even with every other field right")
     func otherRelyingParty() throws {
         let vector = try #require(Self.vectors.registration(named: "none-ES256"))
-        let party = PasskeyRelyingParty(id: "juice.test", origins: Set(Self.vectors.origins), policy: PasskeyPolicy())
+        let party = PasskeyRelyingParty(id: "juice.test", origins: Set(Self.vectors.origins), requirements: PasskeyRequirements())
         #expect(throws: PasskeyError(.rpIDMismatch, "")) {
             _ = try party.verifyRegistration(try vector.response, challenge: bytes(vector.challenge))
         }

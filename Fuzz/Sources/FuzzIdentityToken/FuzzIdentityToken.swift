@@ -33,7 +33,7 @@ public func fuzzIdentityToken(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     }
     if flags & 1 == 0 {
         let accepted = runBlocking {
-            try? await verifier.verify(token, nonce: nonce, authorizationCode: code, requiresNonce: requiresNonce)
+            try? await verifier.verify(token, nonceClaim: nonce, authorizationCode: code, requiresNonce: requiresNonce)
         }
         if let accepted { check(accepted, nonce: nonce, requiresNonce: requiresNonce) }
     }

@@ -27,11 +27,44 @@ public struct GeneratedTeamKey: Sendable, Hashable {
 /// print(key.keyID, key.publicKeyPEM)
 /// ```
 public enum TeamKeyGenerator {
-    /// Why a key could not be created.
+    /// Why a key could not be created: a ``Code`` and a reason.
     public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
-        /// What went wrong.
+        /// A stable identifier for the problem, e.g. `"invalid_team_id"`; the set is closed.
+        public struct Code: Sendable, Hashable, CustomStringConvertible {
+            private enum Base: String, Sendable {
+                case invalidTeamID = "invalid_team_id"
+                case cannotWrite = "cannot_write"
+            }
+
+            private let base: Base
+
+            private init(_ base: Base) { self.base = base }
+
+            /// The code's stable string, e.g. for a log line or an error body.
+            public var description: String { base.rawValue }
+
+            /// The team id is not 10 uppercase letters or digits.
+            public static let invalidTeamID = Code(.invalidTeamID)
+
+            /// The key file exists already or cannot be created.
+            public static let cannotWrite = Code(.cannotWrite)
+        }
+
+        /// What is wrong.
+        public let code: Code
+        /// What is wrong, for a person; never key material.
         public let reason: String
+
+        init(_ code: Code, _ reason: String) {
+            self.code = code
+            self.reason = reason
+        }
+
         public var description: String { reason }
+
+        /// Errors are equal when their codes are.
+        public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+        public func hash(into hasher: inout Hasher) { hasher.combine(code) }
     }
 
     /// Generates a key and writes its private half to `url` with mode 0600.
@@ -42,7 +75,7 @@ public enum TeamKeyGenerator {
     /// - Throws: ``Failure`` for a bad team id or a file that exists or cannot be written.
     public static func generate(teamID: String, writingTo url: URL, random: EmulatorRandom = .system) throws(Failure) -> GeneratedTeamKey {
         guard EmulatorConfiguration.isAppleIdentifier(teamID) else {
-            throw Failure(reason: "the team id \(EmulatorConfiguration.quoted(teamID)) must be 10 uppercase letters or digits")
+            throw Failure(.invalidTeamID, "the team id \(EmulatorConfiguration.quoted(teamID)) must be 10 uppercase letters or digits")
         }
         let privateKey = P256.Signing.PrivateKey()
         try writeSecretFile(privateKey.pemRepresentation + "\n", to: url)
@@ -56,6 +89,6 @@ public enum TeamKeyGenerator {
 
     /// Creates `url` with mode 0600 (never following or replacing an existing file) and writes `text`.
     static func writeSecretFile(_ text: String, to url: URL) throws(Failure) {
-        if let problem = OwnerOnlyFile.create(url, contents: text) { throw Failure(reason: "\(url.path) \(problem)") }
+        if let problem = OwnerOnlyFile.create(url, contents: text) { throw Failure(.cannotWrite, "\(url.path) \(problem)") }
     }
 }

@@ -13,6 +13,9 @@ struct AdminController: Sendable {
     let policy: OrganizationPolicy
     /// The fixture API, registered on the same group (and behind the same checks).
     let fixtures: FixtureController
+    /// Failure injection (`failures`) and request capture (`requests`), on the same group.
+    let failures: FailureController
+    let requests: RequestCaptureController
 
     struct RevokeConsent: Decodable {
         let appleID: String
@@ -72,6 +75,8 @@ struct AdminController: Sendable {
         let router = RouteCollection(context: BasicRequestContext.self)
         let admin = router.group("emulator/admin").add(middleware: AdminRequestGuard(adminToken: adminToken, address: address))
         admin.addRoutes(fixtures.endpoints)
+        admin.addRoutes(failures.endpoints)
+        admin.addRoutes(requests.endpoints)
         admin.post("revoke-consent") { request, context in
             await handle(request, context, RevokeConsent.self) { body in
                 try await actions.revokeConsent(appleID: body.appleID, clientID: body.clientID)

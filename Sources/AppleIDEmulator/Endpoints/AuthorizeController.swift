@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import JuiceEncodings
 import JuiceInfrastructure
 import Logging
 
@@ -75,7 +76,10 @@ struct AuthorizeController: Sendable {
         // Unicode scalars and 256 bytes).
         if let violation = AuthorizationScopes.nameViolation(firstName) ?? AuthorizationScopes.nameViolation(lastName) {
             let id = try await consentSession(sessionID, account: account, authorize)
-            let message = if case .controlCharacter = violation { "name_invalid_characters" } else { "name_too_long" }
+            let message = switch violation {
+            case .controlCharacter: "name_invalid_characters"
+            case .tooLong: "name_too_long"
+            }
             return try await consentPage(
                 authorize, account: account, first: first, session: id, language: language,
                 error: EmulatorPageRenderer.string(message, language)

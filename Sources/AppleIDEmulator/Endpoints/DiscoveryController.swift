@@ -4,6 +4,10 @@ import Hummingbird
 struct DiscoveryController: Sendable {
     let keys: SigningKeyRing
     let address: EmulatorAddress
+    /// Injected failures of `/auth/keys` (`keys_server_error`, `keys_delay`).
+    let keyFailure: KeyEndpointFailure
+    /// The issuer discovery names under `issuer_drift`.
+    let drift: IssuerDrift
 
     struct Metadata: Encodable {
         let issuer: String
@@ -45,7 +49,7 @@ struct DiscoveryController: Sendable {
                 let base = address.baseURL
                 return HTTPExchange.json(
                     Metadata(
-                        issuer: address.issuer,
+                        issuer: drift.issuer(otherwise: address.issuer),
                         authorizationEndpoint: base + "/auth/authorize",
                         tokenEndpoint: base + "/auth/token",
                         revocationEndpoint: base + "/auth/revoke",
@@ -56,6 +60,7 @@ struct DiscoveryController: Sendable {
         }
         router.get("/auth/keys") { _, context in
             await HTTPExchange.answering(context) {
+                if let injected = try await keyFailure.response() { return injected }
                 var response = HTTPExchange.json(["keys": try await keys.publishedKeys()])
                 response.headers[.cacheControl] = "public, max-age=60"
                 return response

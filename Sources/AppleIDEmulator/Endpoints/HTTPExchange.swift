@@ -74,6 +74,7 @@ enum HTTPExchange {
 
     /// Apple's error JSON.
     static func error(_ error: OAuthError) -> Response {
+        CapturedErrorCode.current?.record(error.code)
         var body = ["error": error.code]
         if let description = error.description { body["error_description"] = description }
         return json(body, status: error.status)

@@ -4,12 +4,15 @@ import Hummingbird
 struct TokenController: Sendable {
     let validator: ClientSecretValidator
     let service: TokenService
+    /// Injected failures of `/auth/token` (the fixture API's `token_…` kinds), consulted before the request is checked.
+    let failure: TokenEndpointFailure
 
     var endpoints: RouteCollection<BasicRequestContext> {
         let router = RouteCollection(context: BasicRequestContext.self)
         router.post("/auth/token") { request, context in
             await HTTPExchange.answering(context) {
                 let form = try await HTTPExchange.form(request)
+                if let injected = try await failure.response(clientID: form["client_id"]) { return injected }
                 guard let grantType = form.nonEmpty("grant_type") else { throw OAuthError.invalidRequest("grant_type is required") }
                 let isMigration = grantType == "client_credentials"
                 let (client, teamID) = try await validator.validate(

@@ -17,18 +17,27 @@ struct FixtureActions: Sendable {
     let directory: ClientDirectory
     let accounts: AppleIDDirectory
     let clock: EmulatorClock
+    /// Injected failures, forgotten by a reset.
+    let failures: FailureInjection
+    /// Captured requests, forgotten by a reset.
+    let capture: RequestCapture
     private let lock = AsyncLock()
 
-    init(live: LiveConfiguration, store: EmulatorStore, directory: ClientDirectory, accounts: AppleIDDirectory, clock: EmulatorClock) {
+    init(
+        live: LiveConfiguration, store: EmulatorStore, directory: ClientDirectory, accounts: AppleIDDirectory, clock: EmulatorClock,
+        failures: FailureInjection = FailureInjection(), capture: RequestCapture = RequestCapture()
+    ) {
         self.live = live
         self.store = store
         self.directory = directory
         self.accounts = accounts
         self.clock = clock
+        self.failures = failures
+        self.capture = capture
     }
 
     /// Back to the configuration the emulator started with, with no sign-ins, grants, codes, tokens,
-    /// notifications, mail or sessions, and the clock at the base time.
+    /// notifications, mail, sessions, injected failures or captured requests, and the clock at the base time.
     func reset() async throws {
         try await lock.withLock {
             try await store.transaction { database in
@@ -39,6 +48,8 @@ struct FixtureActions: Sendable {
             live.replace(with: live.configured)
             try await prepare()
             clock.reset()
+            failures.reset()
+            capture.reset()
         }
     }
 
@@ -47,7 +58,7 @@ struct FixtureActions: Sendable {
     func seed(_ seed: EmulatorConfiguration) async throws {
         try await lock.withLock {
             let merged = live.snapshot.configuration.merging(seed)
-            try merged.validate()
+            try merged.validate(seededWith: seed)
             live.replace(with: merged)
             try await prepare()
         }

@@ -4,27 +4,22 @@ import Synchronization
 /// in all, so the delivery service never opens two connections to one endpoint at once and never starts
 /// unbounded work.
 final class BusyEndpoints: Sendable {
-    private let urls = Mutex<Set<String>>([])
+    private let busy = Mutex<Set<String>>([])
 
     /// Marks `url` busy; `false` when it already is, or when `limit` endpoints already are.
     func claim(_ url: String, limit: Int) -> Bool {
-        urls.withLock { urls in
+        busy.withLock { urls in
             guard urls.count < limit, !urls.contains(url) else { return false }
             urls.insert(url)
             return true
         }
     }
 
-    /// Whether `url` has a delivery in flight.
-    func contains(_ url: String) -> Bool {
-        urls.withLock { $0.contains(url) }
-    }
+    /// The endpoints with a delivery in flight now.
+    var urls: [String] { busy.withLock { Array($0) } }
 
     /// Ends `url`'s delivery.
     func release(_ url: String) {
-        _ = urls.withLock { $0.remove(url) }
+        _ = busy.withLock { $0.remove(url) }
     }
-
-    /// How many endpoints have a delivery in flight.
-    var count: Int { urls.withLock { $0.count } }
 }

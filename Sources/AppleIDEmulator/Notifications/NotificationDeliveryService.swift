@@ -35,6 +35,8 @@ struct NotificationDeliveryService: Service {
     let time: EmulatorTime
     let options: EmulatorOptions
     let logger: Logger
+    /// `drop_notifications`: consulted once per attempt (``DroppedNotification``).
+    var failures = FailureInjection()
     /// The endpoints with a delivery in flight.
     let busy = BusyEndpoints()
 
@@ -50,40 +52,38 @@ struct NotificationDeliveryService: Service {
 
     /// Polls the outbox and delivers until graceful shutdown.
     func deliverUntilShutdown(_ httpClient: HTTPClient) async {
-        // Ends promptly on graceful shutdown: the sleep between polls and the deliveries in flight are
-        // cancelled (a cancelled attempt is not recorded; the notification stays due).
+        // Ends promptly on graceful shutdown: the sleep between polls is cancelled, which ends the group and
+        // cancels the deliveries in flight (a cancelled attempt is not recorded; the notification stays due).
         try? await cancelWhenGracefulShutdown {
-            await withDiscardingTaskGroup { group in
-                while !Task.isCancelled {
-                    for (url, entries) in await dueByEndpoint() {
-                        guard busy.claim(url, limit: options.outboxConcurrentEndpoints) else { continue }
+            try await withThrowingDiscardingTaskGroup { group in
+                let limit = max(1, options.outboxConcurrentEndpoints)
+                while true {
+                    for (url, entries) in await dueByEndpoint() where busy.claim(url, limit: limit) {
                         group.addTask {
+                            defer { busy.release(url) }
                             await deliver(entries, with: httpClient)
-                            busy.release(url)
                         }
                     }
-                    do {
-                        try await Task.sleep(for: options.outboxPollInterval)
-                    } catch {
-                        group.cancelAll()
-                        return
-                    }
+                    try await Task.sleep(for: options.outboxPollInterval)
                 }
             }
         }
     }
 
     /// The notifications due now whose endpoint has nothing in flight, grouped by endpoint, each group in
-    /// queue order, endpoints in the order of their oldest due notification.
+    /// queue order, endpoints in the order of their oldest due notification. Busy endpoints are left out
+    /// in the query itself, so a long backlog for one of them never hides another endpoint's notifications.
     func dueByEndpoint() async -> [(url: String, entries: [OutboxEntry])] {
         let now = time.now.timeIntervalSince1970
+        let busyURLs: [any Encodable & Sendable] = busy.urls
         let due: [OutboxEntry]
         do {
             due = try await store.transaction { database in
                 try await database.raw(
                     """
                     SELECT \(OutboxEntry.columns) FROM outbox
-                    WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= \(bind: now) ORDER BY id LIMIT 200
+                    WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= \(bind: now)
+                        AND url NOT IN (\(binds: busyURLs)) ORDER BY id LIMIT 200
                     """
                 ).all(decoding: OutboxEntry.self)
             }
@@ -93,7 +93,7 @@ struct NotificationDeliveryService: Service {
         }
         var groups: [(url: String, entries: [OutboxEntry])] = []
         var index: [String: Int] = [:]
-        for entry in due where !busy.contains(entry.url) {
+        for entry in due {
             if let position = index[entry.url] {
                 groups[position].entries.append(entry)
             } else {
@@ -117,11 +117,13 @@ struct NotificationDeliveryService: Service {
     func attempt(_ entry: OutboxEntry, with httpClient: HTTPClient) async {
         let started = time.now.timeIntervalSince1970
         // Cancelled (shutting down): no attempt is recorded, and the notification stays due.
-        guard let result = await post(entry, with: httpClient) else { return }
+        let dropped = DroppedNotification.isDropped(audience: entry.audience, failures: failures)
+        let posted: DeliveryResult? = await dropped ? .failure(DroppedNotification.reason) : post(entry, with: httpClient)
+        guard let result = posted else { return }
         let attempts = entry.attempts + 1
         let now = time.now.timeIntervalSince1970
         let delivered = result.isDelivered
-        let givingUp = !delivered && attempts >= options.outboxMaximumAttempts
+        let givingUp = !delivered && (dropped || attempts >= options.outboxMaximumAttempts)
         let next = now + options.backoff(afterAttempts: attempts)
         logger.debug(
             "notification attempt",

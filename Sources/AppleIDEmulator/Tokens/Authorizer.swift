@@ -10,6 +10,8 @@ struct Authorizer: Sendable {
     let tokens: IdentityTokenFactory
     /// Where new relay addresses are issued.
     let relayDomain: RelayDomain
+    /// `relay_domain` failures: another domain for the new addresses of a client.
+    let failures: FailureInjection
 
     /// Whether `account` has already authorized the app behind `client`.
     func hasGrant(_ account: EmulatorConfiguration.AppleID, client: RegisteredClient) async throws -> Bool {
@@ -29,10 +31,11 @@ struct Authorizer: Sendable {
         includeIDToken: Bool
     ) async throws -> AuthorizationOutcome {
         let now = time.now
-        let code = Credential.make(prefix: "c", random: random)
+        let code = OpaqueToken.make(prefix: "c", random: random)
         let random = self.random
+        let domain = newAddressDomain(for: client)
         let (subject, first) = try await store.transaction { database in
-            let teamUser = try await TeamUser.ensure(email: account.storageKey, teamID: client.teamID, random: random, relayDomain: relayDomain, in: database)
+            let teamUser = try await TeamUser.ensure(email: account.storageKey, teamID: client.teamID, random: random, relayDomain: domain, in: database)
             var grant = try await Grant.find(email: account.storageKey, bundleID: client.bundleID, in: database)
             let first = grant == nil
             if grant == nil {
@@ -90,8 +93,14 @@ extension Authorizer {
     /// The relay address `account` has (or will have) with the client's team, to show on the consent page.
     func relayAddress(for account: EmulatorConfiguration.AppleID, client: RegisteredClient) async throws -> String {
         let random = self.random
+        let domain = newAddressDomain(for: client)
         return try await store.transaction { database in
-            try await TeamUser.ensure(email: account.storageKey, teamID: client.teamID, random: random, relayDomain: relayDomain, in: database).relayEmail
+            try await TeamUser.ensure(email: account.storageKey, teamID: client.teamID, random: random, relayDomain: domain, in: database).relayEmail
         }
+    }
+
+    /// Where the client's new relay addresses are issued: a `relay_domain` failure's domain, or the configured one.
+    private func newAddressDomain(for client: RegisteredClient) -> RelayDomain {
+        failures.relayDomain(clientID: client.clientID) ?? relayDomain
     }
 }

@@ -47,6 +47,8 @@ struct IdentityTokenFactory: Sendable {
     let signer: JWSSigner
     let address: EmulatorAddress
     let time: EmulatorTime
+    /// `omit_email`: each token for an affected client counts one and carries no email claims.
+    let failures: FailureInjection
 
     func token(for subject: IdentitySubject, code: String? = nil, accessToken: String? = nil) async throws -> String {
         let now = Int64(time.now.timeIntervalSince1970)
@@ -61,7 +63,7 @@ struct IdentityTokenFactory: Sendable {
         )
         claims.cHash = code.map(Hashing.leftHalfHash)
         claims.atHash = accessToken.map(Hashing.leftHalfHash)
-        if let email = subject.email {
+        if let email = subject.email, failures.take([.omitEmail], clientID: subject.client.clientID) == nil {
             claims.email = email
             claims.emailVerified = "true"
             claims.isPrivateEmail = subject.isPrivateEmail

@@ -13,24 +13,20 @@ struct TokenService: Sendable {
     /// Where new relay addresses are issued (a transferred app's users get new ones).
     let relayDomain: RelayDomain
 
-    /// `grant_type=authorization_code`: single use, five minutes, bound to client and redirect URI.
+    /// `grant_type=authorization_code`: single use, five minutes, bound to its client and to the redirect URI it was issued for (`CodeRedirectRule`).
     func exchangeCode(_ code: String?, redirectURI: String?, client: RegisteredClient) async throws -> TokenResponseBody {
         guard let code, !code.isEmpty else { throw OAuthError.invalidRequest("code is required") }
-        let redirectURI = redirectURI.flatMap { $0.isEmpty ? nil : $0 }
         let now = time.now
         let random = self.random
-        let refreshToken = Credential.make(prefix: "r", random: random)
-        let accessToken = Credential.make(prefix: "a", random: random)
+        let refreshToken = OpaqueToken.make(prefix: "r", random: random)
+        let accessToken = OpaqueToken.make(prefix: "a", random: random)
         let subject = try await store.transaction { database in
             guard let record = try await CodeRecord.find(code, in: database) else { throw OAuthError.invalidGrant("the code is not valid") }
             guard record.usedAt == nil else { throw OAuthError.invalidGrant("the code has already been used") }
             guard record.expiresAt > now else { throw OAuthError.invalidGrant("the code has expired") }
             guard record.clientID == client.clientID else { throw OAuthError.invalidGrant("the code was issued to another client") }
-            guard record.redirectURI == redirectURI else {
-                throw OAuthError.invalidGrant(
-                    record.redirectURI == nil
-                        ? "this code was issued without a redirect_uri" : "redirect_uri does not match the authorization request"
-                )
+            if let problem = CodeRedirectRule.problem(issuedWith: record.redirectURI, presented: redirectURI) {
+                throw OAuthError.invalidGrant(problem)
             }
             try await CodeRecord.markUsed(code, at: now, in: database)
             let subject = try await Self.subject(
@@ -61,7 +57,7 @@ struct TokenService: Sendable {
         guard let refreshToken, !refreshToken.isEmpty else { throw OAuthError.invalidRequest("refresh_token is required") }
         let now = time.now
         let random = self.random
-        let accessToken = Credential.make(prefix: "a", random: random)
+        let accessToken = OpaqueToken.make(prefix: "a", random: random)
         let subject = try await store.transaction { database in
             guard let record = try await TokenRecord.find(refreshToken, in: database), record.kind == .refresh, let email = record.email else {
                 throw OAuthError.invalidGrant("the refresh token is not valid")
@@ -92,7 +88,7 @@ struct TokenService: Sendable {
     func migrationToken(scope: String?, client: RegisteredClient, teamID: String) async throws -> TokenResponseBody {
         guard scope == "user.migration" else { throw OAuthError.invalidScope("client_credentials requires scope=user.migration") }
         let now = time.now
-        let accessToken = Credential.make(prefix: "a", random: random)
+        let accessToken = OpaqueToken.make(prefix: "a", random: random)
         try await store.transaction { database in
             try await TokenRecord.insert(
                 accessToken,

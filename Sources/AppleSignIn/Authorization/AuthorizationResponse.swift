@@ -4,7 +4,7 @@
 /// ```swift
 /// let response = try AuthorizationResponse(formBody: String(buffer: request.body))
 /// try consumeState(response.state)
-/// let token = try await verifier.verify(response.idToken!, nonce: nonce, authorizationCode: response.code)
+/// let token = try await verifier.verify(response.idToken!, nonceClaim: nonce, authorizationCode: response.code)
 /// ```
 public struct AuthorizationResponse: Sendable, Hashable {
     /// The authorization code (single use, valid five minutes).

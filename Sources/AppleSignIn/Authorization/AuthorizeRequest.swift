@@ -77,10 +77,11 @@ public struct AuthorizeRequest: Sendable, Hashable {
     /// - Throws: ``AuthorizeRequestError`` when the combination breaks Apple's rules.
     public func url(appleBaseURL: URL) throws(AuthorizeRequestError) -> URL {
         if !scopes.isEmpty && responseMode != .formPost {
-            throw AuthorizeRequestError("asking for scopes (\(scopes.map(\.rawValue).joined(separator: " "))) requires response_mode=form_post")
+            throw AuthorizeRequestError(
+                .scopesNeedFormPost, "asking for scopes (\(scopes.map(\.rawValue).joined(separator: " "))) requires response_mode=form_post")
         }
         if responseType == .codeAndIDToken && responseMode == .query {
-            throw AuthorizeRequestError("an id_token cannot be returned in the query; use fragment or form_post")
+            throw AuthorizeRequestError(.idTokenInQuery, "an id_token cannot be returned in the query; use fragment or form_post")
         }
         var items: [(String, String)] = [
             ("client_id", clientID),
@@ -93,7 +94,7 @@ public struct AuthorizeRequest: Sendable, Hashable {
         if let nonce { items.append(("nonce", nonce)) }
         let base = appleBaseURL.absoluteString.trimmingTrailingSlash
         guard let url = URL(string: base + "/auth/authorize?" + FormURLEncoding.encode(items)) else {
-            throw AuthorizeRequestError("the Apple base URL \(base) cannot take a path")
+            throw AuthorizeRequestError(.baseURLHasPath, "the Apple base URL \(base) cannot take a path")
         }
         return url
     }
@@ -110,10 +111,46 @@ public struct AuthorizeRequest: Sendable, Hashable {
     }
 }
 
-/// An authorization request that breaks Apple's rules.
+/// An authorization request that breaks Apple's rules: a ``Code`` and a reason.
 public struct AuthorizeRequestError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Why.
+    /// A stable identifier for the problem, e.g. `"scopes_need_form_post"`; the set is closed.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable {
+            case scopesNeedFormPost = "scopes_need_form_post"
+            case idTokenInQuery = "id_token_in_query"
+            case baseURLHasPath = "base_url_has_path"
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) { self.base = base }
+
+        /// The code's stable string, e.g. for a log line or an error body.
+        public var description: String { base.rawValue }
+
+        /// Scopes were asked for with a response mode other than `form_post`.
+        public static let scopesNeedFormPost = Code(.scopesNeedFormPost)
+
+        /// An `id_token` was asked for in the query.
+        public static let idTokenInQuery = Code(.idTokenInQuery)
+
+        /// The Apple base URL has a path.
+        public static let baseURLHasPath = Code(.baseURLHasPath)
+    }
+
+    /// What is wrong.
+    public let code: Code
+    /// What is wrong, for a person; never key material.
     public let reason: String
-    public init(_ reason: String) { self.reason = reason }
+
+    init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
     public var description: String { reason }
+
+    /// Errors are equal when their codes are.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -49,10 +49,10 @@ public actor ClientSecretSigner {
     ) throws(ClientSecretError) {
         // Written so that NaN fails both comparisons; the messages never convert the asked value to an integer.
         guard lifetime <= Self.maximumLifetime else {
-            throw ClientSecretError("a client secret may live at most 15777000 s (six months); \(lifetime) s was asked")
+            throw ClientSecretError(.lifetimeTooLong, "a client secret may live at most 15777000 s (six months); \(lifetime) s was asked")
         }
         guard lifetime > 60 else {
-            throw ClientSecretError("a client secret must live more than 60 s; \(lifetime) s was asked")
+            throw ClientSecretError(.lifetimeTooShort, "a client secret must live more than 60 s; \(lifetime) s was asked")
         }
         self.teamID = teamID
         self.keyID = keyID
@@ -103,7 +103,7 @@ public actor ClientSecretSigner {
         do {
             signature = try privateKey.signature(for: Array(signingInput.utf8))
         } catch {
-            throw ClientSecretError("the team key could not sign the client secret")
+            throw ClientSecretError(.signingFailed, "the team key could not sign the client secret")
         }
         return ClientSecret(
             jwt: signingInput + "." + Base64URL.encode(signature.rawRepresentation),

@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// let keys = AppleKeySet(source: HTTPAppleKeySource(url: "https://appleid.apple.com/auth/keys"))
 /// let verifier = IdentityTokenVerifier(keys: keys, audiences: ["com.example.app", "com.example.app.web"])
-/// let token = try await verifier.verify(idToken, nonce: storedNonce, authorizationCode: code)
+/// let token = try await verifier.verify(idToken, nonceClaim: storedNonce, authorizationCode: code)
 /// print(token.subject, token.email ?? "-")
 /// ```
 public struct IdentityTokenVerifier: Sendable {
@@ -46,18 +46,20 @@ public struct IdentityTokenVerifier: Sendable {
     /// Verifies `token` and returns its claims.
     /// - Parameters:
     ///   - token: The compact JWS (`id_token`, or `identityToken` from a device).
-    ///   - nonce: The exact nonce the authorization request carried (for a device sign-in, the SHA-256
-    ///     hex the app sent to Apple). `nil` skips the nonce check.
+    ///   - nonceClaim: What the token's `nonce` claim must be: the exact nonce the authorization request
+    ///     carried — on the web the value sent to `/auth/authorize`; for a device sign-in the SHA-256 hex
+    ///     of the raw nonce, which is what the app sent to Apple (and not the raw nonce a native API
+    ///     receives). `nil` skips the nonce check.
     ///   - authorizationCode: The code that came with the token; when given, `c_hash` must match it.
     ///   - requiresNonce: Refuse a token without a nonce even when it claims `nonce_supported: false`
     ///     (always on the web, which supports nonces; on a native API when the team wants it strict).
     /// - Throws: ``TokenVerificationError`` with a specific code.
     public func verify(
-        _ token: String, nonce: String? = nil, authorizationCode: String? = nil, requiresNonce: Bool = false
+        _ token: String, nonceClaim: String? = nil, authorizationCode: String? = nil, requiresNonce: Bool = false
     ) async throws(TokenVerificationError) -> IdentityToken {
         let jws = try await rules.signature.verify(token)
         return try checkClaims(
-            of: jws, now: rules.time.now, nonce: nonce, authorizationCode: authorizationCode, requiresNonce: requiresNonce
+            of: jws, now: rules.time.now, nonce: nonceClaim, authorizationCode: authorizationCode, requiresNonce: requiresNonce
         )
     }
 

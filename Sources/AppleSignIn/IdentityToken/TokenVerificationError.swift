@@ -4,14 +4,14 @@
 /// contains the token itself. Two errors are equal when their codes are equal.
 ///
 /// ```swift
-/// do { _ = try await verifier.verify(token, nonce: nonce) }
+/// do { _ = try await verifier.verify(token, nonceClaim: nonce) }
 /// catch let error as TokenVerificationError where error.code == .expired { … }
 /// ```
 public struct TokenVerificationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable identifier for the refusal, e.g. `"wrong_audience"`.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         // The set of codes is closed: a caller matches on the static members and cannot invent one.
-        private enum Base: String, Sendable {
+        private enum Base: String, Sendable, CaseIterable {
             case malformed
             case unsupportedAlgorithm = "unsupported_algorithm"
             case unknownKey = "unknown_key"
@@ -29,6 +29,9 @@ public struct TokenVerificationError: Error, Sendable, Hashable, CustomStringCon
         private let base: Base
 
         private init(_ base: Base) { self.base = base }
+
+        /// Every code (for tests that a mapping misses none).
+        static var all: [Code] { Base.allCases.map(Code.init) }
 
         /// The stable string of the code, e.g. for a log line or an error body.
         public var description: String { base.rawValue }

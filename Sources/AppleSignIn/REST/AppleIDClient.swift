@@ -26,8 +26,8 @@ public struct AppleIDClient: Sendable {
 
     /// Apple's base URL.
     public let baseURL: URL
-    /// The retry policy for idempotent calls.
-    public let retryPolicy: RetryPolicy
+    /// How idempotent calls are retried.
+    public let retrySchedule: RetrySchedule
     /// The deadline for one HTTP request.
     public let timeout: Duration
 
@@ -47,14 +47,14 @@ public struct AppleIDClient: Sendable {
     ///   - httpClient: The process's HTTP client; it must not follow redirects. `nil` (the default): the
     ///     toolkit's process-wide client, which never does (a 3xx from Apple is an invalid answer).
     ///   - timeout: Deadline per request (10 s by default).
-    ///   - retryPolicy: For idempotent calls.
+    ///   - retrySchedule: For idempotent calls.
     ///   - logger: Receives debug messages (never secrets).
     public init(
         baseURL: URL = AppleSignInConfiguration.appleBaseURL,
         signer: ClientSecretSigner,
         httpClient: HTTPClient? = nil,
         timeout: Duration = .seconds(10),
-        retryPolicy: RetryPolicy = RetryPolicy(),
+        retrySchedule: RetrySchedule = RetrySchedule(),
         logger: Logger = AppleSignInLogging.disabled
     ) {
         self.baseURL = baseURL
@@ -62,7 +62,7 @@ public struct AppleIDClient: Sendable {
         self.signer = signer
         self.httpClient = httpClient ?? OutgoingHTTP.processClient
         self.timeout = timeout
-        self.retryPolicy = retryPolicy
+        self.retrySchedule = retrySchedule
         self.logger = logger
     }
 
@@ -151,7 +151,7 @@ public struct AppleIDClient: Sendable {
         bearer: String? = nil,
         expectsBody: Bool = true
     ) async throws(AppleIDClientError) -> JSONValue {
-        let attempts = idempotent ? retryPolicy.maximumAttempts : 1
+        let attempts = idempotent ? retrySchedule.maximumAttempts : 1
         var attempt = 1
         while true {
             do {
@@ -160,7 +160,7 @@ public struct AppleIDClient: Sendable {
                 attempt += 1
                 logger.debug("retrying Apple call", metadata: ["path": "\(path)", "attempt": "\(attempt)", "error": "\(error.code)"])
                 do {
-                    try await Task.sleep(for: retryPolicy.backoff(beforeAttempt: attempt))
+                    try await Task.sleep(for: retrySchedule.backoff(beforeAttempt: attempt))
                 } catch {
                     throw AppleIDClientError(.timeout, "cancelled while waiting to retry /\(path)")
                 }
@@ -203,6 +203,14 @@ public struct AppleIDClient: Sendable {
         let json = bytes.readableBytes == 0 ? nil : try? JSONParser.parse(Array(bytes.readableBytesView))
 
         guard response.status == .ok else {
+            // A 5xx is Apple failing, whatever its body says (its outages answer `{"error": "server_error"}`):
+            // transient, never a refusal of the code or token.
+            if response.status.code >= 500 {
+                let error = json?["error"]?.stringValue
+                throw AppleIDClientError(
+                    .invalidResponse, "Apple failed /\(path) with HTTP \(response.status.code)" + (error.map { " (\($0.prefix(100)))" } ?? ""),
+                    appleError: error, appleErrorDescription: json?["error_description"]?.stringValue, status: Int(response.status.code))
+            }
             if let error = json?["error"]?.stringValue {
                 let description = json?["error_description"]?.stringValue
                 throw AppleIDClientError(

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceProcesses
 
 /// Shows the person a URL: with the command in `$BROWSER` if set (the URL as its argument), else with
 /// `xdg-open` if it is on the `PATH`, else by printing the URL for the person to open.
@@ -55,14 +56,15 @@ public struct BrowserOpener: Sendable {
     }
 
     /// Starts `executable` with `arguments` (the URL passed as an argument, never through a shell's
-    /// parser), its output discarded; `false` when it cannot be started.
+    /// parser) and leaves it running, its output discarded and none of this process's other descriptors
+    /// open in it (a browser may run for hours: it must not keep the loopback callback's listener bound);
+    /// `false` when it cannot be started.
     private func launch(_ executable: String, _ arguments: [String]) -> Bool {
-        DetachedLaunch.start(executable, arguments, environment: environment)
+        SpawnedChild.startDetached(executable, arguments, environment: environment)
     }
 
     /// The first executable `name` on `$PATH`.
     private func executable(named name: String) -> String? {
-        let directories = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
-        return directories.lazy.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        SpawnedChild.locate(name, path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin")
     }
 }

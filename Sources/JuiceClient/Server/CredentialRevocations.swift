@@ -43,6 +43,8 @@ public struct CredentialRevocations: AsyncSequence, Sendable {
     /// is then still reported as the revocation.
     let user: String?
     let maximumBackoff: Duration
+    /// Called each time a stream is open and the server has said `ready` (it follows the session from then on).
+    var onReady: @Sendable () -> Void = {}
 
     public func makeAsyncIterator() -> AsyncThrowingStream<CredentialRevocation, any Error>.Iterator {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: CredentialRevocation.self)
@@ -120,6 +122,8 @@ public struct CredentialRevocations: AsyncSequence, Sendable {
                         return .revoked(CredentialRevocation(user: user, state: state))
                     case "session-ended":
                         return .sessionEnded
+                    case "ready":
+                        onReady()
                     default:
                         continue
                     }

@@ -261,7 +261,7 @@ public struct JuiceServerAPI: Sendable {
             return .unexpectedResponse(status: status, "the server answered HTTP \(status) without an error body")
         }
         let reason = (object?["reason"] as? String).map { String($0.prefix(500)) } ?? "the server answered \"\(code)\""
-        return JuiceServerError(JuiceServerError.Code(rawValue: String(code.prefix(100))), status: status, reason)
+        return JuiceServerError(serverCode: code, status: status, reason: reason)
     }
 
     /// A short, secret-free description of a transport failure.

@@ -1,13 +1,28 @@
 /// Why the ``CredentialStore`` could not read or write. The reason names the file but never its content.
 public struct CredentialStoreError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kinds of failure.
-    public enum Code: String, Sendable, Hashable {
+    /// A stable identifier for the failure, e.g. `"no_location"`; the set is closed.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable {
+            case noLocation = "no_location"
+            case corrupt = "corrupt"
+            case io = "io"
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) { self.base = base }
+
+        /// The code's stable string, e.g. for a log line or an error body.
+        public var description: String { base.rawValue }
+
         /// No location for the store: neither `$JUICE_HOME`, `$XDG_DATA_HOME` nor `$HOME` is usable.
-        case noLocation = "no_location"
+        public static let noLocation = Code(.noLocation)
+
         /// A file exists but is not what the store writes (truncated, edited, another format).
-        case corrupt
+        public static let corrupt = Code(.corrupt)
+
         /// The file system refused a read or a write.
-        case io
+        public static let io = Code(.io)
     }
 
     /// What went wrong.
@@ -16,19 +31,19 @@ public struct CredentialStoreError: Error, Sendable, Hashable, CustomStringConve
     public let reason: String
 
     /// An error with `code` and `reason`.
-    public init(_ code: Code, _ reason: String) {
+    init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
     }
 
     /// ``Code/noLocation``.
-    public static func noLocation(_ reason: String) -> Self { Self(.noLocation, reason) }
+    static func noLocation(_ reason: String) -> Self { Self(.noLocation, reason) }
     /// ``Code/corrupt``.
-    public static func corrupt(_ reason: String) -> Self { Self(.corrupt, reason) }
+    static func corrupt(_ reason: String) -> Self { Self(.corrupt, reason) }
     /// ``Code/io``.
-    public static func io(_ reason: String) -> Self { Self(.io, reason) }
+    static func io(_ reason: String) -> Self { Self(.io, reason) }
 
-    public var description: String { "\(code.rawValue): \(reason)" }
+    public var description: String { "\(code): \(reason)" }
 
     /// Errors are equal when their codes are.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }

@@ -81,7 +81,7 @@ struct APIController: Sendable {
     /// `{"state"}`.
     struct CredentialStateResponse: ResponseEncodable, Sendable {
         /// The credential state.
-        var state: AppleIdentityState
+        var state: CredentialState
     }
 
     /// `POST /api/auth/apple`'s body: the Apple ID credential as an iOS app holds it.

@@ -63,7 +63,7 @@ struct EventsController: Sendable {
         return request.cookies[cookies.sessionName]?.value
     }
 
-    private func state(of subject: String?) async throws -> AppleIdentityState {
+    private func state(of subject: String?) async throws -> CredentialState {
         guard let subject else { return .notFound }
         return try await lifecycle.credentialState(subject: subject)
     }

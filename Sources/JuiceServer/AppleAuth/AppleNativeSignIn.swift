@@ -25,7 +25,7 @@ struct AppleNativeSignIn: Sendable {
     struct Credential: Sendable, Hashable {
         /// The credential's `identityToken`.
         var identityToken: String
-        /// The credential's `authorizationCode`, if the client sends it.
+        /// The credential's `authorizationCode`: required (a missing one is refused with `invalid_request`).
         var authorizationCode: String?
         /// The raw nonce from ``AppleNativeSignIn/issueNonce()`` (its SHA-256 hex went to Apple).
         var rawNonce: String
@@ -74,8 +74,10 @@ struct AppleNativeSignIn: Sendable {
             throw ServerError.invalidRequest("identityToken is required (at most 16 KiB)")
         }
         guard !credential.rawNonce.isEmpty, credential.rawNonce.utf8.count <= 512 else { throw ServerError.invalidRequest("nonce is required") }
-        if let code = credential.authorizationCode, code.isEmpty || code.utf8.count > 1024 {
-            throw ServerError.invalidRequest("authorizationCode is empty or too long")
+        // The code is what Apple vouches for this sign-in with (and what yields the refresh token to
+        // revoke): an identity token alone, captured from any other sign-in of the app, is not enough.
+        guard let code = credential.authorizationCode, !code.isEmpty, code.utf8.count <= 1024 else {
+            throw ServerError.invalidRequest("authorizationCode is required (at most 1024 bytes)")
         }
         // Checked first, without the database: only a nonce this server issued and that has not
         // expired goes on. The pipeline spends it, with the code, once the token is verified.
@@ -86,7 +88,7 @@ struct AppleNativeSignIn: Sendable {
         return try await pipeline.signIn(
             .init(
                 identityToken: credential.identityToken, authorizationCode: credential.authorizationCode, expectedNonce: nonceHash,
-                nonceKey: NativeNonces.spentKey(nonceHash: nonceHash), requiresNonce: configuration.requireNonce,
+                nonceSpentValueID: NativeNonces.spentValueID(nonceHash: nonceHash), requiresNonce: configuration.requireNonce,
                 givenName: credential.givenName, familyName: credential.familyName, linkAccountID: linkTo, replacesSessionID: replacingSession
             )
         )

@@ -21,10 +21,10 @@ struct AppleSignInPipeline: Sendable {
         /// The nonce the token must carry: the web flow's stored nonce, or the SHA-256 hex of a
         /// native client's raw nonce.
         var expectedNonce: String
-        /// The ``NativeNonces/spentKey(nonceHash:)`` of a native nonce, spent in the same statement as the code
+        /// The ``NativeNonces/spentValueID(nonceHash:)`` of a native nonce, spent in the same statement as the code
         /// (or alone when there is no code, or when the token is refused); `nil` on the web, whose
         /// nonce was spent with its `state`.
-        var nonceKey: String?
+        var nonceSpentValueID: String?
         /// Whether a token that says `nonce_supported: false` is refused all the same (the web always
         /// supports nonces; only a native client may claim it cannot carry one).
         var requiresNonce: Bool
@@ -72,16 +72,16 @@ struct AppleSignInPipeline: Sendable {
         let verified: IdentityToken
         do {
             verified = try await verifier.verify(
-                attempt.identityToken, nonce: attempt.expectedNonce, authorizationCode: attempt.authorizationCode,
+                attempt.identityToken, nonceClaim: attempt.expectedNonce, authorizationCode: attempt.authorizationCode,
                 requiresNonce: attempt.requiresNonce)
         } catch {
             metrics?.identityTokenRefused(code: error.code.description)
             // A nonce is spent whether or not the token it came with passes; a nonce spent before
             // is what the caller hears about first.
-            try await spend(nonceKey: attempt.nonceKey, code: nil)
+            try await spend(nonceSpentValueID: attempt.nonceSpentValueID, code: nil)
             throw ServerError(error)
         }
-        try await spend(nonceKey: attempt.nonceKey, code: attempt.authorizationCode)
+        try await spend(nonceSpentValueID: attempt.nonceSpentValueID, code: attempt.authorizationCode)
         var sealed: String?
         if let code = attempt.authorizationCode {
             // A code minted for the Services ID (web, relay, popup) was issued for the callback URI;
@@ -109,11 +109,11 @@ struct AppleSignInPipeline: Sendable {
 
     /// Spends a native nonce and a code in one statement (either may be absent); the code only once the
     /// token vouched for it, so nobody can spend someone else's code with a token of their own.
-    private func spend(nonceKey: String?, code: String?) async throws {
-        let codeKey = code.map(sha256Hex)
-        let fresh = try await authorizations.spend([nonceKey, codeKey].compactMap { $0 }, at: time.now)
-        if let nonceKey, !fresh.contains(nonceKey) { throw Self.nonceSpent }
-        if let codeKey, !fresh.contains(codeKey) {
+    private func spend(nonceSpentValueID: String?, code: String?) async throws {
+        let codeSpentValueID = code.map(sha256Hex)
+        let fresh = try await authorizations.spend([nonceSpentValueID, codeSpentValueID].compactMap { $0 }, at: time.now)
+        if let nonceSpentValueID, !fresh.contains(nonceSpentValueID) { throw Self.nonceSpent }
+        if let codeSpentValueID, !fresh.contains(codeSpentValueID) {
             throw ServerError(.invalidCode, status: .badRequest, "this authorization code was already used")
         }
     }

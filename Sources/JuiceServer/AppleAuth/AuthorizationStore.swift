@@ -11,7 +11,7 @@ protocol AuthorizationStore: Sendable {
     /// consumed. Of two concurrent calls for one state, at most one gets it.
     func consume(state: String, now: Date) async throws -> PendingAuthorization?
 
-    /// Spends single-use values by their keys (a code's SHA-256 hex, ``NativeNonces/spentKey(nonceHash:)``),
+    /// Spends single-use values by their ids in `spent_values` (a code's SHA-256 hex, ``NativeNonces/spentValueID(nonceHash:)``),
     /// all in one statement; returns the keys that had not been spent before. Of two concurrent calls
     /// for one key, at most one gets it back.
     func spend(_ keys: [String], at now: Date) async throws -> Set<String>

@@ -7,7 +7,7 @@ import JuiceEncodings
 ///
 /// A nonce is a ``MintedValues`` value for the purpose `juice native nonce v1`, base64url (75
 /// characters): 16 random bytes, its expiry and an HMAC-SHA256 tag over both. Only a server holding the secret can mint one, and its expiry cannot be moved. It is
-/// single use because signing in spends it: its ``spentKey(nonceHash:)`` goes into `spent_values` in the same
+/// single use because signing in spends it: its ``spentValueID(nonceHash:)`` goes into `spent_values` in the same
 /// statement as the authorization code (``AuthorizationStore/spend(_:at:)``), kept until well after
 /// the nonce would have expired anyway.
 ///
@@ -39,7 +39,7 @@ struct NativeNonces: Sendable {
 
     /// What `spent_values` keeps of a spent nonce, from its SHA-256 hex (which the token's check needs
     /// anyway): the hash, marked so that it can never equal a code's key.
-    static func spentKey(nonceHash: String) -> String {
+    static func spentValueID(nonceHash: String) -> String {
         "nonce:" + nonceHash
     }
 }

@@ -14,23 +14,26 @@ public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: a message naming what is wrong.
     public init(parsing text: String) throws(DatabaseLocationError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw DatabaseLocationError("the database URL is empty") }
+        guard !trimmed.isEmpty else { throw DatabaseLocationError(.empty, "the database URL is empty") }
         let lower = trimmed.lowercased()
         if lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") {
             guard let url = URL(string: trimmed), url.host?.isEmpty == false else {
-                throw DatabaseLocationError("\(Self.redacted(trimmed)) is not a valid PostgreSQL URL (postgres://user:password@host:5432/database)")
+                throw DatabaseLocationError(
+                    .invalidURL, "\(Self.redacted(trimmed)) is not a valid PostgreSQL URL (postgres://user:password@host:5432/database)")
             }
             self = .postgres(url: trimmed)
         } else if lower.hasPrefix("sqlite://") {
             let path = String(trimmed.dropFirst("sqlite://".count))
-            guard !path.isEmpty else { throw DatabaseLocationError("sqlite:// needs a path, e.g. sqlite:///var/lib/juice/juice.sqlite") }
+            guard !path.isEmpty else {
+                throw DatabaseLocationError(.missingPath, "sqlite:// needs a path, e.g. sqlite:///var/lib/juice/juice.sqlite")
+            }
             self = .sqlite(path: path)
         } else if lower.hasPrefix("sqlite:") {
             let path = String(trimmed.dropFirst("sqlite:".count))
-            guard !path.isEmpty else { throw DatabaseLocationError("sqlite: needs a path, e.g. sqlite:juice-data/juice.sqlite") }
+            guard !path.isEmpty else { throw DatabaseLocationError(.missingPath, "sqlite: needs a path, e.g. sqlite:juice-data/juice.sqlite") }
             self = .sqlite(path: path)
         } else if trimmed.contains("://") {
-            throw DatabaseLocationError("unknown database scheme in \(Self.redacted(trimmed)); use sqlite:PATH or postgres://…")
+            throw DatabaseLocationError(.unknownScheme, "unknown database scheme in \(Self.redacted(trimmed)); use sqlite:PATH or postgres://…")
         } else {
             self = .sqlite(path: trimmed)
         }
@@ -53,10 +56,54 @@ public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A database location that cannot be used.
+/// A database location that cannot be used: a ``Code`` and a reason that never holds the password.
 public struct DatabaseLocationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What is wrong (never the password).
+    /// A stable identifier for the problem, e.g. `"empty"`; the set is closed.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable {
+            case empty = "empty"
+            case unknownScheme = "unknown_scheme"
+            case invalidURL = "invalid_url"
+            case missingPath = "missing_path"
+            case unreachable = "unreachable"
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) { self.base = base }
+
+        /// The code's stable string, e.g. for a log line or an error body.
+        public var description: String { base.rawValue }
+
+        /// The database URL is empty.
+        public static let empty = Code(.empty)
+
+        /// Neither `sqlite:` nor `postgres://`.
+        public static let unknownScheme = Code(.unknownScheme)
+
+        /// A `postgres://` URL that cannot be parsed.
+        public static let invalidURL = Code(.invalidURL)
+
+        /// A `sqlite:` URL without a path.
+        public static let missingPath = Code(.missingPath)
+
+        /// The database could not be opened or reached.
+        public static let unreachable = Code(.unreachable)
+    }
+
+    /// What is wrong.
+    public let code: Code
+    /// What is wrong, for a person (never the password).
     public let reason: String
-    public init(_ reason: String) { self.reason = reason }
+
+    init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
     public var description: String { reason }
+
+    /// Errors are equal when their codes are.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -1,10 +1,5 @@
 import Hummingbird
 
-extension ServerError.Code {
-    /// Every slot for password hashing is taken and its queue is full; try again shortly.
-    static let serverBusy = ServerError.Code(rawValue: "server_busy")
-}
-
 extension ServerError {
     /// 503 `server_busy` with `Retry-After: seconds`.
     static func busy(retryAfter seconds: Int) -> Self {

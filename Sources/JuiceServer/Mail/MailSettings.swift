@@ -35,21 +35,63 @@ public struct MailSettings: Sendable, Hashable {
         guard let url = URL(string: smtpURL), url.scheme?.lowercased() == "smtp", let host = url.host, !host.isEmpty,
             url.path.isEmpty || url.path == "/", url.query == nil, url.user == nil, url.password == nil
         else {
-            throw MailSettingsError(field: "smtp_url", message: "must be smtp://host[:port] (plain SMTP, no credentials), e.g. smtp://127.0.0.1:25")
+            throw MailSettingsError(
+                .invalidSMTPURL, field: "smtp_url", message: "must be smtp://host[:port] (plain SMTP, no credentials), e.g. smtp://127.0.0.1:25")
         }
         let port = url.port ?? 25
-        guard (1...65535).contains(port) else { throw MailSettingsError(field: "smtp_url", message: "the port must be between 1 and 65535") }
+        guard (1...65535).contains(port) else {
+            throw MailSettingsError(.invalidSMTPPort, field: "smtp_url", message: "the port must be between 1 and 65535")
+        }
         guard let sender = MailSender(parsing: mailFrom) else {
-            throw MailSettingsError(field: "mail_from", message: "must be one address, e.g. \"Juice <hello@juice.example.com>\"")
+            throw MailSettingsError(.invalidMailFrom, field: "mail_from", message: "must be one address, e.g. \"Juice <hello@juice.example.com>\"")
         }
         self.init(smtpHost: host, smtpPort: port, sender: sender)
     }
 }
 
-/// A mail setting that cannot be used.
-public struct MailSettingsError: Error, Sendable, Hashable {
+/// A mail setting that cannot be used: a ``Code``, the field at fault and what is wrong with it.
+public struct MailSettingsError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A stable identifier for the problem, e.g. `"invalid_smtp_url"`; the set is closed.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable {
+            case invalidSMTPURL = "invalid_smtp_url"
+            case invalidSMTPPort = "invalid_smtp_port"
+            case invalidMailFrom = "invalid_mail_from"
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) { self.base = base }
+
+        /// The code's stable string, e.g. for a log line or an error body.
+        public var description: String { base.rawValue }
+
+        /// `smtp_url` is not `smtp://host[:port]` without credentials.
+        public static let invalidSMTPURL = Code(.invalidSMTPURL)
+
+        /// `smtp_url`'s port is outside 1–65535.
+        public static let invalidSMTPPort = Code(.invalidSMTPPort)
+
+        /// `mail_from` is not one address.
+        public static let invalidMailFrom = Code(.invalidMailFrom)
+    }
+
+    /// What is wrong.
+    public let code: Code
     /// `smtp_url` or `mail_from`.
     public let field: String
-    /// What is wrong.
+    /// What is wrong, for a person.
     public let message: String
+
+    init(_ code: Code, field: String, message: String) {
+        self.code = code
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String { "\(field): \(message)" }
+
+    /// Errors are equal when their codes are.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -85,11 +85,11 @@ struct PasskeyCeremonies: Sendable {
         return RegistrationOptions(
             challenge: Base64URL.encode(challenge), rp: .init(id: relyingParty.id, name: relyingPartyName),
             user: .init(id: Base64URL.encode(handle), name: label, displayName: displayName.isEmpty ? label : displayName),
-            pubKeyCredParams: relyingParty.policy.algorithms.map { .init(alg: $0.rawValue) }, timeout: timeoutMilliseconds,
+            pubKeyCredParams: relyingParty.requirements.algorithms.map { .init(alg: $0.rawValue) }, timeout: timeoutMilliseconds,
             excludeCredentials: existing.map {
                 .init(id: Base64URL.encode($0.credentialID), transports: $0.transports.isEmpty ? nil : $0.transports)
             },
-            authenticatorSelection: .init(userVerification: relyingParty.policy.userVerification.rawValue))
+            authenticatorSelection: .init(userVerification: relyingParty.requirements.userVerification.rawValue))
     }
 
     /// The name a new passkey is stored under: trimmed, "Passkey" when empty, cut to
@@ -131,7 +131,7 @@ struct PasskeyCeremonies: Sendable {
         let challenge = signInChallenges.mint()
         return AuthenticationOptions(
             challenge: Base64URL.encode(challenge), rpId: relyingParty.id, timeout: timeoutMilliseconds,
-            userVerification: relyingParty.policy.userVerification.rawValue)
+            userVerification: relyingParty.requirements.userVerification.rawValue)
     }
 
     /// Finishes a passkey sign-in: checks the assertion against the stored passkey, records its
@@ -160,7 +160,7 @@ struct PasskeyCeremonies: Sendable {
         }
         // Spent before the signature is checked: an answer is tried once, whatever its outcome, and a
         // replay is told as one (not as the counter regression it would also be).
-        guard try await !authorizations.spend([Self.spentKey(challenge: challenge)], at: now).isEmpty else {
+        guard try await !authorizations.spend([Self.spentValueID(challenge: challenge)], at: now).isEmpty else {
             throw PasskeyError(.challengeUnknown, "the challenge was used")
         }
         let verified = try relyingParty.verifyAuthentication(response, challenge: challenge, credential: credential.registered)
@@ -182,7 +182,7 @@ struct PasskeyCeremonies: Sendable {
 
     /// What `spent_values` keeps of a spent sign-in challenge: its SHA-256, marked so that it never
     /// equals a code's or a nonce's key.
-    static func spentKey(challenge: [UInt8]) -> String {
+    static func spentValueID(challenge: [UInt8]) -> String {
         "passkey:" + SHA256.hash(data: challenge).hexString
     }
 

@@ -48,7 +48,8 @@ final class PostgresJuiceDatabase: JuiceDatabase {
         do {
             configuration = try SQLPostgresConfiguration(url: url).coreConfiguration
         } catch {
-            throw DatabaseLocationError("\(redacted) is not a usable PostgreSQL URL (postgres://user:password@host:5432/database[?sslmode=disable])")
+            throw DatabaseLocationError(
+                .invalidURL, "\(redacted) is not a usable PostgreSQL URL (postgres://user:password@host:5432/database[?sslmode=disable])")
         }
         configuration.options.connectTimeout = .seconds(connectTimeout.components.seconds)
         var quietLogger = logger
@@ -60,7 +61,7 @@ final class PostgresJuiceDatabase: JuiceDatabase {
             try await database.read { sql in try await sql.raw("SELECT 1").run() }
         } catch {
             await database.close()
-            throw DatabaseLocationError("cannot use PostgreSQL at \(redacted): \(Self.describe(error))")
+            throw DatabaseLocationError(.unreachable, "cannot use PostgreSQL at \(redacted): \(Self.describe(error))")
         }
         return database
     }

@@ -32,13 +32,14 @@ struct RunningEmulator: Sendable {
         options: EmulatorOptions = EmulatorOptions(outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60),
         logger: Logger? = nil,
         smtp: SMTPOptions? = nil,
+        sleep: EmulatorSleep = .system,
         _ body: @Sendable (RunningEmulator) async throws -> T
     ) async throws -> T {
         guard let dataDirectory else {
             return try await TemporaryDirectory.with("emulator-tests") { temporary in
                 try await with(
                     configuration: configuration, dataDirectory: temporary.url, clock: clock, issuer: issuer, options: options, logger: logger,
-                    smtp: smtp,
+                    smtp: smtp, sleep: sleep,
                     body)
             }
         }
@@ -50,7 +51,7 @@ struct RunningEmulator: Sendable {
         options.smtp = smtp
         let app = try await buildEmulatorApplication(
             configuration: configuration, dataDirectory: dataDirectory, port: 0, issuer: issuer, time: clock.emulatorTime,
-            random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM),
+            random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM), sleep: sleep,
             options: options, logger: logger, onServerRunning: { ready.continuation.yield($0) },
             onSMTPRunning: { smtpReady.continuation.yield($0) }
         )

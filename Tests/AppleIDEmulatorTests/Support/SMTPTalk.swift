@@ -1,4 +1,5 @@
 import Foundation
+import JuiceProcesses
 import JuiceTestSupport
 
 /// SMTP conversations driven by Python (stdlib only), run as a child process with a bounded wait:
@@ -136,33 +137,11 @@ enum SMTPTalk {
     }
 
     private static func run(_ request: [String: Any], script: String = script) async throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try launch(process)
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: request))
-        try input.fileHandleForWriting.close()
-        let deadline = ContinuousClock.now + .seconds(90)
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                process.terminate()
-                throw SMTPTalkError(message: "python did not finish within 90 s")
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-            throw SMTPTalkError(
-                message:
-                    "python printed no JSON: \(String(decoding: data.prefix(500), as: UTF8.self)) \(String(decoding: stderr.suffix(1000), as: UTF8.self))"
-            )
+        let run = try await SpawnedChild.python(
+            ["-c", script], input: Array(try JSONSerialization.data(withJSONObject: request)), deadline: .seconds(90))
+        guard !run.timedOut else { throw SMTPTalkError(message: "python did not finish within 90 s") }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(run.output)) as? [String: Any] else {
+            throw SMTPTalkError(message: "python printed no JSON: \(run.outputText.prefix(500)) \(run.errorText.suffix(1000))")
         }
         return object
     }

@@ -75,7 +75,8 @@ final class FakeAppleTokenServer: Sendable {
             return (state.failuresBeforeSuccess > 0, state.delay)
         }
         if delay > .zero { try await Task.sleep(for: delay) }
-        if fail { return Response(status: .serviceUnavailable) }
+        // Apple's outages answer 503 with an OAuth-shaped body.
+        if fail { return json(.serviceUnavailable, .object(["error": .string("server_error")])) }
 
         guard let clientID = fields["client_id"], let secret = fields["client_secret"] else { return error("invalid_request") }
         guard clientSecretIsValid(secret, clientID: clientID) else { return error("invalid_client") }

@@ -271,7 +271,7 @@ struct JuiceStack: Sendable {
                     if instance > 0 { configuration.port = 0 }
                     services.append(
                         try await buildApplication(
-                            configuration: configuration, time: clock.time, httpClient: Browser.pool, logger: logger, metrics: ServerMetrics(),
+                            configuration: configuration, time: clock.timeSource, httpClient: Browser.pool, logger: logger, metrics: ServerMetrics(),
                             onServerRunning: { serverPortSink.yield($0) }
                         )
                     )
@@ -319,7 +319,7 @@ struct JuiceStack: Sendable {
             let dependencies = try await ServerDependencies.make(
                 configuration: environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: .init(), smtpPort: smtpPort),
                 database: database,
-                time: clock.time, random: .system, httpClient: Browser.pool, logger: logger, metrics: ServerMetrics()
+                time: clock.timeSource, random: .system, httpClient: Browser.pool, logger: logger, metrics: ServerMetrics()
             )
             return try await body(dependencies)
         }

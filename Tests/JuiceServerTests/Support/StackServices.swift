@@ -43,7 +43,7 @@ enum StackServices {
     ) async throws -> T {
         let ports = AsyncStream.makeStream(of: Int.self)
         let server = try await buildApplication(
-            configuration: environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: .init()), time: clock.time,
+            configuration: environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: .init()), time: clock.timeSource,
             httpClient: Browser.pool, logger: logger, onServerRunning: { ports.continuation.yield($0) }
         )
         return try await run(server, ready: (ports.stream, ports.continuation)) {

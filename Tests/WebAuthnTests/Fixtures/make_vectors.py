@@ -113,7 +113,7 @@ stored = {}
 
 
 def registration(name, expect, key, fmt="none", challenge=None, cdata=None, flags=UP | UV | AT, rp_id=RP_ID,
-                 statement=None, counter=0, response_id=None, aaguid=None, raw_object=None, policy="default", cred_id=None):
+                 statement=None, counter=0, response_id=None, aaguid=None, raw_object=None, requirements="default", cred_id=None):
     challenge = challenge or os.urandom(32)
     cdata = cdata if cdata is not None else client_data("webauthn.create", challenge)
     cred_id = cred_id or os.urandom(32)
@@ -128,7 +128,7 @@ def registration(name, expect, key, fmt="none", challenge=None, cdata=None, flag
         statement = statement(auth_data + hashlib.sha256(cdata).digest())
     obj = raw_object(auth_data, statement) if raw_object else bytes(AttestationObject.create(fmt, auth_data, statement))
     registrations.append({
-        "name": name, "expect": expect, "policy": policy, "algorithm": key.algorithm,
+        "name": name, "expect": expect, "requirements": requirements, "algorithm": key.algorithm,
         "challenge": b64(challenge), "credentialID": b64(response_id or cred_id),
         "clientDataJSON": b64(cdata), "attestationObject": b64(obj),
     })
@@ -142,7 +142,7 @@ def register_ok(name, key, fmt="none", flags=UP | UV | AT, user_handle=None, **k
 
 
 def authentication(name, expect, registered, counter=1, stored_count=0, flags=UP | UV, challenge=None, cdata=None,
-                   rp_id=RP_ID, user_handle="stored", tamper_signature=False, policy="default", response_id=None,
+                   rp_id=RP_ID, user_handle="stored", tamper_signature=False, requirements="default", response_id=None,
                    backup_eligible=None, signer=None):
     entry = stored[registered]
     challenge = challenge or os.urandom(32)
@@ -154,7 +154,7 @@ def authentication(name, expect, registered, counter=1, stored_count=0, flags=UP
         signature = signature[:8] + bytes([signature[8] ^ 0x01]) + signature[9:]
     handle = entry["userHandle"] if user_handle == "stored" else user_handle
     authentications.append({
-        "name": name, "expect": expect, "policy": policy, "registration": registered,
+        "name": name, "expect": expect, "requirements": requirements, "registration": registered,
         "challenge": b64(challenge), "credentialID": b64(response_id or entry["credentialID"]),
         "clientDataJSON": b64(cdata), "authenticatorData": b64(auth_data), "signature": b64(signature),
         "userHandle": b64(handle) if handle is not None else None,
@@ -198,7 +198,7 @@ registration("bad-client-data", "malformed_client_data", es, challenge=c, cdata=
 registration("wrong-rp-id", "rp_id_mismatch", es, rp_id="evil.juice.test")
 registration("wrong-rp-id-packed", "rp_id_mismatch", es, fmt="packed", rp_id="juice.test")
 registration("up-cleared", "user_presence_missing", es, flags=UV | AT)
-registration("uv-cleared-uv-required", "user_verification_missing", es, flags=UP | AT, policy="uv-required")
+registration("uv-cleared-uv-required", "user_verification_missing", es, flags=UP | AT, requirements="uv-required")
 registration("bs-without-be", "backup_state_invalid", es, flags=UP | UV | AT | BS)
 registration("no-attested-credential", "malformed_authenticator_data", es,
              raw_object=lambda ad, st: cbor.encode({"fmt": "none", "attStmt": {}, "authData": bytes(ad[:37])[:32] + bytes([UP | UV]) + bytes(ad[33:37])}))
@@ -276,7 +276,7 @@ authentication("assert-wrong-challenge", "challenge_mismatch", "none-ES256", cha
 authentication("assert-wrong-type", "wrong_ceremony", "none-ES256", challenge=c, cdata=client_data("webauthn.create", c))
 authentication("assert-wrong-rp-id", "rp_id_mismatch", "none-ES256", rp_id="evil.juice.test")
 authentication("assert-up-cleared", "user_presence_missing", "none-ES256", flags=UV)
-authentication("assert-uv-cleared-uv-required", "user_verification_missing", "none-ES256", flags=UP, policy="uv-required")
+authentication("assert-uv-cleared-uv-required", "user_verification_missing", "none-ES256", flags=UP, requirements="uv-required")
 authentication("assert-user-handle-mismatch", "user_handle_mismatch", "none-ES256", user_handle=os.urandom(16))
 authentication("assert-other-credential", "unknown_credential", "none-ES256", response_id=os.urandom(32))
 authentication("assert-be-changed", "backup_eligibility_changed", "none-ES256", backup_eligible=True)

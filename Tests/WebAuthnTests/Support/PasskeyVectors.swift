@@ -8,7 +8,7 @@ struct PasskeyVectors: Decodable {
     struct Registration: Decodable, CustomTestStringConvertibleName {
         let name: String
         let expect: String
-        let policy: String
+        let requirements: String
         let algorithm: String
         let challenge: String
         let credentialID: String
@@ -26,7 +26,7 @@ struct PasskeyVectors: Decodable {
     struct Authentication: Decodable, CustomTestStringConvertibleName {
         let name: String
         let expect: String
-        let policy: String
+        let requirements: String
         let registration: String
         let challenge: String
         let credentialID: String
@@ -61,11 +61,11 @@ struct PasskeyVectors: Decodable {
         }
     }()
 
-    /// The relying party the vectors were made for, with the policy a vector names.
-    func relyingParty(policy: String) -> PasskeyRelyingParty {
+    /// The relying party the vectors were made for, with the requirements a vector names.
+    func relyingParty(requirements: String) -> PasskeyRelyingParty {
         PasskeyRelyingParty(
             id: rpID, origins: Set(origins),
-            policy: PasskeyPolicy(userVerification: policy == "uv-required" ? .required : .preferred))
+            requirements: PasskeyRequirements(userVerification: requirements == "uv-required" ? .required : .preferred))
     }
 
     func registration(named name: String) -> Registration? { registrations.first { $0.name == name } }

@@ -1,6 +1,6 @@
 """django-allauth with its Apple provider, configured as its documentation says."""
 from common import *  # noqa: F401,F403
-from common import BASE_APPS, BASE_MIDDLEWARE, CLIENT_ID, KEY_ID, TEAM_ID, TEAM_KEY_PEM
+from common import ALLAUTH_APPLE_PROVIDERS, BASE_APPS, BASE_MIDDLEWARE
 
 ROOT_URLCONF = "allauth_urls"
 INSTALLED_APPS = BASE_APPS + [
@@ -11,15 +11,4 @@ INSTALLED_APPS = BASE_APPS + [
 ]
 MIDDLEWARE = BASE_MIDDLEWARE + ["allauth.account.middleware.AccountMiddleware"]
 AUTHENTICATION_BACKENDS = ["allauth.account.auth_backends.AuthenticationBackend"]
-SOCIALACCOUNT_PROVIDERS = {
-    "apple": {
-        "APPS": [
-            {
-                "client_id": CLIENT_ID,
-                "secret": KEY_ID,
-                "key": TEAM_ID,
-                "settings": {"certificate_key": TEAM_KEY_PEM},
-            }
-        ]
-    }
-}
+SOCIALACCOUNT_PROVIDERS = ALLAUTH_APPLE_PROVIDERS

@@ -24,9 +24,23 @@ BASE_MIDDLEWARE = [
 LOGIN_REDIRECT_URL = "/me"
 LOGGING = {"version": 1, "disable_existing_loggers": False}
 
-KIT_URL = os.environ["KIT_URL"]
+APPLE_URL = os.environ["APPLE_URL"]
 TEAM_ID = os.environ["TEAM_ID"]
 KEY_ID = os.environ["KEY_ID"]
 CLIENT_ID = os.environ["CLIENT_ID"]
 with open(os.environ["TEAM_KEY_FILE"], encoding="utf-8") as key_file:
     TEAM_KEY_PEM = key_file.read()
+
+# django-allauth's Apple provider, configured as its documentation says (allauth_site and restauth_site).
+ALLAUTH_APPLE_PROVIDERS = {
+    "apple": {
+        "APPS": [
+            {
+                "client_id": CLIENT_ID,
+                "secret": KEY_ID,
+                "key": TEAM_ID,
+                "settings": {"certificate_key": TEAM_KEY_PEM},
+            }
+        ]
+    }
+}

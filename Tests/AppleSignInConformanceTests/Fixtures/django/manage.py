@@ -1,8 +1,10 @@
-"""Runs one of the two real Sign in with Apple backends the conformance tests judge.
+"""Runs one of the real Sign in with Apple backends the conformance tests judge.
 
-DJANGO_SETTINGS_MODULE picks it: allauth_site (django-allauth's Apple provider) or social_site
-(social-auth-app-django's AppleIdAuth). Everything Apple-specific comes from the environment the
-Swift test sets: KIT_URL, TEAM_ID, KEY_ID, TEAM_KEY_FILE, CLIENT_ID, DATABASE_FILE.
+DJANGO_SETTINGS_MODULE picks it: allauth_site (django-allauth's Apple provider), social_site
+(social-auth-app-django's AppleIdAuth) or restauth_site (dj-rest-auth's SocialLoginView with allauth's
+Apple adapter, a mobile backend's API). Everything Apple-specific comes from the environment the Swift
+test sets: APPLE_URL (the kit's or the emulator's base URL), TEAM_ID, KEY_ID, TEAM_KEY_FILE, CLIENT_ID,
+DATABASE_FILE.
 """
 import os
 import sys

@@ -1,0 +1,124 @@
+"""No emulator outlives what started it: not a failing test, not Ctrl-C, not SIGTERM, not SIGKILL."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from juice_testkit import ConformanceRunError, Kit, new_team_key
+
+SCRIPT = """
+import sys, threading
+from juice_testkit import Emulator
+emulator = Emulator({}).start()
+print(emulator._child.pid, flush=True)
+threading.Event().wait()
+"""
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie does not count: it has exited and waits to be reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def gone_within(pid: int, seconds: float = 20.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not alive(pid)
+
+
+def started_holder() -> tuple[subprocess.Popen[str], int]:
+    holder = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None
+    readable, _, _ = select.select([holder.stdout], [], [], 60)
+    assert readable, "the holder printed nothing within 60 s"
+    line = holder.stdout.readline()
+    assert line.strip().isdigit(), f"the holder did not start an emulator: {line!r}"
+    pid = int(line)
+    assert alive(pid)
+    return holder, pid
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["ctrl-c", "sigterm", "sigkill"])
+def test_the_emulator_goes_with_the_python_process_that_started_it(signum: int) -> None:
+    holder, pid = started_holder()
+    holder.send_signal(signum)
+    holder.wait(timeout=30)
+    assert gone_within(pid), f"emulator {pid} outlived its Python process ({signal.Signals(signum).name})"
+
+
+PLUGIN_TEST = """
+import os, threading
+def test_fails(juice_emulator):
+    open(os.environ["PID_FILE"], "w").write(str(juice_emulator._child.pid))
+    if os.environ.get("HANG"):
+        threading.Event().wait()
+    assert False, "a failing test"
+"""
+
+
+def test_a_failing_test_leaves_no_emulator(pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytester.makepyfile(PLUGIN_TEST)
+    monkeypatch.setenv("PID_FILE", str(tmp_path / "pid"))
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(failed=1)
+    assert gone_within(int((tmp_path / "pid").read_text()))
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_an_interrupted_pytest_run_leaves_no_emulator(pytester: pytest.Pytester, tmp_path: Path, signum: int) -> None:
+    test_file = pytester.makepyfile(PLUGIN_TEST)
+    pid_file = tmp_path / "pid"
+    env = dict(os.environ, PID_FILE=str(pid_file), HANG="1")
+    run = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=pytester.path)
+    deadline = time.monotonic() + 60
+    while not pid_file.exists() or not pid_file.read_text():
+        assert run.poll() is None and time.monotonic() < deadline, "pytest did not reach the test"
+        time.sleep(0.05)
+    pid = int(pid_file.read_text())
+    run.send_signal(signum)
+    output = run.communicate(timeout=60)[0].decode(errors="replace")
+    assert gone_within(pid), "the emulator outlived the interrupted pytest run"
+    assert "KeyboardInterrupt" in output and run.returncode == 2, output[-2000:]  # pytest stopped the run, as on Ctrl-C
+
+
+def test_each_xdist_worker_gets_an_emulator_of_its_own(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytester.makepyfile("""
+        import os, pytest
+        @pytest.mark.parametrize("n", range(4))
+        def test_url(juice_emulator, n, worker_id):
+            with open(os.path.join(os.environ["OUT_DIR"], f"{worker_id}-{n}"), "w") as out:
+                out.write(juice_emulator.url)
+    """)
+    out = pytester.mkdir("out")
+    monkeypatch.setenv("OUT_DIR", str(out))
+    result = pytester.runpytest_subprocess("-n", "2")
+    result.assert_outcomes(passed=4)
+    by_worker: dict[str, set[str]] = {}
+    for path in out.iterdir():
+        by_worker.setdefault(path.name.split("-")[0], set()).add(path.read_text())
+    assert len(by_worker) == 2 and all(len(urls) == 1 for urls in by_worker.values())
+    [first], [second] = by_worker.values()
+    assert first != second
+
+
+def test_the_kit_cannot_run_against_an_unreachable_backend(tmp_path: Path) -> None:
+    team = new_team_key("TEAMKIT002", str(tmp_path))
+    kit = Kit(report_dir=str(tmp_path / "reports"))
+    with pytest.raises(ConformanceRunError) as failed:
+        kit.run(backend="http://127.0.0.1:9", team_id=team.team_id, key_id=team.key_id, team_key=team.path,
+                client_id="com.example.web", redirect_uri="http://127.0.0.1:9/callback")
+    assert failed.value.exit_status == 2 and "127.0.0.1:9" in failed.value.reason
