@@ -38,14 +38,26 @@ package struct StoredTextRule: Sendable, Hashable {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
+    /// `text` without the white space at its ends, control characters excepted: a tab, a line break or
+    /// U+0085 at an end stays, so ``check(_:)`` refuses it instead of a trim hiding it.
+    package static func trimmingSpaces(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        let isSpace = { (scalar: Unicode.Scalar) in scalar.properties.isWhitespace && !isControl(scalar) }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(scalars[first...last])
+    }
+
+    /// Refuses text with a control character (whatever its length).
+    package static func checkCharacters(_ text: String) throws(StoredTextViolation) {
+        if let control = text.unicodeScalars.first(where: isControl) { throw .controlCharacter(control.value) }
+    }
+
     /// Refuses text with a control character, or longer than the rule allows.
     package func check(_ text: String) throws(StoredTextViolation) {
-        var scalars = 0
-        for scalar in text.unicodeScalars {
-            if Self.isControl(scalar) { throw .controlCharacter(scalar.value) }
-            scalars += 1
-        }
-        guard scalars <= maximumScalars, text.utf8.count <= maximumBytes else {
+        try Self.checkCharacters(text)
+        guard text.unicodeScalars.count <= maximumScalars, text.utf8.count <= maximumBytes else {
             throw .tooLong(maximumScalars: maximumScalars, maximumBytes: maximumBytes)
         }
     }

@@ -19,4 +19,13 @@ struct StoredTextRuleTests {
         #expect(StoredTextRule(maximumScalars: 10, maximumBytes: 8).sanitized("😀😀😀") == "😀😀")
         #expect(StoredTextViolation.controlCharacter(0).reason.contains("U+0000"))
     }
+
+    @Test("trimming takes spaces off the ends but leaves a tab, a line break or U+0085 there for the check to refuse")
+    func trimming() {
+        #expect(StoredTextRule.trimmingSpaces("  Work laptop\u{3000}") == "Work laptop")
+        #expect(StoredTextRule.trimmingSpaces(" \t ") == "\t")
+        #expect(StoredTextRule.trimmingSpaces("c1\u{85}") == "c1\u{85}")
+        #expect(StoredTextRule.trimmingSpaces("   ").isEmpty)
+        #expect(throws: StoredTextViolation.controlCharacter(0x85)) { try StoredTextRule.checkCharacters(StoredTextRule.trimmingSpaces("c1\u{85}")) }
+    }
 }

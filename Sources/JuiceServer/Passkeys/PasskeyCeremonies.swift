@@ -92,12 +92,12 @@ struct PasskeyCeremonies: Sendable {
             authenticatorSelection: .init(userVerification: relyingParty.requirements.userVerification.rawValue))
     }
 
-    /// The name a new passkey is stored under: trimmed, "Passkey" when empty, cut to
+    /// The name a new passkey is stored under: trimmed of spaces, "Passkey" when empty, cut to
     /// ``StoredTextRule/name``'s length (64 Unicode scalars, 256 bytes); a control character is refused
     /// (400 `invalid_text`), before the challenge is spent.
     static func registrationName(_ name: String?) throws(StoredTextViolation) -> String {
-        let trimmed = (name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if let control = trimmed.unicodeScalars.first(where: StoredTextRule.isControl) { throw .controlCharacter(control.value) }
+        let trimmed = StoredTextRule.trimmingSpaces(name ?? "")
+        try StoredTextRule.checkCharacters(trimmed)
         return trimmed.isEmpty ? "Passkey" : StoredTextRule.name.sanitized(trimmed)
     }
 
