@@ -44,6 +44,7 @@ struct NotificationDeliveryHardeningTests {
                         try await eventually("attempt recorded") { try await NotificationDeliveryLogTests.attempts(emulator).count == 1 }
                         let attempt = try #require(try await NotificationDeliveryLogTests.attempts(emulator, "?notification_id=\(id)").first)
                         #expect(attempt["http_status"] as? Int == status)
+                        #expect(attempt["error"] as? String == "redirect not followed", "\(attempt)")
                         #expect(attempt["next_attempt_at"] is Int, "retried with backoff: \(attempt)")
                         let entries = try await NotificationTests.notifications(emulator)
                         #expect(entries.first?["status"] as? String == "pending", "\(entries)")

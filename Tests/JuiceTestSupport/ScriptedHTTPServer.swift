@@ -75,7 +75,8 @@ package final class ScriptedHTTPServer: Sendable {
     }
 }
 
-/// Answers the first request on a connection with the script, ignoring what follows.
+/// Answers the first request on a connection with the script, ignoring what follows; every answer says
+/// `Connection: close`, so a client opens a new connection (and is counted again) for its next request.
 private final class ScriptHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -103,12 +104,12 @@ private final class ScriptHandler: ChannelInboundHandler, Sendable {
         switch script {
         case .redirect(let status, let location):
             channel.writeAndFlush(
-                ByteBuffer(string: "HTTP/1.1 \(status) Redirect\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n"), promise: nil)
+                ByteBuffer(string: "HTTP/1.1 \(status) Redirect\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"), promise: nil)
         case .large(let size):
-            channel.write(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\n\r\n"), promise: nil)
+            channel.write(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\nConnection: close\r\n\r\n"), promise: nil)
             channel.writeAndFlush(ByteBuffer(repeating: UInt8(ascii: "x"), count: size), promise: nil)
         case .plain(let status):
-            channel.writeAndFlush(ByteBuffer(string: "HTTP/1.1 \(status) Answer\r\nContent-Length: 0\r\n\r\n"), promise: nil)
+            channel.writeAndFlush(ByteBuffer(string: "HTTP/1.1 \(status) Answer\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"), promise: nil)
         case .trickle(let interval):
             channel.writeAndFlush(ByteBuffer(string: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"), promise: nil)
             // One byte per interval until the peer closes the connection.

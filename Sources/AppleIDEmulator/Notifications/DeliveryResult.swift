@@ -32,10 +32,14 @@ enum DeliveryResult: Sendable, Hashable {
         }
     }
 
-    /// Why the attempt failed without a complete answer (`nil` for a complete answer, whatever its status).
+    /// What the delivery log says beside a 3xx: the notification is POSTed to the configured URL only.
+    static let redirectNotFollowed = "redirect not followed"
+
+    /// Why the attempt failed without a complete answer, or that a redirect was not followed (`nil` for
+    /// any other complete answer, whatever its status).
     var error: String? {
         switch self {
-        case .status: nil
+        case .status(let code): (300..<400).contains(code) ? Self.redirectNotFollowed : nil
         case .incomplete(_, let reason), .failure(let reason): reason
         }
     }
@@ -43,7 +47,7 @@ enum DeliveryResult: Sendable, Hashable {
     /// The short text kept in the outbox's `last_result`: the status code, or the failure.
     var summary: String {
         switch self {
-        case .status(let code): "\(code)"
+        case .status(let code): error.map { "\(code): \($0)" } ?? "\(code)"
         case .incomplete(let code, let reason): "\(code): \(reason)"
         case .failure(let reason): reason
         }
