@@ -51,7 +51,8 @@ extension CasePlayer {
         let subject = scenario.withoutEmail || scenario.thirdAudience ? RandomText.subject() : nativeSubject
         let email = mainEmail.replacingOccurrences(of: "ada.", with: "ada.native.")
         var content = TokenMint.IdentityContent(
-            subject: subject, audience: scenario.thirdAudience ? thirdAudience : options.appAudience, nonce: sha256Hex(rawNonce), email: scenario.withoutEmail ? nil : email,
+            subject: subject, audience: scenario.thirdAudience ? thirdAudience : options.appAudience, nonce: sha256Hex(rawNonce),
+            email: scenario.withoutEmail ? nil : email,
             realUserStatus: 2)
         let code = await authority.issueCode(
             clientID: options.appAudience, redirectURI: nil, content: content, defect: scenario.defect, refused: scenario.codeRefusedByApple,
