@@ -115,7 +115,7 @@ public func buildEmulatorApplication(
                 fixtures: FixtureActions(
                     live: live, store: store, directory: directory, accounts: accounts, clock: clock, failures: failures, capture: capture)),
             failures: FailureController(failures: failures, keys: keys, directory: directory),
-            requests: RequestCaptureController(capture: capture)
+            requests: RequestCaptureController(capture: capture, pages: pages)
         ).endpoints
     )
 

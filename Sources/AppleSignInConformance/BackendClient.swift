@@ -27,6 +27,11 @@ struct BackendClient: Sendable {
     /// Sent as `Origin` on the form_post, as Apple's page does.
     let appleOrigin: String
 
+    /// The same client with another per-request deadline.
+    func waiting(_ timeout: Duration) -> BackendClient {
+        BackendClient(http: http, timeout: timeout, appleOrigin: appleOrigin)
+    }
+
     func get(_ url: String, cookies: String? = nil) async throws(Failure) -> Answer {
         try await send(url, method: .GET, headers: cookies.map { [("Cookie", $0)] } ?? [], body: nil)
     }

@@ -35,6 +35,12 @@ extension CasePlayer {
                 return .inconclusive("the first sign-in with this credential was not accepted (\(first.detail)): a replay means nothing")
             }
         }
+        if scenario.appleStalls {
+            let bound = options.appleStallBound
+            let observation = await post(json, to: nativePath, appleDown: true, client: client.waiting(bound))
+            guard case .timeout = observation else { return observation }
+            return .timeout("\(nativePath) did not answer within \(bound) while Apple's token endpoint stalled")
+        }
         return await post(json, to: nativePath, appleDown: scenario.appleUnavailable)
     }
 
@@ -42,14 +48,15 @@ extension CasePlayer {
     private func nativeBody(_ scenario: Scenario) async throws -> Data {
         let rawNonce = try await nativeNonce()
         // A Work & School account without email is an Apple ID of its own, never seen before.
-        let subject = scenario.withoutEmail ? RandomText.subject() : nativeSubject
+        let subject = scenario.withoutEmail || scenario.thirdAudience ? RandomText.subject() : nativeSubject
         let email = mainEmail.replacingOccurrences(of: "ada.", with: "ada.native.")
         var content = TokenMint.IdentityContent(
-            subject: subject, audience: options.appAudience, nonce: sha256Hex(rawNonce), email: scenario.withoutEmail ? nil : email,
+            subject: subject, audience: scenario.thirdAudience ? thirdAudience : options.appAudience, nonce: sha256Hex(rawNonce),
+            email: scenario.withoutEmail ? nil : email,
             realUserStatus: 2)
         let code = await authority.issueCode(
             clientID: options.appAudience, redirectURI: nil, content: content, defect: scenario.defect, refused: scenario.codeRefusedByApple,
-            unavailable: scenario.appleUnavailable)
+            unavailable: scenario.appleUnavailable, stalls: scenario.appleStalls)
         content.code = code
         let token = try await TokenMint(issuer: options.effectiveIssuer, now: Date()).identityToken(
             content, defect: scenario.defect, keys: authority.keys)
@@ -64,9 +71,9 @@ extension CasePlayer {
 
     /// Posts a native body; the observation of the answer. While Apple is down (`appleDown`), a 502, 503 or
     /// 504 is a clean refusal: the backend reports its upstream's outage as a gateway error, not a crash of its own.
-    private func post(_ json: Data, to nativePath: String, appleDown: Bool = false) async -> Observation {
+    private func post(_ json: Data, to nativePath: String, appleDown: Bool = false, client: BackendClient? = nil) async -> Observation {
         do {
-            let answer = try await client.postJSON(options.backend + nativePath, json)
+            let answer = try await (client ?? self.client).postJSON(options.backend + nativePath, json)
             if appleDown, [502, 503, 504].contains(answer.status) {
                 return .refused("\(nativePath) answered HTTP \(answer.status): Apple's outage, reported as a gateway error")
             }

@@ -60,6 +60,7 @@ struct CasePlayer {
             case .authorizationRequest: return try await judgeAuthorizationRequest()
             case .deletion: return try await playDeletion()
             case .sessionAfterNotification: return try await playSessionAfterNotification(conformanceCase.scenario)
+            case .audiences: return try await playAudiences(earlier: earlier)
             }
         } catch let failure as StepFailure {
             return failure.observation

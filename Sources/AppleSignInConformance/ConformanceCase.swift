@@ -36,6 +36,8 @@ public struct ConformanceCase: Sendable, Hashable {
         case authorizationRequest
         /// A web sign-in, then the backend's account-deletion endpoint (`--delete`): it must call `/auth/revoke`.
         case deletion
+        /// The web and native sign-ins judged together: each audience accepted on its own path, a third refused.
+        case audiences
         /// A web sign-in, then a notification about that user (`--notifications`): the session must stop working.
         case sessionAfterNotification
     }
@@ -141,6 +143,10 @@ struct Scenario: Sendable, Hashable {
     var replayed = false
     /// The kit's token endpoint answers 503 `server_error` for the code: Apple is down.
     var appleUnavailable = false
+    /// The kit's token endpoint holds its answer for the code past ``ConformanceOptions/appleStallBound``: Apple is slow.
+    var appleStalls = false
+    /// The native tokens are for a third client id of the team (neither the Services ID nor the bundle id).
+    var thirdAudience = false
     /// The kit's discovery names the issuer `https://account.apple.com` while its tokens keep theirs (June 2025).
     var issuerDrift = false
     /// After a first sign-in (keys up), the kit's `/auth/keys` answers 503 while a second one is judged.

@@ -2,7 +2,7 @@
 /// key rotation last (so a backend that never refreshes its keys fails that case only).
 public enum ConformanceCatalog {
     /// Every case of a run; one whose endpoint (`--native`, `--notifications`, `--delete`) was not given is SKIPPED.
-    public static var all: [ConformanceCase] { web + nativeCases + notificationCases + recommended + [keyRotation] }
+    public static var all: [ConformanceCase] { web + nativeCases + audienceCases + notificationCases + recommended + [keyRotation] }
 
     /// The accepting web case every refusing web case is measured against.
     static let webBaseline = "sign-in"
@@ -161,12 +161,32 @@ public enum ConformanceCatalog {
             hint: "when Apple fails, refuse the sign-in with an error of your own (4xx, or 502/503 with a JSON error), promptly; never a crash",
             reference: Reference.tokenEndpoint),
         .init(
+            "native-apple-slow", "native: Apple's token endpoint holds its answer for the code past the stall bound (15 s)",
+            expect: .refuse, flow: .native, scenario: .init(appleStalls: true),
+            hint:
+                "put a deadline on every call to Apple (Juice waits 10 s) and refuse the sign-in when it passes, with a 4xx or a "
+                + "502/503/504 JSON error: a backend that waits as long as Apple does ties up a worker per sign-in while Apple is slow",
+            reference: Reference.tokenEndpoint),
+        .init(
             "native-issuer-drift", "native: a valid sign-in while discovery names the issuer https://account.apple.com (tokens keep theirs)",
             expect: .accept, flow: .native, scenario: .init(issuerDrift: true),
             hint:
                 "expect the issuer Apple's tokens carry (https://appleid.apple.com), configured, never taken from discovery: Apple's "
                 + "discovery document changed its issuer in June 2025 while tokens did not",
             reference: Reference.issuerDrift),
+    ]
+
+    /// Cases that judge the web and native sign-ins together.
+    static let audienceCases: [ConformanceCase] = [
+        .init(
+            "several-audiences",
+            "one backend, two audiences: the web sign-in (Services ID) and the native one (bundle id) each accepted on its own path, "
+                + "a native token for a third client id of the team (BUNDLE.watchkitapp) refused",
+            expect: .accept, flow: .audiences,
+            hint:
+                "configure every client id you serve (the Services ID for the web, the bundle id for apps) and compare aud with each "
+                + "exactly: accepting only one refuses the other platform's users, a prefix match accepts the team's other apps",
+            reference: Reference.audiences)
     ]
 
     static let notificationCases: [ConformanceCase] = [
@@ -274,6 +294,9 @@ public enum ConformanceCatalog {
         static let issuerDrift =
             "OpenID Connect Discovery 1.0 §4.3 (the issuer must match the tokens'); next-auth#13047, supabase/auth#2051, ory/kratos#4433 "
             + "(Apple's discovery issuer became https://account.apple.com in June 2025)"
+        static let audiences =
+            "OpenID Connect Core 1.0 §3.1.3.7 step 3 (aud must contain the client's own client_id); SocialiteProviders/Providers#1483 "
+            + "(a backend configured with the Services ID refused its iOS app's tokens)"
         static let workAndSchool =
             "Apple: Sign in with Apple at Work & School, apps may receive no email "
             + "(https://developer.apple.com/documentation/signinwithapple/sign-in-with-apple-at-work-and-school)"

@@ -60,6 +60,9 @@ public struct ConformanceOptions: Sendable {
     public var deletePath: String?
     /// How long one request to the backend may take before it counts as a timeout.
     public var requestTimeout: Duration = .seconds(10)
+    /// How long the backend may take to refuse a native sign-in while Apple's token endpoint stalls
+    /// (`native-apple-slow`): its own deadline on Apple plus its answer. Juice waits 10 s for Apple.
+    public var appleStallBound: Duration = .seconds(15)
     /// How long the kit leaves the backend's key cache alone before rotating keys: a backend may
     /// rightly refetch Apple's keys at most this often (Juice: every 10 s).
     public var keyRefetchInterval: Duration = .seconds(11)

@@ -64,7 +64,9 @@ public struct ConformanceRun: Sendable {
     private func serving(authority: KitAuthority, http: HTTPClient) async throws -> ConformanceReport {
         let (ready, readySignal) = AsyncStream<Bool>.makeStream()
         let app = Application(
-            router: KitAppleRouter.build(authority: authority, baseURL: options.appleBaseURL, issuer: options.effectiveIssuer),
+            router: KitAppleRouter.build(
+                authority: authority, baseURL: options.appleBaseURL, issuer: options.effectiveIssuer,
+                stall: options.appleStallBound + .seconds(15)),
             configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "juice-conformance"),
             onServerRunning: { _ in
                 readySignal.yield(true)

@@ -5,7 +5,9 @@ import Hummingbird
 /// The routes of the Apple the kit plays: `/auth/keys`, `/auth/token`, `/auth/revoke`, discovery, and
 /// an `/auth/authorize` that only explains itself (the kit authorizes on its own, no person involved).
 enum KitAppleRouter {
-    static func build(authority: KitAuthority, baseURL: String, issuer: String) -> Router<BasicRequestContext> {
+    /// - Parameter stall: how long `/auth/token` holds its answer for a code issued to stall (`native-apple-slow`);
+    ///   the run's end cancels the wait.
+    static func build(authority: KitAuthority, baseURL: String, issuer: String, stall: Duration) -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/auth/keys") { _, _ in
             guard await !authority.keysUnavailable else {
@@ -15,6 +17,10 @@ enum KitAppleRouter {
         }
         router.post("/auth/token") { request, _ in
             guard let form = await form(request) else { return oauthError("invalid_request", "the body must be a form of at most 64 KiB") }
+            if await authority.stalls(form["code"]) {
+                // Apple is slow: the answer comes late (or, when the run ends first, at once).
+                try? await Task.sleep(for: stall)
+            }
             switch await authority.token(form: form) {
             case .tokens(let body):
                 return json(try JSONEncoder().encode(body))

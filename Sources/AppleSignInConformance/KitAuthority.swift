@@ -16,6 +16,8 @@ actor KitAuthority {
         let refused: Bool
         /// The kit's token endpoint answers 503 `server_error` for it (Apple down).
         var unavailable = false
+        /// The kit's token endpoint holds its answer for it (Apple slow), then answers as usual.
+        var stalls = false
         var redeemed = false
     }
 
@@ -81,15 +83,22 @@ actor KitAuthority {
 
     /// A new code; redeemed, it yields an `id_token` with `content` (its `code` ignored), damaged by `defect`.
     func issueCode(
-        clientID: String, redirectURI: String?, content: TokenMint.IdentityContent, defect: Scenario.Defect, refused: Bool, unavailable: Bool = false
+        clientID: String, redirectURI: String?, content: TokenMint.IdentityContent, defect: Scenario.Defect, refused: Bool,
+        unavailable: Bool = false, stalls: Bool = false
     ) -> String {
         let code = "c" + RandomText.hex32() + ".0.kit." + RandomText.hex32()
         var content = content
         // c_hash belongs to the form_post token only (with no code, none is minted): the token endpoint's carries at_hash.
         content.code = nil
         codes[code] = IssuedCode(
-            clientID: clientID, redirectURI: redirectURI, content: content, defect: defect, refused: refused, unavailable: unavailable)
+            clientID: clientID, redirectURI: redirectURI, content: content, defect: defect, refused: refused, unavailable: unavailable,
+            stalls: stalls)
         return code
+    }
+
+    /// Whether the token endpoint holds its answer for `code` (issued with `stalls`).
+    func stalls(_ code: String?) -> Bool {
+        code.flatMap { codes[$0]?.stalls } ?? false
     }
 
     /// Whether the backend redeemed `code`.

@@ -85,6 +85,9 @@ struct ConformanceCommand: AsyncParsableCommand {
     @Option(help: "Seconds one request to the backend may take (1-120).")
     var timeout: Int = 10
 
+    @Option(help: "Seconds the backend may take to refuse a native sign-in while Apple's token endpoint stalls (native-apple-slow; 1-120).")
+    var appleStallBound: Int = 15
+
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
     }
@@ -105,6 +108,7 @@ struct ConformanceCommand: AsyncParsableCommand {
 
     private func options() throws(ConformanceStartError) -> ConformanceOptions {
         guard (1...120).contains(timeout) else { throw ConformanceStartError("--timeout must be between 1 and 120 seconds") }
+        guard (1...120).contains(appleStallBound) else { throw ConformanceStartError("--apple-stall-bound must be between 1 and 120 seconds") }
         guard let data = FileManager.default.contents(atPath: teamKey), data.count <= 16_384 else {
             throw ConformanceStartError("--team-key: cannot read \(teamKey)")
         }
@@ -132,6 +136,7 @@ struct ConformanceCommand: AsyncParsableCommand {
         options.nativeNoncePath = nativeNonce
         options.notificationsPath = notifications
         options.requestTimeout = .seconds(timeout)
+        options.appleStallBound = .seconds(appleStallBound)
         return options
     }
 

@@ -1,6 +1,7 @@
 import AppleSignIn
 import Foundation
 import JuiceTestSupport
+import NIOHTTP1
 import Testing
 
 @testable import AppleIDEmulator
@@ -74,6 +75,37 @@ struct RequestCaptureTests {
             #expect((try await Self.requests(emulator, "?client_id=\(Fixture.bundleID)").json?["requests"] as? [Any])?.isEmpty == true)
             #expect(try await FixtureAPITests.post(emulator, "reset", "{}").status == 200)
             #expect((try await Self.requests(emulator).json?["requests"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test("a browser gets the requests as a page, newest first, filtered by client id, its values escaped, never a secret's signature")
+    func page() async throws {
+        try await RunningEmulator.with { emulator in
+            let secret = try await emulator.secret(clientID: Fixture.servicesID)
+            let refused = try await emulator.postForm(
+                "/auth/token",
+                [("client_id", Fixture.servicesID), ("client_secret", secret), ("grant_type", "authorization_code"), ("code", "nope"),
+                 ("redirect_uri", "https://example.com/<b>hostile</b>")])
+            #expect(refused.error == "invalid_grant")
+            _ = try await emulator.get("/auth/keys")
+            let browser = FailureInjectionTests.admin + [("Accept", "text/html,application/xhtml+xml;q=0.9")]
+            let page = try await emulator.get("/emulator/admin/requests?client_id=\(Fixture.servicesID)", headers: browser)
+            #expect(page.status == 200)
+            #expect(page.headers.first(name: "content-type")?.hasPrefix("text/html") == true)
+            #expect(page.body.contains(#"<table id="requests">"#) && page.body.contains("POST /auth/token"))
+            #expect(page.body.contains("invalid_grant") && page.body.contains(Fixture.teamA.keyID))
+            #expect(page.body.contains("&lt;b&gt;hostile&lt;/b&gt;") && !page.body.contains("<b>hostile"), "values are escaped")
+            #expect(!page.body.contains("/auth/keys"), "the filter leaves other clients' and client-less requests out")
+            let claims = CapturedClientSecret(secret: secret)
+            let lifetime = try #require(claims.lifetime)
+            #expect(page.body.contains("lives " + CapturedRequest.describe(seconds: lifetime)), "the secret's lifetime is shown")
+            let signature = try #require(secret.split(separator: ".").last)
+            #expect(!page.body.contains(String(signature)))
+            let all = try await emulator.get("/emulator/admin/requests", headers: browser)
+            let keys = try #require(all.body.range(of: "GET /auth/keys")), token = try #require(all.body.range(of: "POST /auth/token"))
+            #expect(keys.lowerBound < token.lowerBound, "newest first")
+            #expect(try await FixtureAPITests.post(emulator, "reset", "{}").status == 200)
+            #expect(try await emulator.get("/emulator/admin/requests", headers: browser).body.contains(#"id="no-requests""#))
         }
     }
 

@@ -30,12 +30,19 @@ struct DjangoBackend: Sendable {
             }
         }
 
-        /// The client id the site is configured with: the Services ID of a web sign-in, the bundle id of a native one.
+        /// The client id the site's Apple calls use: the Services ID of a web sign-in, the bundle id of a native one.
         var clientID: String {
             switch self {
             case .allauth, .socialAuth: DjangoBackend.servicesID
             case .restAuth: DjangoBackend.bundleID
             }
+        }
+
+        /// The site's `client_id` setting. allauth's takes several, comma-separated (provider.py:get_auds accepts
+        /// each as an audience; client.py:get_client_id uses the first for Apple's endpoints): its site serves the
+        /// web (the Services ID) and the app (the bundle id).
+        var configuredClientID: String {
+            self == .allauth ? "\(DjangoBackend.servicesID),\(DjangoBackend.bundleID)" : clientID
         }
     }
 
@@ -78,7 +85,10 @@ struct DjangoBackend: Sendable {
         options.startMethod = .post
         options.probePath = "/me"
         // allauth judges an app's credential in its headless API (Fixtures/django/allauth_native.py).
-        if site == .allauth { options.nativePath = "/native" }
+        if site == .allauth {
+            options.nativePath = "/native"
+            options.bundleID = Self.bundleID
+        }
         // Both libraries fetch Apple's keys on every sign-in: no cache to wait out.
         options.keyRefetchInterval = .milliseconds(10)
         options.requestTimeout = .seconds(30)
@@ -96,7 +106,7 @@ struct DjangoBackend: Sendable {
         environment["APPLE_URL"] = "http://127.0.0.1:\(applePort)"
         environment["TEAM_ID"] = Self.teamID
         environment["KEY_ID"] = Self.keyID
-        environment["CLIENT_ID"] = site.clientID
+        environment["CLIENT_ID"] = site.configuredClientID
         environment["TEAM_KEY_FILE"] = keyFile.path
         environment["DATABASE_FILE"] = directory.file("db.sqlite3").path
         environment["PYTHONDONTWRITEBYTECODE"] = "1"

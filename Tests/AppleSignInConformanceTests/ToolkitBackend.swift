@@ -43,6 +43,10 @@ struct ToolkitBackend: Sendable {
         case crashesWhenAppleFails
         /// Takes the issuer to expect from Apple's discovery document, read on every sign-in.
         case issuerFromDiscovery
+        /// Waits as long as Apple takes to redeem a native code: no deadline of its own on Apple.
+        case waitsOnApple
+        /// Its identity-token verifier knows the Services ID alone, so its iOS app's tokens (aud: the bundle id) are refused.
+        case oneAudience
         /// Parses a notification's `events` only as the JSON string Apple sends, refusing (400) an object.
         case eventsStringOnly
     }
@@ -74,6 +78,8 @@ struct ToolkitBackend: Sendable {
         // A correct answer takes milliseconds, but the suite runs browsers and servers beside this on
         // two cores; only the stalling backend needs a timeout shorter than its 12 s stall.
         options.requestTimeout = flaw == .slowOnExpiredTokens ? .seconds(6) : .seconds(30)
+        // The backend gives Apple 3 s (waitsOnApple: 120 s), so it refuses well within the kit's 8 s.
+        options.appleStallBound = .seconds(8)
         return options
     }
 
@@ -94,11 +100,13 @@ struct ToolkitBackend: Sendable {
             defaultMaxAge: .seconds(3600),
             minimumRefetchInterval: flaw == .neverRefreshesKeys ? .seconds(3600) : .seconds(1),
             maximumMaxAge: .seconds(3600))
-        let verifier = IdentityTokenVerifier(keys: keys, issuer: kit, audiences: [Self.clientID, Self.bundleID])
+        let verifier = IdentityTokenVerifier(
+            keys: keys, issuer: kit, audiences: flaw == .oneAudience ? [Self.clientID] : [Self.clientID, Self.bundleID])
         let notifications = ServerNotificationVerifier(keys: keys, issuer: kit, audiences: [Self.clientID, Self.bundleID])
         let apple = AppleIDClient(
             baseURL: URL(string: kit) ?? URL(fileURLWithPath: "/"),
-            signer: try ClientSecretSigner(teamID: Self.teamID, keyID: Self.keyID, privateKey: teamKey))
+            signer: try ClientSecretSigner(teamID: Self.teamID, keyID: Self.keyID, privateKey: teamKey),
+            timeout: flaw == .waitsOnApple ? .seconds(120) : .seconds(3))
         let state = BackendState()
         let flaw = self.flaw
         let redirectURI = self.redirectURI

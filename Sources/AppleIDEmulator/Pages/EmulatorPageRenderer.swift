@@ -18,6 +18,7 @@ struct EmulatorPageRenderer: Sendable {
             "web_message": EmulatorPageTemplates.webMessage,
             "error": EmulatorPageTemplates.error, "portal_sign_in": EmulatorPageTemplates.portalSignIn, "portal": EmulatorPageTemplates.portal,
             "mail_message": EmulatorPageTemplates.mailMessage, "root": EmulatorPageTemplates.root,
+            "requests": EmulatorPageTemplates.requests,
         ]
         self.library = try PageTemplateLibrary(templates: templates, strings: EmulatorPageStrings.table)
         self.autoSubmitScriptHash = Data(SHA256.hash(data: Array(EmulatorPageTemplates.autoSubmitScript.utf8))).base64EncodedString()

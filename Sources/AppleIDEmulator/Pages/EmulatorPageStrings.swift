@@ -101,6 +101,20 @@ enum EmulatorPageStrings {
         "root_device": "Stands in for an iPhone's Sign in with Apple sheet",
         "root_portal_endpoint": "The Apple ID portal",
         "root_admin": "Admin API for tests and scripts (see docs/emulator.md)",
+        "root_requests": "Requests received: what your backend sent to Apple's endpoints",
+        "requests_title": "Requests Received",
+        "requests_intro":
+            "The requests to Apple's endpoints this emulator received, newest first (the last 1,000; a reset forgets them). A client secret shows its header and claims, never its signature; codes, tokens and passwords are never kept.",
+        "requests_client_id": "Client ID",
+        "requests_show": "Show",
+        "requests_none": "No requests received yet.",
+        "requests_received": "Received",
+        "requests_request": "Request",
+        "requests_grant": "Grant type",
+        "requests_redirect": "Redirect URI",
+        "requests_secret": "Client secret",
+        "requests_answer": "Answer",
+        "requests_lifetime": "lives %@",
     ]
 
     static let chinese: [String: String] = [
@@ -197,5 +211,18 @@ enum EmulatorPageStrings {
         "root_device": "代替 iPhone 上的“通过 Apple 登录”面板",
         "root_portal_endpoint": "Apple ID 门户",
         "root_admin": "供测试和脚本使用的管理 API（见 docs/emulator.md）",
+        "root_requests": "收到的请求：你的后端发给 Apple 端点的内容",
+        "requests_title": "收到的请求",
+        "requests_intro": "本模拟器收到的发往 Apple 端点的请求，最新的在前（最近 1,000 个；重置后清空）。客户端密钥只显示其头部和声明，从不显示签名；授权码、令牌和密码从不保留。",
+        "requests_client_id": "客户端 ID",
+        "requests_show": "显示",
+        "requests_none": "尚未收到请求。",
+        "requests_received": "收到时间",
+        "requests_request": "请求",
+        "requests_grant": "授权类型",
+        "requests_redirect": "重定向 URI",
+        "requests_secret": "客户端密钥",
+        "requests_answer": "应答",
+        "requests_lifetime": "有效期 %@",
     ]
 }

@@ -10,6 +10,7 @@ extension EmulatorPageTemplates {
         <ul>
         <li><a href="/account" id="portal-link">{{t.root_portal}}</a></li>
         <li><a href="/account#mail-heading" id="inbox-link">{{t.root_inbox}}</a></li>
+        <li><a href="/emulator/admin/requests" id="requests-link">{{t.root_requests}}</a></li>
         </ul>
         </nav>
         <section aria-labelledby="endpoints-heading">
