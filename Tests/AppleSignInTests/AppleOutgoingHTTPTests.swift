@@ -21,7 +21,7 @@ struct AppleOutgoingHTTPTests {
             for status in [307, 302] {
                 try await ScriptedHTTPServer.with(.redirect(status: status, location: sink.url("/auth/token"))) { redirecting in
                     let client = try Self.client(redirecting.url(""))
-                    do {
+                    do throws(AppleIDClientError) {
                         _ = try await client.exchangeCode("a-code", clientID: AppleIDClientTests.clientID)
                         Issue.record("a \(status) was taken for tokens")
                     } catch {
@@ -54,8 +54,9 @@ struct AppleOutgoingHTTPTests {
     @Test("Apple answering 200 and trickling its body is a timeout at the client's deadline, not a wait for the last byte")
     func tricklingAnswerTimesOut() async throws {
         try await ScriptedHTTPServer.with(.trickle(interval: .milliseconds(50))) { trickling in
-            do {
-                _ = try await Self.client(trickling.url(""), timeout: .milliseconds(400)).exchangeCode("a-code", clientID: AppleIDClientTests.clientID)
+            let client = try Self.client(trickling.url(""), timeout: .milliseconds(400))
+            do throws(AppleIDClientError) {
+                _ = try await client.exchangeCode("a-code", clientID: AppleIDClientTests.clientID)
                 Issue.record("a trickling answer was accepted")
             } catch {
                 #expect(error.code == .timeout, "\(error)")

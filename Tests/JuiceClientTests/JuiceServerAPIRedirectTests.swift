@@ -13,7 +13,7 @@ struct JuiceServerAPIRedirectTests {
         try await ScriptedHTTPServer.with(.plain(status: 200)) { sink in
             try await ScriptedHTTPServer.with(.redirect(status: 307, location: sink.url("/api/auth/password"))) { redirecting in
                 let api = JuiceServerAPI(baseURL: try #require(URL(string: redirecting.url(""))))
-                do {
+                do throws(JuiceServerError) {
                     _ = try await api.signInWithPassword(PasswordCredential(user: "someone", password: "a secret password"))
                     Issue.record("a 307 was taken for a session")
                 } catch {
@@ -28,7 +28,7 @@ struct JuiceServerAPIRedirectTests {
     func tricklingAnswerTimesOut() async throws {
         try await ScriptedHTTPServer.with(.trickle(interval: .milliseconds(50))) { trickling in
             let api = JuiceServerAPI(baseURL: try #require(URL(string: trickling.url(""))), timeout: .milliseconds(400))
-            do {
+            do throws(JuiceServerError) {
                 _ = try await api.makeNonce()
                 Issue.record("a trickling answer was accepted")
             } catch {

@@ -14,7 +14,7 @@ package final class ScriptedHTTPServer: Sendable {
         /// `200` with a body of `size` bytes.
         case large(size: Int)
         /// `200` with a chunked body that sends one byte every `interval`, never ending.
-        case trickle(interval: TimeAmount)
+        case trickle(interval: Duration)
         /// `status` with an empty body.
         case plain(status: Int)
     }
@@ -113,7 +113,7 @@ private final class ScriptHandler: ChannelInboundHandler, Sendable {
         case .trickle(let interval):
             channel.writeAndFlush(ByteBuffer(string: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"), promise: nil)
             // One byte per interval until the peer closes the connection.
-            channel.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { task in
+            channel.eventLoop.scheduleRepeatedTask(initialDelay: TimeAmount(interval), delay: TimeAmount(interval)) { task in
                 guard channel.isActive else {
                     task.cancel()
                     return
