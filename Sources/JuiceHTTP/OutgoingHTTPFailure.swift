@@ -3,11 +3,11 @@ import NIOCore
 import NIOPosix
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why an outgoing request got no complete answer. Its ``description`` is short, balanced and free of

@@ -57,12 +57,14 @@ struct NotificationDeliveryHardeningTests {
 
     @Test("an endpoint that trickles its body holds only its own notification: another endpoint's is delivered while it is in flight")
     func slowEndpointDoesNotStallOthers() async throws {
+        // The slow attempt stays in flight for the whole test.
         let options = EmulatorOptions(
-            outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60, outboxRequestTimeout: .seconds(600))  // the slow attempt stays in flight for the whole test
+            outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60, outboxRequestTimeout: .seconds(600))
         try await ScriptedHTTPServer.with(.trickle(interval: .milliseconds(100))) { slow in
             try await NotificationReceiver.with { healthy, healthyURL in
-                try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: slow.url("/apple/notifications")), options: options)
-                { emulator in
+                try await RunningEmulator.with(
+                    configuration: Fixture.configuration(notificationURL: slow.url("/apple/notifications")), options: options
+                ) { emulator in
                     #expect(try await WebFlow.signIn(emulator).status == 200)
                     let slowID = try await Self.sendTest(emulator)
                     try await eventually("the slow endpoint is trickling") { slow.requests == 1 }
@@ -86,7 +88,8 @@ struct NotificationDeliveryHardeningTests {
         let options = EmulatorOptions(
             outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60, outboxRequestTimeout: .milliseconds(300))
         try await ScriptedHTTPServer.with(.trickle(interval: .milliseconds(50))) { slow in
-            try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: slow.url("/apple/notifications")), options: options) {
+            try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: slow.url("/apple/notifications")), options: options)
+            {
                 emulator in
                 #expect(try await WebFlow.signIn(emulator).status == 200)
                 _ = try await Self.sendTest(emulator)
@@ -120,7 +123,9 @@ struct NotificationDeliveryHardeningTests {
             let clock = TestClock()
             let options = EmulatorOptions(
                 outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 2, outboxMaximumBackoff: 60, outboxRequestTimeout: .seconds(600))
-            try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: slow.url("/apple/notifications")), clock: clock, options: options) {
+            try await RunningEmulator.with(
+                configuration: Fixture.configuration(notificationURL: slow.url("/apple/notifications")), clock: clock, options: options
+            ) {
                 emulator in
                 #expect(try await WebFlow.signIn(emulator).status == 200)
                 let started = Int(clock.now.timeIntervalSince1970)

@@ -12,7 +12,8 @@ struct AppleOutgoingHTTPTests {
     static func client(_ baseURL: String, timeout: Duration = .seconds(30)) throws -> AppleIDClient {
         let signer = try ClientSecretSigner(teamID: FakeAppleTokenServer.teamID, keyID: FakeAppleTokenServer.keyID, privateKey: TestKeys.team)
         return AppleIDClient(
-            baseURL: try #require(URL(string: baseURL)), signer: signer, timeout: timeout, retrySchedule: RetrySchedule(initialBackoff: .milliseconds(5)))
+            baseURL: try #require(URL(string: baseURL)), signer: signer, timeout: timeout,
+            retrySchedule: RetrySchedule(initialBackoff: .milliseconds(5)))
     }
 
     @Test("a 307 or 302 from /auth/token or /auth/revoke is invalid_response with its status; nothing reaches the Location")

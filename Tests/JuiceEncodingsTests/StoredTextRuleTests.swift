@@ -11,7 +11,9 @@ struct StoredTextRuleTests {
         #expect(throws: StoredTextViolation.controlCharacter(0)) { try rule.check("ab\u{0}cd") }
         #expect(throws: StoredTextViolation.controlCharacter(0x1B)) { try rule.check("\u{1B}[31m") }
         #expect(throws: StoredTextViolation.controlCharacter(0x9F)) { try rule.check("\u{9F}") }
-        #expect(throws: StoredTextViolation.tooLong(maximumScalars: 64, maximumBytes: 256)) { try rule.check(String(repeating: "a" + String(repeating: "\u{0301}", count: 2000), count: 5)) }
+        #expect(throws: StoredTextViolation.tooLong(maximumScalars: 64, maximumBytes: 256)) {
+            try rule.check(String(repeating: "a" + String(repeating: "\u{0301}", count: 2000), count: 5))
+        }
         try rule.check(String(repeating: "😀", count: 64))
         try rule.check("Zoë Ñúñez 王")
         #expect(rule.sanitized("Jo\u{0}hn") == "John")

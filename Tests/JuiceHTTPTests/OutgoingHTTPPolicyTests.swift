@@ -33,7 +33,10 @@ struct OutgoingHTTPPolicyTests {
 
     @Test("no HTTPClient is built, configured for redirects or taken from HTTPClient.shared outside OutgoingHTTP")
     func clientsComeFromOutgoingHTTP() throws {
-        let forbidden = ["HTTPClient(", "HTTPClient.Configuration(", "HTTPClient.shared", "redirectConfiguration", ": HTTPClient = .shared", "HTTPClient = .shared"]
+        let forbidden = [
+            "HTTPClient(", "HTTPClient.Configuration(", "HTTPClient.shared", "redirectConfiguration", ": HTTPClient = .shared",
+            "HTTPClient = .shared",
+        ]
         let files = try Self.files()
         #expect(files.count > 100, "Sources/ not found at \(Self.sources.path)")
         var offences: [String] = []

@@ -24,7 +24,8 @@ struct OutgoingHTTPTests {
             try await ScriptedHTTPServer.with(.plain(status: 200)) { sink in
                 for status in [307, 302, 301, 308] {
                     try await ScriptedHTTPServer.with(.redirect(status: status, location: sink.url("/sink"))) { redirecting in
-                        let answer = try await client.boundedExecute(Self.post(redirecting.url("/notify")), deadline: .seconds(30), maximumBodySize: 1024)
+                        let answer = try await client.boundedExecute(
+                            Self.post(redirecting.url("/notify")), deadline: .seconds(30), maximumBodySize: 1024)
                         #expect(Int(answer.status.code) == status)
                         #expect(redirecting.requests == 1)
                     }

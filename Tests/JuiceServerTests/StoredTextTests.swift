@@ -14,7 +14,8 @@ struct StoredTextTests {
     /// `"a"` + 2000 × U+0301, five times: five characters, 10,005 Unicode scalars.
     static let combiningFlood = String(repeating: "a" + String(repeating: "\u{0301}", count: 2000), count: 5)
 
-    @Test("PATCH /api/passkeys/{id}: a NUL, a tab or DEL is 400 invalid_text; a combining-mark flood and 65 scalars are 400 text_too_long; 64 are kept whole",
+    @Test(
+        "PATCH /api/passkeys/{id}: a NUL, a tab or DEL is 400 invalid_text; a combining-mark flood and 65 scalars are 400 text_too_long; 64 are kept whole",
         arguments: TestDatabase.all)
     func renameRefusals(database: TestDatabase) async throws {
         try await JuiceStack.with(database: database) { stack in
@@ -25,7 +26,9 @@ struct StoredTextTests {
                 let answer = try await APIRequests.json(stack, "PATCH", "/api/passkeys/\(id)", ["name": name], bearer: token)
                 #expect(answer.status == 400 && answer.error == "invalid_text", "\(name.unicodeScalars.map(\.value)): \(answer.body)")
             }
-            for name in [Self.combiningFlood, String(repeating: "x", count: 65), String(repeating: "é", count: 65), String(repeating: "😀", count: 65)] {
+            for name in [
+                Self.combiningFlood, String(repeating: "x", count: 65), String(repeating: "é", count: 65), String(repeating: "😀", count: 65),
+            ] {
                 let answer = try await APIRequests.json(stack, "PATCH", "/api/passkeys/\(id)", ["name": name], bearer: token)
                 #expect(answer.status == 400 && answer.error == "text_too_long", "\(name.unicodeScalars.count) scalars: \(answer.body.prefix(200))")
             }
@@ -37,7 +40,8 @@ struct StoredTextTests {
         }
     }
 
-    @Test("registration: a name with a NUL is 400 invalid_text before the challenge is spent; a long name is cut at 64 Unicode scalars",
+    @Test(
+        "registration: a name with a NUL is 400 invalid_text before the challenge is spent; a long name is cut at 64 Unicode scalars",
         arguments: TestDatabase.all)
     func registrationNames(database: TestDatabase) async throws {
         try await JuiceStack.with(database: database) { stack in
@@ -46,7 +50,8 @@ struct StoredTextTests {
             var authenticator = TestAuthenticator(rpID: PasskeyAPITests.rpID(stack))
             let options = try PasskeyAPITests.options(begin)
             let refused = try await APIRequests.json(
-                stack, "POST", "/api/passkeys/registration", authenticator.register(options, origin: stack.serverURL, name: "ab\u{0}cd"), bearer: token)
+                stack, "POST", "/api/passkeys/registration", authenticator.register(options, origin: stack.serverURL, name: "ab\u{0}cd"),
+                bearer: token)
             #expect(refused.status == 400 && refused.error == "invalid_text", "\(refused.body)")
             let retried = try await APIRequests.json(
                 stack, "POST", "/api/passkeys/registration", authenticator.register(options, origin: stack.serverURL, name: Self.combiningFlood),
@@ -57,7 +62,8 @@ struct StoredTextTests {
         }
     }
 
-    @Test("Apple's names (fullName of a native sign-in) are kept without their control characters, cut at 64 Unicode scalars",
+    @Test(
+        "Apple's names (fullName of a native sign-in) are kept without their control characters, cut at 64 Unicode scalars",
         arguments: TestDatabase.all)
     func appleNamesAreCleaned(database: TestDatabase) async throws {
         try await JuiceStack.with(database: database) { stack in

@@ -104,7 +104,8 @@ private final class ScriptHandler: ChannelInboundHandler, Sendable {
         switch script {
         case .redirect(let status, let location):
             channel.writeAndFlush(
-                ByteBuffer(string: "HTTP/1.1 \(status) Redirect\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"), promise: nil)
+                ByteBuffer(string: "HTTP/1.1 \(status) Redirect\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
+                promise: nil)
         case .large(let size):
             channel.write(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\nConnection: close\r\n\r\n"), promise: nil)
             channel.writeAndFlush(ByteBuffer(repeating: UInt8(ascii: "x"), count: size), promise: nil)

@@ -76,10 +76,11 @@ struct AuthorizeController: Sendable {
         // Unicode scalars and 256 bytes).
         if let violation = AuthorizationScopes.nameViolation(firstName) ?? AuthorizationScopes.nameViolation(lastName) {
             let id = try await consentSession(sessionID, account: account, authorize)
-            let message = switch violation {
-            case .controlCharacter: "name_invalid_characters"
-            case .tooLong: "name_too_long"
-            }
+            let message =
+                switch violation {
+                case .controlCharacter: "name_invalid_characters"
+                case .tooLong: "name_too_long"
+                }
             return try await consentPage(
                 authorize, account: account, first: first, session: id, language: language,
                 error: EmulatorPageRenderer.string(message, language)

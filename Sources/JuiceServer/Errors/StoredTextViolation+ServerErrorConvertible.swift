@@ -1,5 +1,5 @@
-import JuiceEncodings
 import Hummingbird
+import JuiceEncodings
 
 extension StoredTextViolation: ServerErrorConvertible {
     /// 400 `invalid_text` (a control character) or `text_too_long`, with the rule that failed.
