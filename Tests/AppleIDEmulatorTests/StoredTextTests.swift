@@ -45,4 +45,27 @@ struct EmulatorStoredTextTests {
             #expect(try await DeviceSignInTests.authorize(emulator, [("first_name", "Zoë")]).status == 200)
         }
     }
+
+    @Test("the consent page: a NUL or a combining-mark flood in a name shows the page again with the reason; no answer goes to the app")
+    func consentPage() async throws {
+        try await RunningEmulator.with { emulator in
+            let signIn = try await emulator.postForm(
+                "/auth/authorize", WebFlow.parameters() + [("account_name", Fixture.alice.email), ("password", Fixture.alice.password)]
+            )
+            let session = try #require(WebFlow.hiddenInputs(signIn.body)["session"])
+            // Five characters, 505 Unicode scalars (the form's 8 KiB field limit refuses the 20 KB flood before the rule).
+            let flood = String(repeating: "a" + String(repeating: "\u{0301}", count: 100), count: 5)
+            let refusals = [("Al\u{0}ly", "Names cannot contain control characters"), (flood, "Names can be at most 64 characters")]
+            for (name, reason) in refusals {
+                let consent = try await emulator.postForm(
+                    "/auth/authorize",
+                    WebFlow.parameters() + [
+                        ("session", session), ("first_name", name), ("last_name", "Seed"), ("email_choice", "hide"), ("action", "continue"),
+                    ]
+                )
+                #expect(consent.status == 200 && consent.body.contains(reason), "\(consent.status)")
+                #expect(WebFlow.formAction(consent.body) != Fixture.redirectURI, "the name went to the app")
+            }
+        }
+    }
 }
