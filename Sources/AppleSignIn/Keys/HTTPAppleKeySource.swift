@@ -35,12 +35,21 @@ public struct HTTPAppleKeySource: AppleKeySource {
         self.init(url: appleBaseURL.appendingPathComponent("auth/keys").absoluteString, httpClient: httpClient, logger: logger)
     }
 
+    /// Fetches the key set.
+    /// - Throws: ``KeySetError`` when the endpoint cannot be reached within the deadline, answers anything
+    ///   but `200` (a redirect included: it is never followed), or sends a body over 256 KiB or not a JWKS.
     public func fetchKeys() async throws -> FetchedKeys {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/json")
         logger.debug("fetching Apple signing keys", metadata: ["url": "\(url)"])
         // One deadline for the whole exchange (head and body), a bounded body, no redirects (a 3xx is refused).
-        let response = try await httpClient.boundedExecute(request, deadline: timeout, maximumBodySize: Self.maximumBodySize, logger: logger)
+        let response: BoundedResponse
+        do {
+            response = try await httpClient.boundedExecute(request, deadline: timeout, maximumBodySize: Self.maximumBodySize, logger: logger)
+        } catch {
+            // A short, secret-free reason: "connection refused", the deadline, a body over the limit.
+            throw KeySetError("\(url) gave no usable answer: \(error)")
+        }
         guard response.status == .ok else {
             throw KeySetError("\(url) answered HTTP \(response.status.code)")
         }
