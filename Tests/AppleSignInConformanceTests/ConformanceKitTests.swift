@@ -97,7 +97,8 @@ struct ConformanceKitTests {
             Expected(
                 flaw: .laxStateCookie,
                 failed: [
-                    "sign-in", "returning-user", "booleans-as-strings", "private-email", "private-email-icloud", "user-email-differs", "key-rotation",
+                    "sign-in", "returning-user", "booleans-as-strings", "private-email", "private-email-icloud", "private-email-icloud-com",
+                    "user-email-differs", "key-rotation",
                 ],
                 warnings: ["id-token-issued-seconds-ahead"],
                 inconclusive: webRefusals.union([
