@@ -39,7 +39,7 @@ public struct HTTPAppleKeySource: AppleKeySource {
         logger.debug("fetching Apple signing keys", metadata: ["url": "\(url)"])
         let response = try await httpClient.execute(request, timeout: timeout, logger: logger)
         guard response.status == .ok else {
-            throw KeySetError("\(url) answered HTTP \(response.status.code)")
+            throw KeySetError(.unavailable, "\(url) answered HTTP \(response.status.code)")
         }
         let body = try await response.body.collect(upTo: Self.maximumBodySize)
         let keySet = try JSONWebKeySet(jwks: body.readableBytesView)
