@@ -1,4 +1,3 @@
-import AppleSignIn
 import Foundation
 import JuiceEncodings
 
@@ -10,9 +9,9 @@ struct CapturedClientSecret: Sendable, Hashable, Encodable {
     static let maximumLength = 4096
 
     /// The JOSE header (`alg`, `kid`, …); `nil` when it could not be read.
-    let header: JSONValue?
+    let header: CapturedJSON?
     /// The claims (`iss`, `sub`, `aud`, `iat`, `exp`, …); `nil` when they could not be read.
-    let claims: JSONValue?
+    let claims: CapturedJSON?
 
     /// Reads a compact JWS's first two parts; a value that is not three dot-separated parts, is longer
     /// than ``maximumLength`` or whose parts are not Base64URL JSON objects keeps `nil` for what is unreadable.
@@ -27,8 +26,8 @@ struct CapturedClientSecret: Sendable, Hashable, Encodable {
         claims = Self.object(parts[1])
     }
 
-    private static func object(_ part: Substring.UTF8View.SubSequence) -> JSONValue? {
-        guard let bytes = Base64URL.decode(ArraySlice(part)), let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)),
+    private static func object(_ part: Substring.UTF8View.SubSequence) -> CapturedJSON? {
+        guard let bytes = Base64URL.decode(ArraySlice(part)), let value = try? JSONDecoder().decode(CapturedJSON.self, from: Data(bytes)),
             case .object = value
         else { return nil }
         return value

@@ -1,4 +1,3 @@
-import AppleSignIn
 import Foundation
 import JuiceInfrastructure
 
@@ -12,7 +11,7 @@ extension CapturedRequest {
         if let error { values["error"] = error }
         if let clientSecret {
             var secret: [String: Any] = [
-                "header": clientSecret.header?.jsonString() ?? "?", "claims": clientSecret.claims?.jsonString() ?? "?",
+                "header": clientSecret.header.map(Self.compactJSON) ?? "?", "claims": clientSecret.claims.map(Self.compactJSON) ?? "?",
             ]
             if let lifetime = clientSecret.lifetime {
                 secret["lifetime"] = EmulatorPageRenderer.string("requests_lifetime", language, Self.describe(seconds: lifetime))
@@ -20,6 +19,13 @@ extension CapturedRequest {
             values["secret"] = secret
         }
         return values
+    }
+
+    /// `value` as one line of JSON, keys sorted.
+    private static func compactJSON(_ value: CapturedJSON) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
     }
 
     /// `seconds` in days, hours, minutes or seconds, whichever is the largest whole unit (`179 d`, `3600 s` → `1 h`).
