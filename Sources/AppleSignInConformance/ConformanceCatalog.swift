@@ -35,7 +35,14 @@ public enum ConformanceCatalog {
         .init(
             "private-email-icloud", "a new user who hid their email: a private.icloud.com relay address", expect: .accept,
             scenario: .init(person: .privateEmailUser(domain: "private.icloud.com")),
-            hint: "accept every Apple relay domain (privaterelay.appleid.com and private.icloud.com); never allow-list one",
+            hint: "accept every Apple relay domain (privaterelay.appleid.com, private.icloud.com, icloud.com); never allow-list one",
+            reference: Reference.relay),
+        .init(
+            "private-email-icloud-com", "a new user who hid their email: an older relay address on icloud.com", expect: .accept,
+            scenario: .init(person: .privateEmailUser(domain: "icloud.com")),
+            hint:
+                "accept relay addresses on icloud.com too (is_private_email true): older Hide My Email addresses live there beside real "
+                + "iCloud addresses, so trust is_private_email, never the domain",
             reference: Reference.relay),
         .init(
             "user-email-differs", "a new user whose `user` field names another email than the signed token", expect: .accept,

@@ -107,7 +107,7 @@ public struct ConformanceOptions: Sendable {
         if let publicKey = try? P256.Signing.PublicKey(pemRepresentation: text) {
             return publicKey.pemRepresentation
         }
-        throw ConformanceStartError("the team key is neither a P-256 .p8 private key nor a P-256 public key PEM")
+        throw ConformanceStartError(.invalidOptions, "the team key is neither a P-256 .p8 private key nor a P-256 public key PEM")
     }
 
     /// Problems with the options that make a run impossible.

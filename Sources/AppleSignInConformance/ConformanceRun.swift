@@ -32,7 +32,7 @@ public struct ConformanceRun: Sendable {
     /// - Throws: ``ConformanceStartError`` when the run cannot start (bad options, the kit's port is
     ///   taken, the backend is unreachable or its start URL does not redirect to the kit).
     public func run() async throws(ConformanceStartError) -> ConformanceReport {
-        if let problem = options.problems().first { throw ConformanceStartError(problem) }
+        if let problem = options.problems().first { throw ConformanceStartError(.invalidOptions, problem) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-conformance-\(RandomText.hex32())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let secrets: ConformanceClientSecretCheck
@@ -43,7 +43,7 @@ public struct ConformanceRun: Sendable {
                 baseURL: options.appleBaseURL, issuer: options.effectiveIssuer, directory: directory, time: .system)
             authority = KitAuthority(keys: try KitKeys(), secrets: secrets, issuer: options.effectiveIssuer)
         } catch {
-            throw ConformanceStartError("the kit could not prepare its keys and store: \(error)")
+            throw ConformanceStartError(.kitUnavailable, "the kit could not prepare its keys and store: \(error)")
         }
         // The kit follows a browser's redirects itself where a case says so; its client never does.
         let http = OutgoingHTTP.makeClient()
@@ -53,7 +53,7 @@ public struct ConformanceRun: Sendable {
         } catch let error as ConformanceStartError {
             result = .failure(error)
         } catch {
-            result = .failure(ConformanceStartError("the kit could not serve Apple on port \(options.port): \(error)"))
+            result = .failure(ConformanceStartError(.kitUnavailable, "the kit could not serve Apple on port \(options.port): \(error)"))
         }
         try? await http.shutdown()
         await secrets.close()
@@ -88,7 +88,7 @@ public struct ConformanceRun: Sendable {
             guard await readiness.next() == true else {
                 // The server could not start: its error is the reason.
                 _ = try await group.next()
-                throw ConformanceStartError("the kit's server on port \(options.port) did not start")
+                throw ConformanceStartError(.kitUnavailable, "the kit's server on port \(options.port) did not start")
             }
             group.addTask {
                 try await self.playAll(authority: authority, http: http)
@@ -99,9 +99,9 @@ public struct ConformanceRun: Sendable {
                     group.cancelAll()
                     return report
                 }
-                throw ConformanceStartError("the kit's server on port \(options.port) stopped before the cases finished")
+                throw ConformanceStartError(.kitUnavailable, "the kit's server on port \(options.port) stopped before the cases finished")
             }
-            throw ConformanceStartError("the kit's server on port \(options.port) stopped")
+            throw ConformanceStartError(.kitUnavailable, "the kit's server on port \(options.port) stopped")
         }
     }
 
@@ -115,7 +115,7 @@ public struct ConformanceRun: Sendable {
                 try await player.reachNative()
             }
         } catch let problem as CasePlayer.StartProblem {
-            throw ConformanceStartError(problem.reason)
+            throw ConformanceStartError(.backendUnusable, problem.reason)
         }
         var results: [ConformanceReport.CaseResult] = []
         var byID: [String: ConformanceReport.CaseResult] = [:]

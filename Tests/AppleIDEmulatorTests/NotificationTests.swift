@@ -11,7 +11,7 @@ import Testing
 struct NotificationTests {
     static func notifications(_ emulator: RunningEmulator) async throws -> [[String: Any]] {
         let result = try await emulator.get("/emulator/admin/notifications", headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
-        return (try JSONSerialization.jsonObject(with: Data(result.body.utf8))) as? [[String: Any]] ?? []
+        return result.json?["notifications"] as? [[String: Any]] ?? []
     }
 
     @Test("consent-revoked is signed with the current key, retried with backoff after the receiver fails twice, then delivered")

@@ -97,7 +97,8 @@ struct ConformanceKitTests {
             Expected(
                 flaw: .laxStateCookie,
                 failed: [
-                    "sign-in", "returning-user", "booleans-as-strings", "private-email", "private-email-icloud", "user-email-differs", "key-rotation",
+                    "sign-in", "returning-user", "booleans-as-strings", "private-email", "private-email-icloud", "private-email-icloud-com",
+                    "user-email-differs", "key-rotation",
                 ],
                 warnings: ["id-token-issued-seconds-ahead"],
                 inconclusive: webRefusals.union([
@@ -159,6 +160,7 @@ struct ConformanceKitTests {
         options.port = backend.port
         let error = await #expect(throws: ConformanceStartError.self) { try await Self.run(backend, options: options) }
         #expect(error?.reason.contains("could not serve Apple on port \(backend.port)") == true)
+        #expect(error?.code == .kitUnavailable)
     }
 
     @Test("a backend that is not listening: the run cannot start, and says so")
@@ -175,6 +177,7 @@ struct ConformanceKitTests {
         options.startPath = "/me"
         let error = await #expect(throws: ConformanceStartError.self) { try await Self.run(backend, options: options) }
         #expect(error?.reason.contains("not a redirect to \(backend.kitURL)/auth/authorize") == true)
+        #expect(error?.code == .backendUnusable)
     }
 
     @Test("a backend configured with another Apple: the run cannot start and names the base URL to configure")
@@ -214,7 +217,7 @@ struct ConformanceKitTests {
         let error = await #expect(throws: ConformanceStartError.self) { try await ConformanceRun(options: options).run() }
         #expect(error?.reason.contains("could not be reached") == true)
         options.nativePath = nil
-        await #expect(throws: ConformanceStartError("an API-only run (--api-only) needs --native: the kit needs a sign-in to judge")) {
+        await #expect(throws: ConformanceStartError(.invalidOptions, "an API-only run (--api-only) needs --native: the kit needs a sign-in to judge")) {
             try await ConformanceRun(options: options).run()
         }
     }
@@ -224,7 +227,7 @@ struct ConformanceKitTests {
         let backend = try Self.backend(nil)
         var options = backend.options()
         options.port = 70_000
-        await #expect(throws: ConformanceStartError("--port must be between 1 and 65535")) { try await ConformanceRun(options: options).run() }
+        await #expect(throws: ConformanceStartError(.invalidOptions, "--port must be between 1 and 65535")) { try await ConformanceRun(options: options).run() }
         #expect(throws: ConformanceStartError.self) {
             try ConformanceOptions.teamPublicKeyPEM(fromPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----")
         }

@@ -33,7 +33,7 @@ struct RealBackendTests {
             // provider.py:AppleProvider.extract_email_addresses accepts "true"/"false" strings.
             "booleans-as-strings": .passed,
             // No domain list anywhere: any relay address is an email like another.
-            "private-email": .passed, "private-email-icloud": .passed,
+            "private-email": .passed, "private-email-icloud": .passed, "private-email-icloud-com": .passed,
             // views.py:AppleOAuth2Adapter.parse_token: user_data = {**data, **identity_data}: the verified
             // token's email overrides the `user` field's.
             "user-email-differs": .passed,
@@ -102,7 +102,7 @@ struct RealBackendTests {
             // verifies the token endpoint's id_token (response["id_token"]) and signs in.
             "sign-in": .passed, "returning-user": .passed,
             // apple.py:get_user_details never reads email_verified/is_private_email.
-            "booleans-as-strings": .passed, "private-email": .passed, "private-email-icloud": .passed,
+            "booleans-as-strings": .passed, "private-email": .passed, "private-email-icloud": .passed, "private-email-icloud-com": .passed,
             // apple.py:get_user_details takes the email from the decoded token, only the name from `user`.
             "user-email-differs": .passed,
             // apple.py:do_auth: jwt_string = response.get("id_token"), the token endpoint's answer.
@@ -135,7 +135,7 @@ struct RealBackendTests {
     static let socialAuthLax: [String: Verdict] = socialAuth.mapValues { $0 == .skipped ? .skipped : .inconclusive }.merging(
         [
             "sign-in": .failed, "returning-user": .failed, "booleans-as-strings": .failed, "private-email": .failed,
-            "private-email-icloud": .failed, "user-email-differs": .failed, "key-rotation": .failed,
+            "private-email-icloud": .failed, "private-email-icloud-com": .failed, "user-email-differs": .failed, "key-rotation": .failed,
             // The start still works: the authorization request is judged, and the nonce cases stay SKIPPED.
             "authorization-request-nonce": .warning,
             // An accepting case, recommended: a sign-in that fails is a WARNING.

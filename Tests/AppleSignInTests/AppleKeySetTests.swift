@@ -146,8 +146,11 @@ struct AppleKeySetTests {
         ]).jsonString()
         let keySet = try JSONWebKeySet(jwks: Array(document.utf8))
         #expect(keySet.keyIDs == ["good", "no-alg"])
-        #expect(throws: KeySetError.self) { try JSONWebKeySet(jwks: Array(#"{"keys":[]}"#.utf8)) }
-        #expect(throws: KeySetError.self) { try JSONWebKeySet(jwks: Array("<html>".utf8)) }
+        #expect(throws: KeySetError(.noUsableKey, "the key set holds no RSA RS256 signing key")) {
+            try JSONWebKeySet(jwks: Array(#"{"keys":[]}"#.utf8))
+        }
+        let malformed = try #require(throws: KeySetError.self) { try JSONWebKeySet(jwks: Array("<html>".utf8)) }
+        #expect(malformed.code == .malformed)
     }
 
     @Test("Cache-Control parsing")

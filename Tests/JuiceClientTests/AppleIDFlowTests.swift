@@ -6,10 +6,10 @@ import Testing
 @testable import JuiceClient
 
 /// The Apple ID flow end to end: JuiceClient, a scripted person at the browser, the real server's
-/// native relay and API, the real emulator standing in for Apple.
+/// loopback bridge and API, the real emulator standing in for Apple.
 @Suite("Apple ID flow against the real server and emulator")
 struct AppleIDFlowTests {
-    @Test("signs in: nonce, relay through the browser, Apple's pages, loopback, POST /api/auth/apple; session and user saved")
+    @Test("signs in: nonce, bridge through the browser, Apple's pages, loopback, POST /api/auth/apple; session and user saved")
     func success() async throws {
         try await LiveFlow.with { _, person, signIn in
             async let page = person.signInAtApple()

@@ -67,16 +67,16 @@ struct JuiceServerAPITests {
         }
     }
 
-    @Test("builds the native relay address with every value escaped")
-    func relayURL() throws {
+    @Test("builds the loopback bridge address with every value escaped")
+    func bridgeURL() throws {
         let api = JuiceServerAPI(baseURL: URL(string: "https://juice.example/base")!)
-        let url = api.nativeRelayURL(
+        let url = api.loopbackBridgeURL(
             redirectURI: URL(string: "http://127.0.0.1:5000/callback")!, state: "a+b&c=d", nonce: "n/1", scopes: [.fullName, .email])
         #expect(
             url.absoluteString
                 == "https://juice.example/base/auth/apple/native?redirect_uri=http%3A%2F%2F127.0.0.1%3A5000%2Fcallback&state=a%2Bb%26c%3Dd&nonce=n%2F1&scope=name%20email"
         )
-        let bare = api.nativeRelayURL(redirectURI: URL(string: "http://127.0.0.1:1/c")!, state: "s", nonce: nil, scopes: [])
+        let bare = api.loopbackBridgeURL(redirectURI: URL(string: "http://127.0.0.1:1/c")!, state: "s", nonce: nil, scopes: [])
         #expect(bare.query == "redirect_uri=http%3A%2F%2F127.0.0.1%3A1%2Fc&state=s")
     }
 

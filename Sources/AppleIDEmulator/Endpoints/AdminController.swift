@@ -119,7 +119,8 @@ struct AdminController: Sendable {
         admin.get("notifications") { request, context in
             await HTTPExchange.answering(context) {
                 let appleID = try HTTPExchange.query(request)["apple_id"]?.lowercased()
-                return HTTPExchange.json(try await actions.store.transaction { try await OutboxEntry.list(appleID: appleID, in: $0) })
+                let notifications = try await actions.store.transaction { try await OutboxEntry.list(appleID: appleID, in: $0) }
+                return HTTPExchange.json(["notifications": notifications])
             }
         }
         admin.get("notifications/attempts") { request, context in

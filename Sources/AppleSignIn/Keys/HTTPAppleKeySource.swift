@@ -51,7 +51,7 @@ public struct HTTPAppleKeySource: AppleKeySource {
             throw KeySetError("\(url) gave no usable answer: \(error)")
         }
         guard response.status == .ok else {
-            throw KeySetError("\(url) answered HTTP \(response.status.code)")
+            throw KeySetError(.unavailable, "\(url) answered HTTP \(response.status.code)")
         }
         let keySet = try JSONWebKeySet(jwks: response.body.readableBytesView)
         let maxAge = response.headers["Cache-Control"].lazy.compactMap(Self.maxAge(fromCacheControl:)).first

@@ -18,7 +18,7 @@ public struct JSONWebKeySet: Sendable {
     /// - Throws: ``KeySetError`` when the document is not a JWKS or holds no usable RS256 key.
     public init(jwks data: some Collection<UInt8>) throws(KeySetError) {
         guard let document = try? JSONParser.parse(Array(data)), case .array(let entries)? = document["keys"] else {
-            throw KeySetError("the key set is not a JSON object with a \"keys\" array")
+            throw KeySetError(.malformed, "the key set is not a JSON object with a \"keys\" array")
         }
         var keys: [String: _RSA.Signing.PublicKey] = [:]
         for entry in entries {
@@ -34,7 +34,7 @@ public struct JSONWebKeySet: Sendable {
             keys[kid] = key
         }
         guard !keys.isEmpty else {
-            throw KeySetError("the key set holds no RSA RS256 signing key")
+            throw KeySetError(.noUsableKey, "the key set holds no RSA RS256 signing key")
         }
         self.keys = keys
     }
@@ -42,15 +42,4 @@ public struct JSONWebKeySet: Sendable {
     init(keys: [String: _RSA.Signing.PublicKey]) {
         self.keys = keys
     }
-}
-
-/// A JWKS document that could not be fetched or used.
-public struct KeySetError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, for humans.
-    public let reason: String
-
-    /// Creates an error.
-    public init(_ reason: String) { self.reason = reason }
-
-    public var description: String { reason }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Creates Apple ID requests and checks credential states, as `ASAuthorizationAppleIDProvider`; backed by
-/// a Juice server's native relay, the browser and a loopback listener.
+/// a Juice server's loopback bridge, the browser and a loopback listener.
 ///
 /// ```swift
 /// let store = CredentialStore(directory: try CredentialStore.defaultDirectory())
@@ -15,13 +15,13 @@ import Foundation
 /// if try await provider.credentialState(forUserID: savedUserID) != .authorized { showSignIn() }
 /// ```
 public struct AppleIDProvider: Sendable {
-    /// The server whose native relay runs the web flow.
+    /// The server whose loopback bridge runs the web flow.
     public let server: JuiceServerAPI
     /// Where saved sessions are kept (the keychain's role).
     public let store: CredentialStore
-    /// How the relay's address is shown to the person.
+    /// How the bridge's address is shown to the person.
     public var browser: BrowserOpener
-    /// The listener receiving the relay's answer (its timeout and clock).
+    /// The listener receiving the bridge's answer (its timeout and clock).
     public var receiver: LoopbackReceiver
     /// The source of the request `state` when the request sets none.
     public var random: RandomSource

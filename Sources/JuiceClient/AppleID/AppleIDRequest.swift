@@ -4,7 +4,7 @@ import Foundation
 /// A request for an Apple ID credential, as `ASAuthorizationAppleIDRequest`; made by
 /// ``AppleIDProvider/createRequest()``, performed by an ``AuthorizationController``.
 ///
-/// Interactively, it opens the browser at the server's native relay
+/// Interactively, it opens the browser at the server's loopback bridge
 /// (`GET /auth/apple/native?redirect_uri=http://127.0.0.1:PORT/callback&state=…&nonce=…`), waits on the
 /// loopback listener for Apple's answer, checks its `state` and builds the credential. Non-interactively,
 /// with ``requestedOperation`` ``OpenIDOperation/operationImplicit``, it offers the Apple user of the
@@ -73,22 +73,22 @@ public struct AppleIDRequest: AuthorizationRequest {
         )
     }
 
-    /// The web flow through the native relay, the browser and the loopback listener.
+    /// The web flow through the loopback bridge, the browser and the loopback listener.
     private func authorizeInBrowser() async throws(AuthorizationError) -> AppleIDCredential {
-        // The server's relay refuses a request without a nonce; say so now rather than after the
+        // The server's bridge refuses a request without a nonce; say so now rather than after the
         // person has waited at an error page until the timeout.
         guard let nonce, !nonce.isEmpty else {
             throw .failed("the request has no nonce: set it to Nonce.sha256Hex(of a nonce from POST /api/auth/nonce)")
         }
         let expectedState = state ?? provider.random.token()
         let callback = try await provider.receiver.receive { redirectURI throws(AuthorizationError) in
-            let relay = provider.server.nativeRelayURL(redirectURI: redirectURI, state: expectedState, nonce: nonce, scopes: requestedScopes ?? [])
-            provider.browser.open(relay)
+            let bridge = provider.server.loopbackBridgeURL(redirectURI: redirectURI, state: expectedState, nonce: nonce, scopes: requestedScopes ?? [])
+            provider.browser.open(bridge)
         }
         return try credential(from: callback, expectedState: expectedState)
     }
 
-    /// Builds the credential from the relay's answer, refusing one that is not for this request.
+    /// Builds the credential from the bridge's answer, refusing one that is not for this request.
     func credential(from callback: LoopbackCallback, expectedState: String) throws(AuthorizationError) -> AppleIDCredential {
         let response: AuthorizationResponse
         do throws(AuthorizationResponseError) {

@@ -21,7 +21,7 @@ public struct AuthorizationError: Error, Sendable, Hashable, CustomStringConvert
         case invalidResponse = 1002
         /// No request could be handled (for example no saved password and no interactive request).
         case notHandled = 1003
-        /// The authorization could not run: no loopback listener, an error from the relay or Apple.
+        /// The authorization could not run: no loopback listener, an error from the bridge or Apple.
         case failed = 1004
         /// Handling the request needs the person, but only immediately available credentials were allowed.
         case notInteractive = 1005

@@ -1,4 +1,4 @@
-/// The one request a ``LoopbackReceiver`` accepted: Apple's response as the relay handed it over.
+/// The one request a ``LoopbackReceiver`` accepted: Apple's response as the bridge handed it over.
 ///
 /// Its `description` shows the parameter names only: their values carry codes and tokens.
 public struct LoopbackCallback: Sendable, Hashable {

@@ -16,7 +16,7 @@ import NIOPosix
 ///
 /// ```swift
 /// let callback = try await LoopbackReceiver(timeout: .seconds(300)).receive { redirectURI in
-///     try await browser.open(relayURL(redirectTo: redirectURI))
+///     try await browser.open(bridgeURL(redirectTo: redirectURI))
 /// }
 /// print(callback["state"] ?? "no state")
 /// ```

@@ -8,7 +8,7 @@ import NIOHTTP1
 
 /// The Juice server's native API, as an iOS app calls it: nonces, Sign in with Apple, password sign-in,
 /// passkeys (``JuiceServerAPI/beginPasskeySignIn()`` and the calls beside it),
-/// the account, credential state, sign-out and deletion, plus the address of the native relay.
+/// the account, credential state, sign-out and deletion, plus the address of the loopback bridge.
 ///
 /// Every failure is a ``JuiceServerError``: the server's `{"error", "reason"}` answer with its code,
 /// ``JuiceServerError/Code/unreachable`` when no answer came, ``JuiceServerError/Code/unexpectedResponse``
@@ -94,9 +94,9 @@ public struct JuiceServerAPI: Sendable {
         return nonce
     }
 
-    /// The address of the native relay that runs the web flow and hands Apple's answer to `redirectURI`:
+    /// The address of the loopback bridge that runs the web flow and hands Apple's answer to `redirectURI`:
     /// `GET /auth/apple/native?redirect_uri=…&state=…&nonce=…` (and `scope=` when scopes are asked).
-    public func nativeRelayURL(redirectURI: URL, state: String, nonce: String?, scopes: [AuthorizationScope]) -> URL {
+    public func loopbackBridgeURL(redirectURI: URL, state: String, nonce: String?, scopes: [AuthorizationScope]) -> URL {
         var query = [("redirect_uri", redirectURI.absoluteString), ("state", state)]
         if let nonce { query.append(("nonce", nonce)) }
         if !scopes.isEmpty { query.append(("scope", scopes.map(\.webName).joined(separator: " "))) }

@@ -40,7 +40,7 @@ struct AppleAuthController: Sendable {
             switch try await signIn.complete(formBody: body) {
             case .cancelled:
                 return Response.seeOther("/?notice=cancelled")
-            case .relayed(let url):
+            case .bridged(let url):
                 return Response.seeOther(url.absoluteString)
             case .handoff(let sealed):
                 return Response.seeOther("/auth/apple/finish?answer=" + sealed)

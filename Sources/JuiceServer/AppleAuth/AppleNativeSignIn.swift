@@ -12,7 +12,7 @@ import JuiceEncodings
 ///    token (issuer, audience = any configured client id, expiry, nonce = SHA-256 hex of the raw
 ///    nonce, `c_hash` when a code is given), spends the nonce and the code in one statement (each
 ///    works once), exchanges the code (with the bundle id and no
-///    `redirect_uri`; for a token minted for the Services ID through the relay, with the callback
+///    `redirect_uri`; for a token minted for the Services ID through the loopback bridge, with the callback
 ///    URI), and finds or creates the account, keeping the name from `fullName` once.
 ///
 /// ```swift

@@ -94,9 +94,9 @@ struct ApplePopupSignIn: Sendable {
         switch try await web.complete(fields: fields) {
         case .handoff(let sealed):
             return try await web.finish(sealed: sealed, browser: browser, sessionID: sessionID)
-        case .cancelled, .relayed:
+        case .cancelled, .bridged:
             // A popup answer never carries a cancellation (the script rejects instead) nor a native
-            // relay's state; the state is spent either way.
+            // bridge's state; the state is spent either way.
             throw ServerError.staleState
         }
     }

@@ -84,7 +84,7 @@ struct AppleSignInPipeline: Sendable {
         try await spend(nonceSpentValueID: attempt.nonceSpentValueID, code: attempt.authorizationCode)
         var sealed: String?
         if let code = attempt.authorizationCode {
-            // A code minted for the Services ID (web, relay, popup) was issued for the callback URI;
+            // A code minted for the Services ID (web, loopback bridge, popup) was issued for the callback URI;
             // a device's code has none.
             let redirectURI = verified.audience == configuration.apple.clientID ? configuration.redirectURI : nil
             sealed = try await redemption.redeem(code, for: verified, redirectURI: redirectURI)

@@ -27,8 +27,8 @@ struct AppleWebSignIn: Sendable {
     enum Outcome: Sendable {
         /// The person cancelled at Apple.
         case cancelled
-        /// A native relay's answer: send the browser to this loopback URL (Apple's fields in the query).
-        case relayed(URL)
+        /// A loopback bridge's answer: send the browser to this loopback URL (Apple's fields in the query).
+        case bridged(URL)
         /// A web answer, its state consumed, sealed for ``finish(sealed:browser:sessionID:)`` in the
         /// browser that started it.
         case handoff(sealed: String)
@@ -68,7 +68,7 @@ struct AppleWebSignIn: Sendable {
             for: .web(nonce: nonce, linkAccountID: session?.accountID, replacesSessionID: session?.id))
     }
 
-    /// Starts a native relay sign-in (`GET /auth/apple/native`): stores a pending authorization with
+    /// Starts a loopback bridge sign-in (`GET /auth/apple/native`): stores a pending authorization with
     /// purpose ``PendingAuthorization/Purpose/native``, the client's loopback URI and `state`, and
     /// returns Apple's authorize URL carrying the client's `nonce` (the SHA-256 hex of its raw nonce)
     /// and a fresh server `state`.
@@ -78,8 +78,8 @@ struct AppleWebSignIn: Sendable {
         guard let state, !state.isEmpty, state.utf8.count <= 512 else { throw ServerError.invalidRequest("state is required (at most 512 bytes)") }
         guard let nonce, !nonce.isEmpty, nonce.utf8.count <= 512 else { throw ServerError.invalidRequest("nonce is required (at most 512 bytes)") }
         // Not bound to a browser cookie: the native client checks its own state and nonce in what the
-        // relay hands it, so an answer it did not ask for is refused there.
-        return try await authorize(nonce: nonce, state: random.token(), for: .native(relayRedirectURI: target.url.absoluteString, relayState: state))
+        // bridge hands it, so an answer it did not ask for is refused there.
+        return try await authorize(nonce: nonce, state: random.token(), for: .native(bridgeRedirectURI: target.url.absoluteString, bridgeState: state))
             .url(appleBaseURL: configuration.apple.appleBaseURL)
     }
 
@@ -107,8 +107,8 @@ struct AppleWebSignIn: Sendable {
         return request
     }
 
-    /// Handles Apple's `form_post`: parses it and consumes the state. A native relay's answer is
-    /// relayed; a web answer is sealed for ``finish(sealed:browser:sessionID:)`` (``Outcome/handoff(sealed:)``).
+    /// Handles Apple's `form_post`: parses it and consumes the state. A loopback bridge's answer is
+    /// bridged; a web answer is sealed for ``finish(sealed:browser:sessionID:)`` (``Outcome/handoff(sealed:)``).
     /// - Throws: ``ServerError`` (4xx for replays, forgeries and bad input).
     func complete(formBody: String) async throws -> Outcome {
         try await complete(Result { () throws(AuthorizationResponseError) in try AuthorizationResponse(formBody: formBody) })
@@ -125,7 +125,7 @@ struct AppleWebSignIn: Sendable {
             let outcome = try await run(parsed)
             switch outcome {
             case .cancelled: metrics.record(.apple, outcome: "cancelled")
-            case .relayed, .handoff: break
+            case .bridged, .handoff: break
             }
             return outcome
         } catch let error as any ServerErrorConvertible {
@@ -141,9 +141,9 @@ struct AppleWebSignIn: Sendable {
         } catch {
             // Whatever Apple said, the state is spent.
             if let state = error.state, let pending = try await authorizations.consume(state: state, now: time.now),
-                case .native(let target, let relayState) = pending.purpose
+                case .native(let target, let bridgeState) = pending.purpose
             {
-                return try Self.relay(to: target, state: relayState, [("error", error.appleError ?? error.code.description)])
+                return try Self.bridge(to: target, state: bridgeState, [("error", error.appleError ?? error.code.description)])
             }
             if error.code == .userCancelled { return .cancelled }
             if error.code == .appleError {
@@ -156,12 +156,12 @@ struct AppleWebSignIn: Sendable {
             throw ServerError.staleState
         }
         switch pending.purpose {
-        case .native(let target, let relayState):
+        case .native(let target, let bridgeState):
             // The client verifies nothing itself: it posts these to /api/auth/apple, which does.
             var fields = [("code", response.code)]
             if let idToken = response.idToken { fields.append(("id_token", idToken)) }
             if let user = response.user, let json = try? JSONEncoder().encode(user) { fields.append(("user", String(decoding: json, as: UTF8.self))) }
-            return try Self.relay(to: target, state: relayState, fields)
+            return try Self.bridge(to: target, state: bridgeState, fields)
         case .web(let nonce, let linkAccountID, let replacesSessionID):
             guard response.idToken != nil else {
                 throw ServerError(.invalidIdentityToken, status: .badRequest, "Apple's answer has no identity token")
@@ -209,8 +209,8 @@ struct AppleWebSignIn: Sendable {
     }
 
     /// The loopback URL that hands Apple's answer (and the client's own `state`) to a native client.
-    static func relay(to target: String, state: String, _ fields: [(String, String)]) throws -> Outcome {
+    static func bridge(to target: String, state: String, _ fields: [(String, String)]) throws -> Outcome {
         let uri = try LoopbackRedirectURI(target)
-        return .relayed(uri.appending(fields + [("state", state)]))
+        return .bridged(uri.appending(fields + [("state", state)]))
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import JuiceEncodings
 
-/// A native client's loopback redirect URI for the relay (RFC 8252 §7.3): `http`, the literal
+/// A native client's loopback redirect URI for the loopback bridge (RFC 8252 §7.3): `http`, the literal
 /// address `127.0.0.1` or `[::1]`, an explicit port, no user info, no fragment.
 ///
 /// `localhost` is refused: it may resolve to another interface or be claimed by another process.

@@ -10,9 +10,9 @@ struct PendingAuthorization: Sendable, Hashable {
         /// Apple ID is linked to `linkAccountID` (the account signed in when it started), and
         /// `replacesSessionID` ends once the new session starts.
         case web(nonce: String, linkAccountID: String?, replacesSessionID: String?)
-        /// A native client's sign-in through the relay: Apple's answer goes to its loopback URI with
+        /// A native client's sign-in through the loopback bridge: Apple's answer goes to its loopback URI with
         /// its own `state`; the client posts it to `/api/auth/apple`, which checks the nonce.
-        case native(relayRedirectURI: String, relayState: String)
+        case native(bridgeRedirectURI: String, bridgeState: String)
     }
 
     /// The `state` sent to Apple (random, single use).

@@ -13,18 +13,18 @@ struct SQLAuthorizationStore: AuthorizationStore {
     }
 
     func save(_ request: PendingAuthorization) async throws {
-        // One row shape for both purposes: `nonce` is empty for a relayed native sign-in (its client
-        // checks the nonce at /api/auth/apple), the relay columns are NULL for a web sign-in.
-        var nonce = "", kind = "web", linkAccountID: String?, replacesSessionID: String?, relayRedirectURI: String?, relayState: String?
+        // One row shape for both purposes: `nonce` is empty for a native sign-in through the loopback bridge (its client
+        // checks the nonce at /api/auth/apple), the bridge columns (`relay_*`, named before the bridge was) are NULL for a web sign-in.
+        var nonce = "", kind = "web", linkAccountID: String?, replacesSessionID: String?, bridgeRedirectURI: String?, bridgeState: String?
         switch request.purpose {
         case .web(let webNonce, let link, let replaces):
             (nonce, linkAccountID, replacesSessionID) = (webNonce, link, replaces)
         case .native(let redirectURI, let state):
-            (kind, relayRedirectURI, relayState) = ("native", redirectURI, state)
+            (kind, bridgeRedirectURI, bridgeState) = ("native", redirectURI, state)
         }
         let row: [any Encodable & Sendable] = [
             request.state, nonce, kind, linkAccountID, replacesSessionID, Int64(request.createdAt.timeIntervalSince1970),
-            Int64(request.expiresAt.timeIntervalSince1970), relayRedirectURI, relayState,
+            Int64(request.expiresAt.timeIntervalSince1970), bridgeRedirectURI, bridgeState,
         ]
         try await database.autocommit { sql in
             try await sql.insert(into: "auth_requests").columns(Self.columns).values(row.map { SQLBind($0) }).run()
@@ -49,7 +49,7 @@ struct SQLAuthorizationStore: AuthorizationStore {
                 )
             case "native":
                 guard let target = try row.decode(column: "relay_redirect_uri", as: String?.self) else { return nil }
-                purpose = .native(relayRedirectURI: target, relayState: try row.decode(column: "relay_state", as: String?.self) ?? "")
+                purpose = .native(bridgeRedirectURI: target, bridgeState: try row.decode(column: "relay_state", as: String?.self) ?? "")
             default:
                 return nil
             }

@@ -117,7 +117,7 @@ extension ServerError {
         static let notFound = Code(.notFound)
         /// Something failed inside the server.
         static let internalError = Code(.internalError)
-        /// The native relay's `redirect_uri` is not a loopback `http` URI with a port.
+        /// The loopback bridge's `redirect_uri` is not a loopback `http` URI with a port.
         static let invalidRedirectURI = Code(.invalidRedirectURI)
         /// The native sign-in's nonce is unknown, expired or already used.
         static let invalidNonce = Code(.invalidNonce)

@@ -22,7 +22,7 @@ struct ErrorMiddleware: RouterMiddleware {
         }
     }
 
-    /// Machine-facing routes outside `/api/` (Apple's notifications, the native relay's start).
+    /// Machine-facing routes outside `/api/` (Apple's notifications, the loopback bridge's start).
     static let jsonPaths: Set<String> = ["/apple/notifications", "/auth/apple/native"]
 
     /// Whether the request is an API call (answered in JSON).

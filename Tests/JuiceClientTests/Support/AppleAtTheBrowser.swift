@@ -7,7 +7,7 @@ import NIOHTTP1
 @testable import AppleIDEmulator
 
 /// What the person does in the browser once `juice login` (or JuiceClient) opened it at the server's
-/// native relay: the relay redirects to Apple (the emulator), the person signs in and consents (or
+/// loopback bridge: the bridge redirects to Apple (the emulator), the person signs in and consents (or
 /// cancels) — one POST with every field, as the emulator's form sends it — and the form_post page
 /// is submitted to the server's callback, which redirects to the client's loopback address.
 enum AppleAtTheBrowser {
@@ -20,15 +20,15 @@ enum AppleAtTheBrowser {
         case cancel
     }
 
-    /// Walks the flow from the relay URL; `tamperState` rewrites the `state` the loopback receives
+    /// Walks the flow from the bridge URL; `tamperState` rewrites the `state` the loopback receives
     /// (a forged callback). Returns the loopback's answer.
     static func complete(
-        relayURL: String, choice: Choice = .signIn(email: LiveJuice.johnny.email, password: LiveJuice.johnny.password),
+        bridgeURL: String, choice: Choice = .signIn(email: LiveJuice.johnny.email, password: LiveJuice.johnny.password),
         tamperState: String? = nil
     ) async throws -> HTTPAnswer {
-        let relay = try await send(relayURL)
-        guard (300..<400).contains(relay.status), let authorize = relay.headers.first(name: "Location") else {
-            throw Unexpected("the relay answered \(relay.status): \(relay.body.prefix(300))")
+        let bridge = try await send(bridgeURL)
+        guard (300..<400).contains(bridge.status), let authorize = bridge.headers.first(name: "Location") else {
+            throw Unexpected("the bridge answered \(bridge.status): \(bridge.body.prefix(300))")
         }
         var fields = URLComponents(string: authorize)?.queryItems?.map { ($0.name, $0.value ?? "") } ?? []
         switch choice {
@@ -104,6 +104,6 @@ extension ScriptedPerson {
         guard let url = try await eventually(timeout: .seconds(90), { openedURLs.count > index ? openedURLs[index] : nil }) else {
             throw AppleAtTheBrowser.Unexpected("the browser was never opened")
         }
-        return try await AppleAtTheBrowser.complete(relayURL: url, choice: choice, tamperState: tamperState)
+        return try await AppleAtTheBrowser.complete(bridgeURL: url, choice: choice, tamperState: tamperState)
     }
 }

@@ -256,7 +256,7 @@ class Emulator:
     def notifications(self, apple_id: str | None = None) -> list[Notification]:
         """The server-to-server notifications in the outbox (all, or about ``apple_id``) and how delivery went."""
         body = self.admin("GET", "notifications", query={"apple_id": apple_id} if apple_id else None)
-        entries = body if isinstance(body, list) else body.get("notifications", [])
+        entries = body.get("notifications", []) if isinstance(body, dict) else []
         return [self._parse(Notification.from_json, n, "notifications") for n in entries]
 
     def wait_for_delivery(self, type: str, apple_id: str | None = None, timeout: float = 30.0) -> Notification:

@@ -4,8 +4,8 @@ import Testing
 
 @testable import JuiceServer
 
-@Suite("The native relay (GET /auth/apple/native) for clients without AuthenticationServices")
-struct NativeRelayTests {
+@Suite("The loopback bridge (GET /auth/apple/native) for clients without AuthenticationServices")
+struct LoopbackBridgeTests {
     static func encode(_ value: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
@@ -21,7 +21,7 @@ struct NativeRelayTests {
     @Test(
         "runs the web flow with the client's hashed nonce and hands code, id_token, user and the client's state to the loopback URI; the credential then signs in"
     )
-    func relay() async throws {
+    func bridge() async throws {
         try await JuiceStack.with { stack in
             let nonce = try await NativeFlow.nonce(stack)
             let hashed = NativeFlow.sha256Hex(nonce)
@@ -39,7 +39,7 @@ struct NativeRelayTests {
             let post = try await AppleFlow.authorize(authorizeURL, browser: browser)
             let callback = try await AppleFlow.deliver(post, stack, browser)
             #expect(callback.status == 303)
-            #expect(callback.setCookies["juice_session"] == nil, "the relay starts no browser session")
+            #expect(callback.setCookies["juice_session"] == nil, "the bridge starts no browser session")
             let location = try #require(callback.location)
             #expect(location.hasPrefix("http://127.0.0.1:53682/callback?session=abc&"))
             let handed = Dictionary(uniqueKeysWithValues: Scrape.query(location))
@@ -60,7 +60,7 @@ struct NativeRelayTests {
             )
             #expect(signIn.status == 200, "\(signIn.body.prefix(300))")
             #expect((signIn.json?["account"] as? [String: Any])?["email"] as? String == "appleseed@juice.test")
-            // The relayed answer is single use: its server state is spent.
+            // The bridged answer is single use: its server state is spent.
             #expect(try await AppleFlow.deliver(post, stack, Browser()).status == 400)
         }
     }
