@@ -48,7 +48,7 @@ public struct HTTPAppleKeySource: AppleKeySource {
             response = try await httpClient.boundedExecute(request, deadline: timeout, maximumBodySize: Self.maximumBodySize, logger: logger)
         } catch {
             // A short, secret-free reason: "connection refused", the deadline, a body over the limit.
-            throw KeySetError("\(url) gave no usable answer: \(error)")
+            throw KeySetError(.unavailable, "\(url) gave no usable answer: \(error)")
         }
         guard response.status == .ok else {
             throw KeySetError(.unavailable, "\(url) answered HTTP \(response.status.code)")
