@@ -33,6 +33,9 @@ package struct StoredTextRule: Sendable, Hashable {
     /// Names (a passkey's, a person's given or family name): 64 scalars, 256 bytes.
     package static let name = StoredTextRule(maximumScalars: 64, maximumBytes: 256)
 
+    /// An organization's name (a Work & School account's): 128 scalars, 512 bytes.
+    package static let organization = StoredTextRule(maximumScalars: 128, maximumBytes: 512)
+
     /// Whether `scalar` is a C0 control, DEL or a C1 control.
     package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)

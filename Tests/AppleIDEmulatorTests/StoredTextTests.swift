@@ -18,6 +18,7 @@ struct EmulatorStoredTextTests {
             .init(email: "line@example.org", password: "p", firstName: "ok", lastName: "two\nlines"),
             .init(email: "flood@example.org", password: "p", firstName: Self.combiningFlood, lastName: "ok"),
             .init(email: "fine@example.org", password: "p", firstName: String(repeating: "😀", count: 64), lastName: "Zoë"),
+            .init(email: "work@example.org", password: "p", firstName: "ok", lastName: "ok", managed: .init(organization: "Acme\t")),
         ]
         do {
             try configuration.validate()
@@ -28,6 +29,7 @@ struct EmulatorStoredTextTests {
             #expect(problems["apple_ids[1].last_name"]?.contains("control characters") == true)
             #expect(problems["apple_ids[2].first_name"]?.contains("at most 64 characters") == true)
             #expect(problems.keys.allSatisfy { !$0.hasPrefix("apple_ids[3]") }, "64 scalars, 256 bytes fit: \(problems)")
+            #expect(problems["apple_ids[4].managed.organization"]?.contains("control characters") == true, "a trailing tab is not trimmed away")
         }
     }
 

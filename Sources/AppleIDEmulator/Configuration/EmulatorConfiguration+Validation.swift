@@ -126,10 +126,12 @@ extension EmulatorConfiguration {
                 }
             }
             if let managed = appleID.managed {
-                let organization = managed.organization.trimmingCharacters(in: .whitespaces)
+                let organization = StoredTextRule.trimmingSpaces(managed.organization)
                 do {
-                    try StoredTextRule(maximumScalars: 128, maximumBytes: 512).check(organization)
-                    if organization.isEmpty { add("\(path).managed.organization", "must be 1 to 128 characters") }
+                    try StoredTextRule.organization.check(organization)
+                    if organization.isEmpty {
+                        add("\(path).managed.organization", "must be 1 to \(StoredTextRule.organization.maximumScalars) characters")
+                    }
                 } catch {
                     add("\(path).managed.organization", error.reason)
                 }
