@@ -271,7 +271,7 @@ struct JuiceStack: Sendable {
                     if instance > 0 { configuration.port = 0 }
                     services.append(
                         try await buildApplication(
-                            configuration: configuration, time: clock.timeSource, httpClient: Browser.pool, logger: logger, metrics: ServerMetrics(),
+                            configuration: configuration, time: clock.timeSource, logger: logger, metrics: ServerMetrics(),
                             onServerRunning: { serverPortSink.yield($0) }
                         )
                     )
