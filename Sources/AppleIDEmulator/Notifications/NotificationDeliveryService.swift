@@ -116,9 +116,9 @@ struct NotificationDeliveryService: Service {
     /// time the attempt started), in one transaction.
     func attempt(_ entry: OutboxEntry, with httpClient: HTTPClient) async {
         let started = time.now.timeIntervalSince1970
-        // Cancelled (shutting down): no attempt is recorded, and the notification stays due.
         let dropped = DroppedNotification.isDropped(audience: entry.audience, failures: failures)
         let posted: DeliveryResult? = await dropped ? .failure(DroppedNotification.reason) : post(entry, with: httpClient)
+        // Cancelled (shutting down): no attempt is recorded, and the notification stays due.
         guard let result = posted else { return }
         let attempts = entry.attempts + 1
         let now = time.now.timeIntervalSince1970
