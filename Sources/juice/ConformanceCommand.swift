@@ -108,7 +108,9 @@ struct ConformanceCommand: AsyncParsableCommand {
 
     private func options() throws(ConformanceStartError) -> ConformanceOptions {
         guard (1...120).contains(timeout) else { throw ConformanceStartError(.invalidOptions, "--timeout must be between 1 and 120 seconds") }
-        guard (1...120).contains(appleStallBound) else { throw ConformanceStartError(.invalidOptions, "--apple-stall-bound must be between 1 and 120 seconds") }
+        guard (1...120).contains(appleStallBound) else {
+            throw ConformanceStartError(.invalidOptions, "--apple-stall-bound must be between 1 and 120 seconds")
+        }
         guard let data = FileManager.default.contents(atPath: teamKey), data.count <= 16_384 else {
             throw ConformanceStartError(.invalidOptions, "--team-key: cannot read \(teamKey)")
         }
@@ -118,8 +120,12 @@ struct ConformanceCommand: AsyncParsableCommand {
             redirectURI: redirectURI, bundleID: bundleID)
         // API-only is said, never inferred: a run that merely leaves --start out keeps the default web start.
         if apiOnly {
-            guard start == nil else { throw ConformanceStartError(.invalidOptions, "--api-only and --start exclude each other: an API-only backend has no web start") }
-            guard native != nil else { throw ConformanceStartError(.invalidOptions, "--api-only needs --native: the native endpoint is what the kit judges") }
+            guard start == nil else {
+                throw ConformanceStartError(.invalidOptions, "--api-only and --start exclude each other: an API-only backend has no web start")
+            }
+            guard native != nil else {
+                throw ConformanceStartError(.invalidOptions, "--api-only needs --native: the native endpoint is what the kit judges")
+            }
         }
         options.startPath = apiOnly ? nil : start ?? "/auth/apple"
         guard let body = NativeBody(rawValue: nativeBody.lowercased()) else {

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
-import NIOHTTP1
 import JuiceTestSupport
+import NIOHTTP1
 import Testing
 
 @testable import AppleIDEmulator
@@ -42,14 +42,16 @@ struct AdminGuardTests {
         try await Self.withOpenAdmin { emulator in
             let keysBefore = try await emulator.get("/auth/keys").body
             for contentType in ["application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x"] {
-                let answer = try await emulator.send(.POST, "/emulator/admin/rotate-keys", headers: [("Content-Type", contentType)], body: Array("a=b".utf8))
+                let answer = try await emulator.send(
+                    .POST, "/emulator/admin/rotate-keys", headers: [("Content-Type", contentType)], body: Array("a=b".utf8))
                 #expect(answer.status == 415, "\(contentType)")
                 #expect(answer.json?["error"] as? String == "unsupported_media_type")
             }
             let bare = try await emulator.send(.POST, "/emulator/admin/rotate-keys", headers: [], body: nil)
             #expect(bare.status == 415)
             #expect(try await emulator.get("/auth/keys").body == keysBefore, "a refused request rotated the keys")
-            let json = try await emulator.send(.POST, "/emulator/admin/rotate-keys", headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
+            let json = try await emulator.send(
+                .POST, "/emulator/admin/rotate-keys", headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
             #expect(json.status == 200)
             #expect(try await emulator.get("/auth/keys").body != keysBefore)
         }
@@ -67,10 +69,12 @@ struct AdminGuardTests {
         }
     }
 
-    @Test("Host names are read as loopback only when they are", arguments: [
-        ("localhost", true), ("a.localhost", true), ("127.0.0.1", true), ("127.255.0.9", true), ("::1", true),
-        ("localhost.evil", false), ("127.0.0.1.evil", false), ("128.0.0.1", false), ("127.0.0.256", false), ("127.0.0", false), ("", false),
-    ])
+    @Test(
+        "Host names are read as loopback only when they are",
+        arguments: [
+            ("localhost", true), ("a.localhost", true), ("127.0.0.1", true), ("127.255.0.9", true), ("::1", true),
+            ("localhost.evil", false), ("127.0.0.1.evil", false), ("128.0.0.1", false), ("127.0.0.256", false), ("127.0.0", false), ("", false),
+        ])
     func loopbackNames(host: String, loopback: Bool) {
         #expect(AdminRequestGuard<BasicRequestContext>.isLoopback(host) == loopback)
     }

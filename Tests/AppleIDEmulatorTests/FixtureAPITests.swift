@@ -63,7 +63,9 @@ struct FixtureAPITests {
                 ],
                 "apple_ids": [["email": "seeded@example.net", "password": "seeded-password", "first_name": "Sid"]],
             ]
-            #expect(try await Self.post(emulator, "seed", String(decoding: try JSONSerialization.data(withJSONObject: seed), as: UTF8.self)).status == 200)
+            #expect(
+                try await Self.post(emulator, "seed", String(decoding: try JSONSerialization.data(withJSONObject: seed), as: UTF8.self)).status == 200
+            )
             let seeded = EmulatorConfiguration.AppleID(email: "seeded@example.net", password: "seeded-password", firstName: "Sid", lastName: "")
             let parameters = WebFlow.parameters(clientID: "com.seeded.app.web", redirectURI: "https://seeded.example.com/callback")
             let page = try await WebFlow.signIn(emulator, account: seeded, parameters: parameters)
@@ -119,14 +121,18 @@ struct FixtureAPITests {
     func adminTokenRequired() async throws {
         try await RunningEmulator.with { (emulator: RunningEmulator) async throws -> Void in
             let json = [("Content-Type", "application/json")]
-            let posts: [(String, String)] = [("reset", "{}"), ("seed", #"{"apple_ids": [{"email": "x@example.net", "password": "p"}]}"#), ("clock", #"{"advance": 60}"#)]
+            let posts: [(String, String)] = [
+                ("reset", "{}"), ("seed", #"{"apple_ids": [{"email": "x@example.net", "password": "p"}]}"#), ("clock", #"{"advance": 60}"#),
+            ]
             for (route, body) in posts {
                 #expect(try await Self.post(emulator, route, body, headers: json).status == 401, "POST \(route)")
-                #expect(try await Self.post(emulator, route, body, headers: json + [("Authorization", "Bearer forged")]).status == 401, "POST \(route)")
+                #expect(
+                    try await Self.post(emulator, route, body, headers: json + [("Authorization", "Bearer forged")]).status == 401, "POST \(route)")
             }
             for route in ["clock", "issued?bundle_id=com.example.app"] {
                 #expect(try await emulator.get("/emulator/admin/" + route).status == 401, "GET \(route)")
-                #expect(try await emulator.get("/emulator/admin/" + route, headers: [("Authorization", "Bearer forged")]).status == 401, "GET \(route)")
+                #expect(
+                    try await emulator.get("/emulator/admin/" + route, headers: [("Authorization", "Bearer forged")]).status == 401, "GET \(route)")
             }
             #expect(try await emulator.get("/emulator/admin/clock", headers: Self.admin).json?["offset"] as? Int == 0, "the clock did not move")
             let unseeded = EmulatorConfiguration.AppleID(email: "x@example.net", password: "p", firstName: "", lastName: "")

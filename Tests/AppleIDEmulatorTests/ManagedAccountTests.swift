@@ -146,7 +146,8 @@ struct ManagedAccountTests {
         } catch {
             let text = error.reason
             for field in [
-                "apple_ids[0].managed.organization", "apple_ids[0].managed.email", "apple_ids[0].managed.blocked_apps[0]", "apple_ids[0].managed.colour",
+                "apple_ids[0].managed.organization", "apple_ids[0].managed.email", "apple_ids[0].managed.blocked_apps[0]",
+                "apple_ids[0].managed.colour",
             ] {
                 #expect(text.contains(field), "\(field) missing from \(text)")
             }

@@ -84,8 +84,10 @@ struct RequestCaptureTests {
             let secret = try await emulator.secret(clientID: Fixture.servicesID)
             let refused = try await emulator.postForm(
                 "/auth/token",
-                [("client_id", Fixture.servicesID), ("client_secret", secret), ("grant_type", "authorization_code"), ("code", "nope"),
-                 ("redirect_uri", "https://example.com/<b>hostile</b>")])
+                [
+                    ("client_id", Fixture.servicesID), ("client_secret", secret), ("grant_type", "authorization_code"), ("code", "nope"),
+                    ("redirect_uri", "https://example.com/<b>hostile</b>"),
+                ])
             #expect(refused.error == "invalid_grant")
             _ = try await emulator.get("/auth/keys")
             let browser = FailureInjectionTests.admin + [("Accept", "text/html,application/xhtml+xml;q=0.9")]

@@ -73,7 +73,8 @@ struct WebSignInTests {
             #expect(user.name?.firstName == "Ally")
             #expect(user.name?.lastName == "Seed")
             #expect(user.email?.hasSuffix("@private.icloud.com") == true)
-            let token = try await emulator.verifier().verify(try #require(response.idToken), nonceClaim: "nonce-456", authorizationCode: response.code)
+            let token = try await emulator.verifier().verify(
+                try #require(response.idToken), nonceClaim: "nonce-456", authorizationCode: response.code)
             #expect(token.email == user.email)
             #expect(token.isPrivateEmail == true)
             #expect(token.realUserStatus == nil)

@@ -217,7 +217,8 @@ struct ConformanceKitTests {
         let error = await #expect(throws: ConformanceStartError.self) { try await ConformanceRun(options: options).run() }
         #expect(error?.reason.contains("could not be reached") == true)
         options.nativePath = nil
-        await #expect(throws: ConformanceStartError(.invalidOptions, "an API-only run (--api-only) needs --native: the kit needs a sign-in to judge")) {
+        await #expect(throws: ConformanceStartError(.invalidOptions, "an API-only run (--api-only) needs --native: the kit needs a sign-in to judge"))
+        {
             try await ConformanceRun(options: options).run()
         }
     }
@@ -227,7 +228,9 @@ struct ConformanceKitTests {
         let backend = try Self.backend(nil)
         var options = backend.options()
         options.port = 70_000
-        await #expect(throws: ConformanceStartError(.invalidOptions, "--port must be between 1 and 65535")) { try await ConformanceRun(options: options).run() }
+        await #expect(throws: ConformanceStartError(.invalidOptions, "--port must be between 1 and 65535")) {
+            try await ConformanceRun(options: options).run()
+        }
         #expect(throws: ConformanceStartError.self) {
             try ConformanceOptions.teamPublicKeyPEM(fromPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----")
         }

@@ -8,7 +8,9 @@ import Testing
 /// A Sign in with Apple at Work & School account that gives apps no email signs in to Juice.
 @Suite("Work & School sign-in without an email")
 struct ManagedAccountSignInTests {
-    @Test("a managed account without an email signs in; the account page says there is no email (en, zh-Hans); no welcome mail", arguments: TestDatabase.all)
+    @Test(
+        "a managed account without an email signs in; the account page says there is no email (en, zh-Hans); no welcome mail",
+        arguments: TestDatabase.all)
     func signInWithoutEmail(database: TestDatabase) async throws {
         try await JuiceStack.with(database: database) { stack in
             let browser = Browser()

@@ -41,7 +41,8 @@ func checkPlainAddress(_ address: String) {
     let parts = address.split(separator: "@", omittingEmptySubsequences: false)
     fuzzRequire(parts.count == 2, "an address without exactly one @: \(address.debugDescription)")
     fuzzRequire(!parts[0].isEmpty, "an empty local part: \(address.debugDescription)")
-    fuzzRequire(parts[1].contains(".") && !parts[1].hasPrefix(".") && !parts[1].hasSuffix("."), "a domain that is not dotted: \(address.debugDescription)")
+    fuzzRequire(
+        parts[1].contains(".") && !parts[1].hasPrefix(".") && !parts[1].hasSuffix("."), "a domain that is not dotted: \(address.debugDescription)")
     fuzzRequire(
         !address.unicodeScalars.contains { $0.value < 0x21 || $0.value == 0x7F || "<>(),;:\\\"[]".unicodeScalars.contains($0) },
         "white space, a control or a special character in an address: \(address.debugDescription)")

@@ -1,7 +1,7 @@
 import CryptoExtras
 import Foundation
-import Logging
 import JuiceEncodings
+import Logging
 
 /// What the conformance kit (`AppleSignInConformance`) borrows from the emulator: the same RS256
 /// signer, key format, encodings and `c_hash` rule, so the kit's tokens are the emulator's tokens and

@@ -94,7 +94,9 @@ struct MailRelay: Sendable {
             case .failure(let failure):
                 let reply = SMTPReply(
                     550, "5.7.1", "the From header cannot be trusted (\(failure.reason)); it must name registered email sources only")
-                try await Self.logRefusal(reply, reason: "header From unreadable", envelopeFrom: envelopeFrom, recipients: Array(recipients.prefix(logged)), at: now, in: database)
+                try await Self.logRefusal(
+                    reply, reason: "header From unreadable", envelopeFrom: envelopeFrom, recipients: Array(recipients.prefix(logged)), at: now,
+                    in: database)
                 return reply
             case .success(let addresses):
                 headerFrom = addresses
@@ -104,7 +106,9 @@ struct MailRelay: Sendable {
                 let reply = SMTPReply(
                     550, "5.7.1",
                     "header From <\(foreign)> is not an email source of team \(recipient.sources.teamID) (\(recipient.sources.registered))")
-                try await Self.logRefusal(reply, reason: "header From not registered", envelopeFrom: envelopeFrom, recipients: Array(recipients.prefix(logged)), at: now, in: database)
+                try await Self.logRefusal(
+                    reply, reason: "header From not registered", envelopeFrom: envelopeFrom, recipients: Array(recipients.prefix(logged)), at: now,
+                    in: database)
                 return reply
             }
             var ids: [String] = []
@@ -141,7 +145,8 @@ struct MailRelay: Sendable {
         _ reply: SMTPReply, reason: String, envelopeFrom: String, recipients: [Recipient], at now: Date, in database: any SQLDatabase
     ) async throws {
         for recipient in recipients {
-            try await logRefusal(reply, reason: reason, from: envelopeFrom, to: recipient.relayEmail, appleID: recipient.appleID, at: now, in: database)
+            try await logRefusal(
+                reply, reason: reason, from: envelopeFrom, to: recipient.relayEmail, appleID: recipient.appleID, at: now, in: database)
         }
     }
 

@@ -35,7 +35,8 @@ struct Authorizer: Sendable {
         let random = self.random
         let domain = newAddressDomain(for: client)
         let (subject, first) = try await store.transaction { database in
-            let teamUser = try await TeamUser.ensure(email: account.storageKey, teamID: client.teamID, random: random, relayDomain: domain, in: database)
+            let teamUser = try await TeamUser.ensure(
+                email: account.storageKey, teamID: client.teamID, random: random, relayDomain: domain, in: database)
             var grant = try await Grant.find(email: account.storageKey, bundleID: client.bundleID, in: database)
             let first = grant == nil
             if grant == nil {

@@ -1,6 +1,6 @@
 import Foundation
-import SQLKit
 import JuiceEncodings
+import SQLKit
 
 /// A stored (hashed) authorization code.
 struct CodeRecord: Sendable {

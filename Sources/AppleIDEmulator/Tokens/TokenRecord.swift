@@ -1,6 +1,6 @@
 import Foundation
-import SQLKit
 import JuiceEncodings
+import SQLKit
 
 /// A stored (hashed) refresh, access or migration token.
 struct TokenRecord: Sendable {

@@ -87,10 +87,16 @@ public struct AppleSignInConfiguration: Sendable {
     ///   - baseDirectory: Where a relative `private_key_path` is resolved.
     /// - Throws: ``ConfigurationError`` listing every problem.
     public init(json: Data, baseDirectory: URL) throws(ConfigurationError) {
-        guard case .object(let document)? = try? JSONParser.parse(Array(json)) else {
-            throw ConfigurationError(field: "config", "is not a JSON object")
-        }
-        var reader = ConfigurationReader(document: document)
+        var reader = ConfigurationReader(document: try ConfigurationReader.document(parsing: json))
+        let configuration = Self.read(&reader, baseDirectory: baseDirectory)
+        reader.rejectUnknownFields()
+        guard reader.problems.isEmpty, let configuration else { throw ConfigurationError(reader.problems) }
+        self = configuration
+    }
+
+    /// Reads the toolkit's fields of a configuration document with `reader` (which collects every problem);
+    /// `nil` when one is missing or unusable. The caller rejects unknown fields and throws the problems.
+    package static func read(_ reader: inout ConfigurationReader, baseDirectory: URL) -> AppleSignInConfiguration? {
         let clientID = reader.requiredString("client_id")
         let teamID = reader.identifier("team_id", kind: "team id")
         let keyID = reader.identifier("key_id", kind: "key id")
@@ -100,11 +106,8 @@ public struct AppleSignInConfiguration: Sendable {
         let appleBaseURL = reader.optionalURL("apple_base_url", requireHTTPS: false) ?? Self.appleBaseURL
         let issuer = reader.optionalString("issuer") ?? appleBaseURL.absoluteString.trimmingTrailingSlash
         let privateKey = reader.privateKey(baseDirectory: baseDirectory)
-        reader.rejectUnknownFields()
-        guard reader.problems.isEmpty, let clientID, let teamID, let keyID, let privateKey else {
-            throw ConfigurationError(reader.problems)
-        }
-        self.init(
+        guard let clientID, let teamID, let keyID, let privateKey else { return nil }
+        return AppleSignInConfiguration(
             clientID: clientID,
             teamID: teamID,
             keyID: keyID,

@@ -2,27 +2,84 @@ import Crypto
 import Foundation
 
 /// Reads fields of a configuration document, collecting every problem instead of stopping at the first.
-struct ConfigurationReader {
+///
+/// The one reader of JSON configuration in the toolkit and the server: `AppleSignInConfiguration` reads the
+/// toolkit's fields with it, and the server its own fields of the same document (``extraFields``).
+package struct ConfigurationReader {
     static let knownFields: Set<String> = [
         "client_id", "team_id", "key_id", "redirect_uri", "scope", "private_key_path", "private_key",
         "additional_client_ids", "apple_base_url", "issuer",
     ]
 
-    let document: [String: JSONValue]
-    var problems: [ConfigurationError.Problem] = []
+    package let document: [String: JSONValue]
+    package private(set) var problems: [ConfigurationError.Problem] = []
     /// Fields beyond the toolkit's own that the caller (e.g. the server) reads itself.
     var extraFields: Set<String> = []
 
-    init(document: [String: JSONValue], extraFields: Set<String> = []) {
+    package init(document: [String: JSONValue], extraFields: Set<String> = []) {
         self.document = document
         self.extraFields = extraFields
     }
 
-    mutating func problem(_ field: String, _ message: String) {
+    /// The object in a configuration file's bytes, or a `config` problem.
+    package static func document(parsing json: some Collection<UInt8>) throws(ConfigurationError) -> [String: JSONValue] {
+        guard case .object(let document)? = try? JSONParser.parse(Array(json)) else {
+            throw ConfigurationError(field: "config", "is not a JSON object")
+        }
+        return document
+    }
+
+    package mutating func problem(_ field: String, _ message: String) {
         problems.append(.init(field: field, message: message))
     }
 
-    mutating func optionalString(_ field: String) -> String? {
+    /// Whether `field` is given (present and not `null`).
+    package func has(_ field: String) -> Bool {
+        document[field].map { $0 != .null } ?? false
+    }
+
+    /// A whole number in `range`, written as a JSON number or as a string of digits (the environment's).
+    package mutating func integer(_ field: String, in range: ClosedRange<Int>) -> Int? {
+        guard let value = document[field], value != .null else { return nil }
+        let number: Int? =
+            switch value {
+            case .integer(let integer): Int(exactly: integer)
+            // Exactly, or not at all: 1e22 or 8080.5 is no port.
+            case .number(let double): Int(exactly: double)
+            case .string(let text): Int(text.trimmingCharacters(in: .whitespaces))
+            default: nil
+            }
+        guard let number, range.contains(number) else {
+            problem(field, "must be a whole number between \(range.lowerBound) and \(range.upperBound)")
+            return nil
+        }
+        return number
+    }
+
+    /// `true` or `false`, as JSON or as a string (the environment's).
+    package mutating func bool(_ field: String) -> Bool? {
+        guard let value = document[field], value != .null else { return nil }
+        switch value {
+        case .bool(let flag): return flag
+        case .string(let text) where ["true", "false"].contains(text.lowercased()): return text.lowercased() == "true"
+        default:
+            problem(field, "must be true or false")
+            return nil
+        }
+    }
+
+    /// A list of strings (a JSON array of strings), entries trimmed and empty ones dropped; `nil` when
+    /// absent, or not a list (a problem: `message`).
+    package mutating func list(_ field: String, message: String) -> [String]? {
+        guard let value = document[field], value != .null else { return nil }
+        guard case .array(let items) = value, items.allSatisfy({ $0.stringValue != nil }) else {
+            problem(field, message)
+            return nil
+        }
+        return items.compactMap { $0.stringValue?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    package mutating func optionalString(_ field: String) -> String? {
         guard let value = document[field], value != .null else { return nil }
         guard let text = value.stringValue else {
             problem(field, "must be a string")
@@ -148,7 +205,7 @@ struct ConfigurationReader {
         }
     }
 
-    mutating func rejectUnknownFields() {
+    package mutating func rejectUnknownFields() {
         for field in document.keys.sorted() where !Self.knownFields.contains(field) && !extraFields.contains(field) {
             problem(field, "is not a known setting")
         }

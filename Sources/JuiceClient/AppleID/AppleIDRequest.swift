@@ -82,7 +82,8 @@ public struct AppleIDRequest: AuthorizationRequest {
         }
         let expectedState = state ?? provider.random.token()
         let callback = try await provider.receiver.receive { redirectURI throws(AuthorizationError) in
-            let bridge = provider.server.loopbackBridgeURL(redirectURI: redirectURI, state: expectedState, nonce: nonce, scopes: requestedScopes ?? [])
+            let bridge = provider.server.loopbackBridgeURL(
+                redirectURI: redirectURI, state: expectedState, nonce: nonce, scopes: requestedScopes ?? [])
             provider.browser.open(bridge)
         }
         return try credential(from: callback, expectedState: expectedState)

@@ -182,7 +182,6 @@ struct APIController: Sendable {
         return routes
     }
 
-
     /// A cookie-authenticated change must come from the public origin (a bearer token cannot be forged cross-site).
     private func checkOrigin(_ request: Request, _ signedIn: SignedIn) throws {
         try origin.verify(request, signedIn)

@@ -79,8 +79,10 @@ struct AppleWebSignIn: Sendable {
         guard let nonce, !nonce.isEmpty, nonce.utf8.count <= 512 else { throw ServerError.invalidRequest("nonce is required (at most 512 bytes)") }
         // Not bound to a browser cookie: the native client checks its own state and nonce in what the
         // bridge hands it, so an answer it did not ask for is refused there.
-        return try await authorize(nonce: nonce, state: random.token(), for: .native(bridgeRedirectURI: target.url.absoluteString, bridgeState: state))
-            .url(appleBaseURL: configuration.apple.appleBaseURL)
+        return try await authorize(
+            nonce: nonce, state: random.token(), for: .native(bridgeRedirectURI: target.url.absoluteString, bridgeState: state)
+        )
+        .url(appleBaseURL: configuration.apple.appleBaseURL)
     }
 
     /// Saves a pending authorization under a fresh `state` and returns Apple's authorize request for it

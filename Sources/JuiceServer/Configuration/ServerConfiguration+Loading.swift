@@ -54,7 +54,7 @@ extension ServerConfiguration {
     public static func load(
         file: URL?, environment: [String: String], overrides: Overrides = Overrides(), dataDirectory: URL
     ) throws(ConfigurationError) -> ServerConfiguration {
-        var document: [String: Any] = [:]
+        var document: [String: JSONValue] = [:]
         var baseDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         if let file {
             let data: Data
@@ -63,46 +63,30 @@ extension ServerConfiguration {
             } catch {
                 throw ConfigurationError(field: "config", "cannot read \(file.path)")
             }
-            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            do {
+                document = try ConfigurationReader.document(parsing: data)
+            } catch {
                 throw ConfigurationError(field: "config", "\(file.path) is not a JSON object")
             }
-            document = object
             baseDirectory = file.deletingLastPathComponent()
         }
         for field in toolkitFields + serverFields {
             guard let value = environment["JUICE_" + field.uppercased()] else { continue }
+            // A list's environment variable is comma-separated: the same list a file writes as an array.
             document[field] =
                 ["additional_client_ids", "trusted_proxies", "passkey_origins"].contains(field)
-                ? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : value
+                ? .array(value.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 != .string("") })
+                : .string(value)
         }
-        if let host = overrides.host { document["host"] = host }
-        if let port = overrides.port { document["port"] = port }
-        if let publicURL = overrides.publicURL { document["public_url"] = publicURL }
-        if let database = overrides.database { document["database_url"] = database }
+        if let host = overrides.host { document["host"] = .string(host) }
+        if let port = overrides.port { document["port"] = .integer(Int64(port)) }
+        if let publicURL = overrides.publicURL { document["public_url"] = .string(publicURL) }
+        if let database = overrides.database { document["database_url"] = .string(database) }
 
-        var problems: [ConfigurationError.Problem] = []
-        func problem(_ field: String, _ message: String) { problems.append(.init(field: field, message: message)) }
-        func string(_ field: String) -> String? {
-            guard let value = document[field], !(value is NSNull) else { return nil }
-            if let text = value as? String { return text }
-            problem(field, "must be a string")
-            return nil
-        }
-        func integer(_ field: String, in range: ClosedRange<Int>) -> Int? {
-            guard let value = document[field], !(value is NSNull) else { return nil }
-            let number: Int?
-            if let text = value as? String {
-                number = Int(text.trimmingCharacters(in: .whitespaces))
-            } else {
-                // Exactly, or not at all: `intValue` of 1e22 or 8080.5 would trap or truncate.
-                number = (value as? NSNumber).flatMap { Int(exactly: $0.doubleValue) }
-            }
-            guard let number, range.contains(number) else {
-                problem(field, "must be a whole number between \(range.lowerBound) and \(range.upperBound)")
-                return nil
-            }
-            return number
-        }
+        var reader = ConfigurationReader(document: document, extraFields: Set(serverFields))
+        func problem(_ field: String, _ message: String) { reader.problem(field, message) }
+        func string(_ field: String) -> String? { reader.optionalString(field) }
+        func integer(_ field: String, in range: ClosedRange<Int>) -> Int? { reader.integer(field, in: range) }
 
         // The server's fields.
         var publicURL: URL?
@@ -156,25 +140,14 @@ extension ServerConfiguration {
             }
         }
         var trustedProxies = TrustedProxies.none
-        if let value = document["trusted_proxies"], !(value is NSNull) {
-            if let entries = value as? [String] ?? (value as? String).map({ $0.split(separator: ",").map(String.init) }) {
-                do {
-                    trustedProxies = try TrustedProxies(parsing: entries.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
-                } catch {
-                    problem("trusted_proxies", error.description)
-                }
-            } else {
-                problem("trusted_proxies", "must be a list of IP addresses or CIDR ranges (JUICE_TRUSTED_PROXIES: comma-separated)")
+        if let entries = reader.list("trusted_proxies", message: "must be a list of IP addresses or CIDR ranges (JUICE_TRUSTED_PROXIES: comma-separated)") {
+            do {
+                trustedProxies = try TrustedProxies(parsing: entries)
+            } catch {
+                problem("trusted_proxies", error.description)
             }
         }
-        var requireNonce = false
-        if let value = document["require_nonce"], !(value is NSNull) {
-            switch value {
-            case let flag as Bool: requireNonce = flag
-            case let text as String where ["true", "false"].contains(text.lowercased()): requireNonce = text.lowercased() == "true"
-            default: problem("require_nonce", "must be true or false")
-            }
-        }
+        let requireNonce = reader.bool("require_nonce") ?? false
         let passkeyRelyingPartyID = string("passkey_rp_id").map { $0.lowercased() }
         if let rpID = passkeyRelyingPartyID, let host = publicURL?.host?.lowercased() {
             if rpID.isEmpty || !(host == rpID || host.hasSuffix("." + rpID)) {
@@ -182,17 +155,11 @@ extension ServerConfiguration {
             }
         }
         var passkeyOrigins: [String] = []
-        if let value = document["passkey_origins"], !(value is NSNull) {
-            if let entries = value as? [String] {
-                for entry in entries {
-                    if entry.contains(":"), entry.utf8.count <= 512, !entry.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
-                        passkeyOrigins.append(entry)
-                    } else {
-                        problem("passkey_origins", "\"\(entry.prefix(100))\" is not an origin (https://host or android:apk-key-hash:…)")
-                    }
-                }
+        for entry in reader.list("passkey_origins", message: "must be a list of origins (JUICE_PASSKEY_ORIGINS: comma-separated)") ?? [] {
+            if entry.contains(":"), entry.utf8.count <= 512, !entry.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+                passkeyOrigins.append(entry)
             } else {
-                problem("passkey_origins", "must be a list of origins (JUICE_PASSKEY_ORIGINS: comma-separated)")
+                problem("passkey_origins", "\"\(entry.prefix(100))\" is not an origin (https://host or android:apk-key-hash:…)")
             }
         }
         var mail: MailSettings?
@@ -207,25 +174,16 @@ extension ServerConfiguration {
             problem("mail_from", "is required with smtp_url: the sender of Juice's mail, e.g. \"Juice <hello@juice.example.com>\"")
         }
 
-        // The toolkit's fields.
-        var toolkitDocument = document
-        for field in serverFields { toolkitDocument.removeValue(forKey: field) }
-        var apple: AppleSignInConfiguration?
-        do {
-            let data = try JSONSerialization.data(withJSONObject: toolkitDocument)
-            apple = try AppleSignInConfiguration(json: data, baseDirectory: baseDirectory)
-        } catch let error as ConfigurationError {
-            problems.append(contentsOf: error.problems)
-        } catch {
-            problem("config", "cannot be read as JSON")
-        }
+        // The toolkit's fields, read from the same document by the same reader.
+        let apple = AppleSignInConfiguration.read(&reader, baseDirectory: baseDirectory)
+        reader.rejectUnknownFields()
         if let apple, let publicURL, let redirect = apple.redirectURI {
             let expected = publicURL.absoluteString.trimmingSuffix("/") + "/auth/apple/callback"
             if redirect.absoluteString != expected {
                 problem("redirect_uri", "must be \(expected) (the callback under public_url), not \(redirect.absoluteString)")
             }
         }
-        guard problems.isEmpty, let apple, let publicURL, let serverSecret else { throw ConfigurationError(problems) }
+        guard reader.problems.isEmpty, let apple, let publicURL, let serverSecret else { throw ConfigurationError(reader.problems) }
         var configuration = ServerConfiguration(
             apple: apple,
             publicURL: publicURL,

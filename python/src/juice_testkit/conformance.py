@@ -126,14 +126,20 @@ class Kit:
         probe: str | None = None,
         native: str | None = None,
         native_nonce: str | None = None,
+        native_body: str | None = None,
+        api_only: bool = False,
         notifications: str | None = None,
         delete: str | None = None,
         timeout: int | None = None,
+        apple_stall_bound: int | None = None,
         run_timeout: float = 900.0,
     ) -> ConformanceReport:
         """Runs every case; returns the report whatever the verdicts. ``ConformanceRunError`` when it cannot run.
 
-        ``team_key`` is the path of the backend's .p8 (or its public-key PEM).
+        ``team_key`` is the path of the backend's .p8 (or its public-key PEM). ``api_only`` judges a backend
+        with only a native endpoint (give ``native``, not ``start``); ``native_body`` is ``"juice"`` (default)
+        or ``"rest-auth"`` (dj-rest-auth's ``{code, id_token}``); ``apple_stall_bound`` is how many seconds the
+        backend may take to refuse a sign-in while Apple stalls (``native-apple-slow``, default 15).
         """
         directory = self.report_dir or tempfile.mkdtemp(prefix="juice-conformance-")
         os.makedirs(directory, exist_ok=True)
@@ -145,11 +151,12 @@ class Kit:
         options: dict[str, str | None] = {
             "backend": backend, "port": str(self.port), "team-id": team_id, "key-id": key_id, "team-key": team_key,
             "client-id": client_id, "redirect-uri": redirect_uri, "bundle-id": bundle_id, "issuer": issuer, "start": start,
-            "start-method": start_method, "probe": probe, "native": native, "native-nonce": native_nonce,
+            "start-method": start_method, "probe": probe, "native": native, "native-nonce": native_nonce, "native-body": native_body,
             "notifications": notifications, "delete": delete, "timeout": None if timeout is None else str(timeout),
+            "apple-stall-bound": None if apple_stall_bound is None else str(apple_stall_bound),
             "report": paths["json"], "junit": paths["junit"], "html": paths["html"],
         }
-        argv = [self._juice_bin or find_juice_bin(), "conformance"]
+        argv = [self._juice_bin or find_juice_bin(), "conformance"] + (["--api-only"] if api_only else [])
         for name, value in options.items():
             if value is not None:
                 argv += [f"--{name}", value]
