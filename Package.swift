@@ -45,6 +45,20 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        // Juice's outgoing HTTP: clients that never follow redirects, and an exchange bounded by one
+        // deadline (head and body) and a body size limit. No protocol logic.
+        .target(
+            name: "JuiceHTTP",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The one way a program is started (SpawnedChild: posix_spawn, a clean signal mask, reaped by a
         // thread of its own): by the CLI, the client's browser opener and the tests. No dependencies.
         .target(
@@ -70,6 +84,7 @@ let package = Package(
         .target(
             name: "AppleSignIn",
             dependencies: [
+                "JuiceHTTP",
                 "JuiceEncodings",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -96,6 +111,7 @@ let package = Package(
         .target(
             name: "AppleIDEmulator",
             dependencies: [
+                "JuiceHTTP",
                 "JuiceEncodings",
                 "JuiceInfrastructure",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -117,6 +133,7 @@ let package = Package(
         .target(
             name: "JuiceServer",
             dependencies: [
+                "JuiceHTTP",
                 "AppleSignIn",
                 "WebAuthn",
                 "JuiceEncodings",
@@ -147,6 +164,7 @@ let package = Package(
         .target(
             name: "JuiceClient",
             dependencies: [
+                "JuiceHTTP",
                 "AppleSignIn",
                 "JuiceEncodings",
                 "JuiceProcesses",
@@ -162,6 +180,7 @@ let package = Package(
         .target(
             name: "AppleSignInConformance",
             dependencies: [
+                "JuiceHTTP",
                 "AppleIDEmulator",
                 "JuiceEncodings",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -178,6 +197,7 @@ let package = Package(
         .executableTarget(
             name: "juice",
             dependencies: [
+                "JuiceHTTP",
                 "AppleSignIn",
                 "JuiceEncodings",
                 "AppleIDEmulator",
@@ -207,6 +227,9 @@ let package = Package(
                 "AppleSignIn",
                 "AppleIDEmulator",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -236,6 +259,19 @@ let package = Package(
                 "JuiceEncodings",
             ],
             exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "JuiceHTTPTests",
+            dependencies: [
+                "JuiceTestSupport",
+                "JuiceHTTP",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import JuiceInfrastructure
@@ -31,7 +30,6 @@ import ServiceLifecycle
 ///   - random: The source of codes, tokens and identifiers.
 ///   - sleep: How injected delays (`token_delay`, `keys_delay`) wait; tests inject one that returns at once.
 ///   - options: Key grace period and outbox retry tunables.
-///   - httpClient: Delivers notifications.
 ///   - logger: The application's logger (secrets are never logged); by default `AppleIDEmulator` at the
 ///     level `LOG_LEVEL` names (`info` when unset).
 ///   - onServerRunning: Called with the bound port once the server listens.
@@ -48,7 +46,6 @@ public func buildEmulatorApplication(
     random: EmulatorRandom = .system,
     sleep: EmulatorSleep = .system,
     options: EmulatorOptions = EmulatorOptions(),
-    httpClient: HTTPClient = .shared,
     logger: Logger? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
     onSMTPRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -122,9 +119,9 @@ public func buildEmulatorApplication(
         ).endpoints
     )
 
+    // The delivery service owns its outgoing HTTP client (no redirects: OutgoingHTTP) while it runs.
     let delivery = NotificationDeliveryService(
-        store: store, signer: signer, address: address, time: time, options: options, httpClient: httpClient, logger: logger,
-        failures: failures
+        store: store, signer: signer, address: address, time: time, options: options, logger: logger, failures: failures
     )
     var services: [any Service] = [StoreLifecycleService(store: store), delivery]
     if let smtp = options.smtp {

@@ -12,8 +12,11 @@ public struct EmulatorOptions: Sendable {
     public var outboxMaximumBackoff: TimeInterval
     /// Attempts before a notification is given up.
     public var outboxMaximumAttempts: Int
-    /// The deadline of one delivery attempt.
+    /// The deadline of one delivery attempt: connection, request, answer head and body together (10 s by
+    /// default). An attempt that passes it is recorded as a timeout and retried.
     public var outboxRequestTimeout: Duration
+    /// The most notification endpoints delivered to at once (one notification in flight per endpoint).
+    public var outboxConcurrentEndpoints: Int = 16
     /// The private email relay's SMTP listener; `nil` runs none.
     public var smtp: SMTPOptions?
     /// The domain new relay addresses are issued on: `private.icloud.com` by default, as Apple does since

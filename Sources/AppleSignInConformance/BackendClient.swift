@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import JuiceHTTP
 import NIOCore
 import NIOHTTP1
 
@@ -49,8 +50,8 @@ struct BackendClient: Sendable {
     }
 
     /// The per-request deadline, clamped to between 1 ms and one hour.
-    private var deadline: TimeAmount {
-        .nanoseconds(Int64(min(max(timeout / .nanoseconds(1), 1_000_000), 3_600_000_000_000)))
+    private var deadline: Duration {
+        min(max(timeout, .milliseconds(1)), .seconds(3600))
     }
 
     private func send(_ url: String, method: HTTPMethod, headers: [(String, String)], body: String?) async throws(Failure) -> Answer {
@@ -59,15 +60,13 @@ struct BackendClient: Sendable {
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
         do {
-            let response = try await http.execute(
-                request,
-                timeout: deadline)
-            let bytes = try await response.body.collect(upTo: 1 << 20)
-            return Answer(status: Int(response.status.code), headers: response.headers, body: String(buffer: bytes))
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            // One deadline for the whole exchange (head and body) and a bounded body.
+            let response = try await http.boundedExecute(request, deadline: deadline, maximumBodySize: 1 << 20)
+            return Answer(status: Int(response.status.code), headers: response.headers, body: String(buffer: response.body))
+        } catch .deadlineExceeded, .connectTimeout {
             throw .timeout
         } catch {
-            throw .unreachable(String(describing: error))
+            throw .unreachable(error.description)
         }
     }
 }

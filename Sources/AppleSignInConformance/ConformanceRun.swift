@@ -2,6 +2,7 @@ import AppleIDEmulator
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import JuiceHTTP
 import Logging
 
 /// One conformance run: serves Apple on the kit's port, plays every case against the backend, and
@@ -44,7 +45,8 @@ public struct ConformanceRun: Sendable {
         } catch {
             throw ConformanceStartError(.kitUnavailable, "the kit could not prepare its keys and store: \(error)")
         }
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        // The kit follows a browser's redirects itself where a case says so; its client never does.
+        let http = OutgoingHTTP.makeClient()
         let result: Result<ConformanceReport, ConformanceStartError>
         do {
             result = .success(try await serving(authority: authority, http: http))

@@ -2,6 +2,7 @@ import AppleSignIn
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import JuiceHTTP
 import JuiceInfrastructure
 import Logging
 import ServiceLifecycle
@@ -18,7 +19,9 @@ import ServiceLifecycle
 ///   - configuration: The server's configuration.
 ///   - time: The clock (tests inject one to expire sessions and sign-in requests).
 ///   - random: The source of tokens and ids.
-///   - httpClient: Reaches Apple (or the emulator), over HTTP only.
+///   - httpClient: Reaches Apple (or the emulator), over HTTP only. `nil` (the default): the application
+///     owns a client that never follows redirects and shuts it down when it stops. A client passed here
+///     is the caller's to shut down, and must not follow redirects either.
 ///   - logger: The application's logger (tokens, cookies and passwords are never logged).
 ///   - metrics: Where `GET /metrics` reads from (the process's registry by default).
 ///   - onServerRunning: Called with the bound port once the server listens.
@@ -27,12 +30,16 @@ public func buildApplication(
     configuration: ServerConfiguration,
     time: TimeSource = .system,
     random: ServerRandom = .system,
-    httpClient: HTTPClient = .shared,
+    httpClient: HTTPClient? = nil,
     logger: Logger = Logger(label: "juice.server"),
     metrics: ServerMetrics = .shared,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     let database = try await openDatabase(configuration.database, logger: logger)
+    // The server's own outgoing client unless one is given: no redirects (OutgoingHTTP); a service
+    // listed first (so stopped last) shuts it down.
+    let ownedClient: HTTPClient? = httpClient == nil ? OutgoingHTTP.makeClient() : nil
+    let httpClient = httpClient ?? ownedClient ?? OutgoingHTTP.processClient
     let dependencies: ServerDependencies
     do {
         try await SchemaMigrator().migrate(database, now: time.now, logger: logger)
@@ -42,6 +49,7 @@ public func buildApplication(
         )
     } catch {
         await database.close()
+        try? await ownedClient?.shutdown()
         throw error
     }
     let router = buildRouter(dependencies: dependencies)
@@ -51,7 +59,8 @@ public func buildApplication(
         time: time, logger: logger)
     let check = dependencies.refreshTokenCheck
     let revocations = dependencies.revocations
-    var services: [any Service] = [
+    var services: [any Service] = ownedClient.map { [HTTPClientShutdownService(client: $0, logger: logger)] } ?? []
+    services += [
         DatabaseService(database: database),
         PeriodicService(interval: configuration.purgeInterval, startImmediately: false, failure: "expiry purge pass failed", logger: logger) {
             await purge.purgeOnce()

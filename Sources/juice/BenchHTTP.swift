@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import JuiceEncodings
+import JuiceHTTP
 import NIOCore
 import NIOHTTP1
 
@@ -39,11 +40,11 @@ struct BenchHTTP: Sendable {
         let status: UInt
         let bytes: ByteBuffer
         do {
-            let response = try await httpClient.execute(request, timeout: .seconds(30))
+            let response = try await httpClient.boundedExecute(request, deadline: .seconds(30), maximumBodySize: 1024 * 1024)
             status = response.status.code
-            bytes = try await response.body.collect(upTo: 1024 * 1024)
+            bytes = response.body
         } catch {
-            throw BenchSignInError(kind: step, "cannot reach \(url): \(String(describing: error).prefix(160))")
+            throw BenchSignInError(kind: step, "cannot reach \(url): \(error)")
         }
         let object = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any]
         guard status == 200 || status == 201 else {

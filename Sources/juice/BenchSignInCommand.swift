@@ -5,6 +5,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import JuiceEncodings
+import JuiceHTTP
 import NIOCore
 import NIOHTTP1
 
@@ -92,8 +93,7 @@ struct BenchSignIn: Sendable {
 
     /// Runs `body` with an HTTP client for the benchmark, shut down afterwards whatever `body` did.
     static func withHTTPClient<Value: Sendable>(_ body: (HTTPClient) async throws -> Value) async throws -> Value {
-        let httpClient = HTTPClient(
-            eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(5), read: .seconds(30))))
+        let httpClient = OutgoingHTTP.makeClient { $0.timeout = .init(connect: .seconds(5), read: .seconds(30)) }
         let result: Result<Value, any Error>
         do {
             result = .success(try await body(httpClient))

@@ -36,7 +36,7 @@ struct BackendEmulator: Sendable {
             let ready = AsyncStream.makeStream(of: Int.self)
             let app = try await buildEmulatorApplication(
                 configuration: configuration, dataDirectory: directory.url, port: 0, issuer: "https://appleid.apple.com",
-                random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM), httpClient: http, logger: logger,
+                random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM), logger: logger,
                 onServerRunning: { ready.continuation.yield($0) })
             return try await withRunningServices([app], logger: logger, ready: ready) { port in
                 try await body(BackendEmulator(port: port))

@@ -53,7 +53,7 @@ struct HTTPTimeoutTests {
                 options.httpBodyTimeout = .seconds(timeouts.body)
                 service = try await buildEmulatorApplication(
                     configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"),
-                    port: 0, random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM), options: options, httpClient: Browser.pool,
+                    port: 0, random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM), options: options,
                     logger: logger, onServerRunning: { sink.yield($0) })
             }
             let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [], logger: logger))

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JuiceEncodings
 
 extension EmulatorConfiguration {
     /// Reads and validates a configuration from JSON.
@@ -116,13 +117,23 @@ extension EmulatorConfiguration {
             if appleID.password.isEmpty || appleID.password.count > 256 {
                 add("\(path).password", "must be 1 to 256 characters")
             }
-            for (field, name) in [("first_name", appleID.firstName), ("last_name", appleID.lastName)] where name.count > 64 {
-                add("\(path).\(field)", "must be at most 64 characters")
+            // Names are stored text (StoredTextRule): no control characters, lengths in Unicode scalars and bytes.
+            for (field, name) in [("first_name", appleID.firstName), ("last_name", appleID.lastName)] {
+                do {
+                    try StoredTextRule.name.check(name)
+                } catch {
+                    add("\(path).\(field)", error.reason)
+                }
             }
             if let managed = appleID.managed {
-                let organization = managed.organization.trimmingCharacters(in: .whitespaces)
-                if organization.isEmpty || organization.count > 128 {
-                    add("\(path).managed.organization", "must be 1 to 128 characters")
+                let organization = StoredTextRule.trimmingSpaces(managed.organization)
+                do {
+                    try StoredTextRule.organization.check(organization)
+                    if organization.isEmpty {
+                        add("\(path).managed.organization", "must be 1 to \(StoredTextRule.organization.maximumScalars) characters")
+                    }
+                } catch {
+                    add("\(path).managed.organization", error.reason)
                 }
                 if let email = managed.email, !Self.isEmail(email) {
                     add("\(path).managed.email", "\(Self.quoted(email)) is not an email address")

@@ -1,3 +1,5 @@
+import JuiceEncodings
+
 /// Parses the `scope` parameter: space-separated, only `name` and `email` (`openid` tolerated), no duplicates.
 enum AuthorizationScopes {
     static func parse(_ text: String?) throws(OAuthError) -> [String] {
@@ -26,7 +28,19 @@ enum AuthorizationScopes {
     /// A name field: at most 64 characters.
     static func name(_ text: String?, field: String) throws(OAuthError) -> String? {
         guard let text else { return nil }
-        guard text.count <= 64 else { throw .invalidRequest("\(field) must be at most 64 characters") }
+        if let violation = nameViolation(text) { throw .invalidRequest("\(field) " + violation.reason) }
         return text
+    }
+
+    /// Why a name a person typed breaks ``StoredTextRule/name`` (a control character, over 64 Unicode
+    /// scalars or 256 bytes), or `nil`.
+    static func nameViolation(_ text: String?) -> StoredTextViolation? {
+        guard let text else { return nil }
+        do {
+            try StoredTextRule.name.check(text)
+            return nil
+        } catch {
+            return error
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import JuiceEncodings
 import JuiceInfrastructure
 import Logging
 
@@ -71,11 +72,18 @@ struct AuthorizeController: Sendable {
         let firstName = form["first_name"]
         let lastName = form["last_name"]
         let first = try await !authorizer.hasGrant(account, client: authorize.client)
-        if (firstName?.count ?? 0) > 64 || (lastName?.count ?? 0) > 64 {
+        // The names a person types are stored text: StoredTextRule.name (no control characters, at most 64
+        // Unicode scalars and 256 bytes).
+        if let violation = AuthorizationScopes.nameViolation(firstName) ?? AuthorizationScopes.nameViolation(lastName) {
             let id = try await consentSession(sessionID, account: account, authorize)
+            let message =
+                switch violation {
+                case .controlCharacter: "name_invalid_characters"
+                case .tooLong: "name_too_long"
+                }
             return try await consentPage(
                 authorize, account: account, first: first, session: id, language: language,
-                error: EmulatorPageRenderer.string("name_too_long", language)
+                error: EmulatorPageRenderer.string(message, language)
             )
         }
         guard form["action"] == "continue" else {

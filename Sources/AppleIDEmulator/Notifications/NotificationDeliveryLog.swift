@@ -30,16 +30,12 @@ struct NotificationDeliveryLog: Sendable, Codable, Hashable {
         a.http_status, a.error, a.next_attempt_at
         """
 
-    /// Records one attempt.
+    /// Records one attempt; `attemptedAt` is when it started.
     static func record(
         notificationID: Int, url: String, at attemptedAt: Double, result: DeliveryResult, nextAttemptAt: Double?, in database: any SQLDatabase
     ) async throws {
-        var status: Int? = nil
-        var error: String? = nil
-        switch result {
-        case .status(let code): status = code
-        case .failure(let reason): error = reason
-        }
+        let status = result.httpStatus
+        let error = result.error
         try await database.raw(
             """
             INSERT INTO notification_attempts (outbox_id, attempted_at, url, http_status, error, next_attempt_at)

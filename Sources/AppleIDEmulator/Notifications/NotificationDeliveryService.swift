@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import JuiceHTTP
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -9,6 +10,12 @@ import ServiceLifecycle
 /// Delivers queued notifications: signs each with the current key, POSTs `{"payload": "<JWT>"}` to
 /// the app's notification URL, and on failure retries with doubling, capped backoff up to a bounded
 /// number of attempts. The queue lives in the store, so deliveries survive a restart.
+///
+/// Endpoints are served concurrently, one notification in flight per endpoint (in queue order), at most
+/// ``EmulatorOptions/outboxConcurrentEndpoints`` endpoints at once, each attempt bounded by one deadline
+/// for the whole exchange and a body size limit: a slow or dead endpoint holds only its own queue
+/// (issue 40). Redirects are answers (failed attempts), never followed: the service owns an
+/// ``OutgoingHTTP`` client for as long as it runs, and shuts it down when it stops.
 struct NotificationDeliveryService: Service {
     struct Claims: Encodable {
         let iss: String
@@ -19,53 +26,100 @@ struct NotificationDeliveryService: Service {
         let events: String
     }
 
+    /// The largest answer body read from a notification endpoint; a larger one fails the attempt.
+    static let maximumResponseSize = 64 * 1024
+
     let store: EmulatorStore
     let signer: JWSSigner
     let address: EmulatorAddress
     let time: EmulatorTime
     let options: EmulatorOptions
-    let httpClient: HTTPClient
     let logger: Logger
     /// `drop_notifications`: consulted once per attempt (``DroppedNotification``).
     var failures = FailureInjection()
+    /// The endpoints with a delivery in flight.
+    let busy = BusyEndpoints()
 
     func run() async throws {
-        // Ends promptly on graceful shutdown: the sleep between polls is cancelled.
+        let httpClient = OutgoingHTTP.makeClient()
+        await deliverUntilShutdown(httpClient)
+        do {
+            try await httpClient.shutdown()
+        } catch {
+            logger.debug("HTTP client shutdown failed", metadata: ["error.type": "\(type(of: error))"])
+        }
+    }
+
+    /// Polls the outbox and delivers until graceful shutdown.
+    func deliverUntilShutdown(_ httpClient: HTTPClient) async {
+        // Ends promptly on graceful shutdown: the sleep between polls is cancelled, which ends the group and
+        // cancels the deliveries in flight (a cancelled attempt is not recorded; the notification stays due).
         try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await deliverDue()
-                try await Task.sleep(for: options.outboxPollInterval)
+            try await withThrowingDiscardingTaskGroup { group in
+                let limit = max(1, options.outboxConcurrentEndpoints)
+                while true {
+                    for (url, entries) in await dueByEndpoint() where busy.claim(url, limit: limit) {
+                        group.addTask {
+                            defer { busy.release(url) }
+                            await deliver(entries, with: httpClient)
+                        }
+                    }
+                    try await Task.sleep(for: options.outboxPollInterval)
+                }
             }
         }
     }
 
-    /// Attempts every notification that is due now.
-    func deliverDue() async {
+    /// The notifications due now whose endpoint has nothing in flight, grouped by endpoint, each group in
+    /// queue order, endpoints in the order of their oldest due notification. Busy endpoints are left out
+    /// in the query itself, so a long backlog for one of them never hides another endpoint's notifications.
+    func dueByEndpoint() async -> [(url: String, entries: [OutboxEntry])] {
         let now = time.now.timeIntervalSince1970
+        let busyURLs: [any Encodable & Sendable] = busy.urls
         let due: [OutboxEntry]
         do {
             due = try await store.transaction { database in
                 try await database.raw(
                     """
                     SELECT \(OutboxEntry.columns) FROM outbox
-                    WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= \(bind: now) ORDER BY id LIMIT 50
+                    WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= \(bind: now)
+                        AND url NOT IN (\(binds: busyURLs)) ORDER BY id LIMIT 200
                     """
                 ).all(decoding: OutboxEntry.self)
             }
         } catch {
             logger.debug("outbox read failed", metadata: ["error.type": "\(type(of: error))"])
-            return
+            return []
         }
+        var groups: [(url: String, entries: [OutboxEntry])] = []
+        var index: [String: Int] = [:]
         for entry in due {
+            if let position = index[entry.url] {
+                groups[position].entries.append(entry)
+            } else {
+                index[entry.url] = groups.count
+                groups.append((entry.url, [entry]))
+            }
+        }
+        return groups
+    }
+
+    /// Attempts one endpoint's due notifications, one after the other.
+    func deliver(_ entries: [OutboxEntry], with httpClient: HTTPClient) async {
+        for entry in entries {
             if Task.isCancelled { return }
-            await attempt(entry)
+            await attempt(entry, with: httpClient)
         }
     }
 
-    /// One attempt: POSTs, then records the outcome on the outbox row and in the delivery log, in one transaction.
-    func attempt(_ entry: OutboxEntry) async {
+    /// One attempt: POSTs, then records the outcome on the outbox row and in the delivery log (with the
+    /// time the attempt started), in one transaction.
+    func attempt(_ entry: OutboxEntry, with httpClient: HTTPClient) async {
+        let started = time.now.timeIntervalSince1970
         let dropped = DroppedNotification.isDropped(audience: entry.audience, failures: failures)
-        let result: DeliveryResult = await dropped ? .failure(DroppedNotification.reason) : post(entry)
+        let posted: DeliveryResult? = await dropped ? .failure(DroppedNotification.reason) : post(entry, with: httpClient)
+        // Cancelled (shutting down): no attempt is recorded, and the notification stays due.
+        guard let result = posted else { return }
         let attempts = entry.attempts + 1
         let now = time.now.timeIntervalSince1970
         let delivered = result.isDelivered
@@ -86,15 +140,17 @@ struct NotificationDeliveryService: Service {
                     """
                 ).run()
                 try await NotificationDeliveryLog.record(
-                    notificationID: entry.id, url: entry.url, at: now, result: result, nextAttemptAt: delivered || givingUp ? nil : next, in: database)
+                    notificationID: entry.id, url: entry.url, at: started, result: result, nextAttemptAt: delivered || givingUp ? nil : next,
+                    in: database)
             }
         } catch {
             logger.debug("outbox update failed", metadata: ["error.type": "\(type(of: error))"])
         }
     }
 
-    /// POSTs one notification; returns the HTTP status, or a short failure description.
-    private func post(_ entry: OutboxEntry) async -> DeliveryResult {
+    /// POSTs one notification; returns the HTTP status, or a short failure description, or `nil` when the
+    /// attempt was cancelled.
+    private func post(_ entry: OutboxEntry, with httpClient: HTTPClient) async -> DeliveryResult? {
         let issuedAt = Int64(time.now.timeIntervalSince1970)
         let payload: String
         do {
@@ -110,14 +166,13 @@ struct NotificationDeliveryService: Service {
         let body = try? JSONEncoder().encode(["payload": payload])
         request.body = .bytes(ByteBuffer(bytes: body ?? Data()))
         do {
-            let (seconds, attoseconds) = options.outboxRequestTimeout.components
-            let timeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-            let response = try await httpClient.execute(request, timeout: timeout, logger: logger)
-            _ = try? await response.body.collect(upTo: 64 * 1024)
+            let response = try await httpClient.boundedExecute(
+                request, deadline: options.outboxRequestTimeout, maximumBodySize: Self.maximumResponseSize, logger: logger)
             return .status(Int(response.status.code))
+        } catch .cancelled {
+            return nil
         } catch {
-            // The client's own description (connect timeout, connection refused, TLS handshake failure…): no secrets.
-            return .failure("unreachable: " + String(String(describing: error).prefix(200)))
+            return DeliveryResult(error)
         }
     }
 }

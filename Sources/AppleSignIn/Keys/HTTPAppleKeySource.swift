@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import JuiceHTTP
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -9,7 +10,7 @@ public struct HTTPAppleKeySource: AppleKeySource {
     /// The JWKS URL, e.g. `https://appleid.apple.com/auth/keys`.
     public let url: String
     private let httpClient: HTTPClient
-    private let timeout: TimeAmount
+    private let timeout: Duration
     private let logger: Logger
 
     /// The largest JWKS document accepted.
@@ -18,31 +19,41 @@ public struct HTTPAppleKeySource: AppleKeySource {
     /// Creates a source for `url`.
     /// - Parameters:
     ///   - url: The JWKS URL.
-    ///   - httpClient: The HTTP client to use (one per process).
-    ///   - timeout: Deadline for the whole request.
+    ///   - httpClient: The HTTP client to use (one per process); it must not follow redirects. `nil` (the
+    ///     default): the toolkit's process-wide client, which never does.
+    ///   - timeout: Deadline for the whole request, head and body together.
     ///   - logger: Receives debug messages.
-    public init(url: String, httpClient: HTTPClient = .shared, timeout: Duration = .seconds(10), logger: Logger = AppleSignInLogging.disabled) {
+    public init(url: String, httpClient: HTTPClient? = nil, timeout: Duration = .seconds(10), logger: Logger = AppleSignInLogging.disabled) {
         self.url = url
-        self.httpClient = httpClient
-        self.timeout = TimeAmount(timeout)
+        self.httpClient = httpClient ?? OutgoingHTTP.processClient
+        self.timeout = timeout
         self.logger = logger
     }
 
     /// Creates a source for `{baseURL}/auth/keys`.
-    public init(appleBaseURL: URL, httpClient: HTTPClient = .shared, logger: Logger = AppleSignInLogging.disabled) {
+    public init(appleBaseURL: URL, httpClient: HTTPClient? = nil, logger: Logger = AppleSignInLogging.disabled) {
         self.init(url: appleBaseURL.appendingPathComponent("auth/keys").absoluteString, httpClient: httpClient, logger: logger)
     }
 
+    /// Fetches the key set.
+    /// - Throws: ``KeySetError`` when the endpoint cannot be reached within the deadline, answers anything
+    ///   but `200` (a redirect included: it is never followed), or sends a body over 256 KiB or not a JWKS.
     public func fetchKeys() async throws -> FetchedKeys {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/json")
         logger.debug("fetching Apple signing keys", metadata: ["url": "\(url)"])
-        let response = try await httpClient.execute(request, timeout: timeout, logger: logger)
+        // One deadline for the whole exchange (head and body), a bounded body, no redirects (a 3xx is refused).
+        let response: BoundedResponse
+        do {
+            response = try await httpClient.boundedExecute(request, deadline: timeout, maximumBodySize: Self.maximumBodySize, logger: logger)
+        } catch {
+            // A short, secret-free reason: "connection refused", the deadline, a body over the limit.
+            throw KeySetError(.unavailable, "\(url) gave no usable answer: \(error)")
+        }
         guard response.status == .ok else {
             throw KeySetError(.unavailable, "\(url) answered HTTP \(response.status.code)")
         }
-        let body = try await response.body.collect(upTo: Self.maximumBodySize)
-        let keySet = try JSONWebKeySet(jwks: body.readableBytesView)
+        let keySet = try JSONWebKeySet(jwks: response.body.readableBytesView)
         let maxAge = response.headers["Cache-Control"].lazy.compactMap(Self.maxAge(fromCacheControl:)).first
         return FetchedKeys(keySet: keySet, maxAge: maxAge)
     }

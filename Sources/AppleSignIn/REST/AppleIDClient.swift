@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import JuiceHTTP
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -43,14 +44,15 @@ public struct AppleIDClient: Sendable {
     /// - Parameters:
     ///   - baseURL: Apple's base URL (or an emulator's).
     ///   - signer: Signs client secrets.
-    ///   - httpClient: The process's HTTP client.
+    ///   - httpClient: The process's HTTP client; it must not follow redirects. `nil` (the default): the
+    ///     toolkit's process-wide client, which never does (a 3xx from Apple is an invalid answer).
     ///   - timeout: Deadline per request (10 s by default).
     ///   - retrySchedule: For idempotent calls.
     ///   - logger: Receives debug messages (never secrets).
     public init(
         baseURL: URL = AppleSignInConfiguration.appleBaseURL,
         signer: ClientSecretSigner,
-        httpClient: HTTPClient = .shared,
+        httpClient: HTTPClient? = nil,
         timeout: Duration = .seconds(10),
         retrySchedule: RetrySchedule = RetrySchedule(),
         logger: Logger = AppleSignInLogging.disabled
@@ -58,7 +60,7 @@ public struct AppleIDClient: Sendable {
         self.baseURL = baseURL
         self.base = baseURL.absoluteString.trimmingTrailingSlash
         self.signer = signer
-        self.httpClient = httpClient
+        self.httpClient = httpClient ?? OutgoingHTTP.processClient
         self.timeout = timeout
         self.retrySchedule = retrySchedule
         self.logger = logger
@@ -66,7 +68,7 @@ public struct AppleIDClient: Sendable {
 
     /// Creates a client for a configuration's Apple base URL.
     public init(
-        configuration: AppleSignInConfiguration, signer: ClientSecretSigner, httpClient: HTTPClient = .shared,
+        configuration: AppleSignInConfiguration, signer: ClientSecretSigner, httpClient: HTTPClient? = nil,
         logger: Logger = AppleSignInLogging.disabled
     ) {
         self.init(baseURL: configuration.appleBaseURL, signer: signer, httpClient: httpClient, logger: logger)
@@ -185,16 +187,18 @@ public struct AppleIDClient: Sendable {
         request.body = .bytes(ByteBuffer(string: body))
 
         let started = ContinuousClock.now
-        let response: HTTPClientResponse
-        let bytes: ByteBuffer
+        let response: BoundedResponse
         do {
-            response = try await httpClient.execute(request, timeout: TimeAmount(timeout), logger: logger)
-            bytes = try await response.body.collect(upTo: Self.maximumBodySize)
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            // One deadline for the whole exchange (head and body), a bounded body, no redirects.
+            response = try await httpClient.boundedExecute(request, deadline: timeout, maximumBodySize: Self.maximumBodySize, logger: logger)
+        } catch .deadlineExceeded, .connectTimeout {
             throw AppleIDClientError(.timeout, "Apple did not answer /\(path) within \(timeout)")
+        } catch .bodyTooLarge(let status, let limit) {
+            throw AppleIDClientError(.invalidResponse, "Apple's answer to /\(path) is over \(limit) bytes", status: status)
         } catch {
-            throw AppleIDClientError(.unreachable, "could not reach Apple at /\(path): \(Self.describe(error))")
+            throw AppleIDClientError(.unreachable, "could not reach Apple at /\(path): \(error)")
         }
+        let bytes = response.body
         logger.debug("Apple call", metadata: ["path": "\(path)", "status": "\(response.status.code)", "elapsed": "\(ContinuousClock.now - started)"])
         let json = bytes.readableBytes == 0 ? nil : try? JSONParser.parse(Array(bytes.readableBytesView))
 
@@ -224,9 +228,5 @@ public struct AppleIDClient: Sendable {
             throw AppleIDClientError(.invalidResponse, "Apple's answer to /\(path) is not a JSON object", status: 200)
         }
         return json
-    }
-
-    static func describe(_ error: any Error) -> String {
-        String(describing: error).prefix(200).description
     }
 }

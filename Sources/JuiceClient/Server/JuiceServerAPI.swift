@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import JuiceEncodings
+import JuiceHTTP
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -60,12 +61,10 @@ public struct JuiceServerAPI: Sendable {
     /// The client used unless another is given: one per process, failing at once when the server
     /// refuses the connection (instead of retrying until the call's timeout, as a client talking to a
     /// fleet would), so an unreachable server is reported within a moment.
-    public static let defaultHTTPClient: HTTPClient = {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout.connect = .seconds(10)
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
+    public static let defaultHTTPClient: HTTPClient = OutgoingHTTP.makeClient {
+        $0.connectionPool.retryConnectionEstablishment = false
+        $0.timeout.connect = .seconds(10)
+    }
 
     /// The largest response body read.
     static let maximumResponseSize = 1 << 20
@@ -239,13 +238,14 @@ public struct JuiceServerAPI: Sendable {
         let status: Int
         let bytes: ByteBuffer
         do {
-            let response = try await httpClient.execute(request, timeout: TimeAmount(timeout), logger: logger)
+            // One deadline for the whole exchange (head and body), a bounded body, no redirects.
+            let response = try await httpClient.boundedExecute(request, deadline: timeout, maximumBodySize: Self.maximumResponseSize, logger: logger)
             status = Int(response.status.code)
-            bytes = try await response.body.collect(upTo: Self.maximumResponseSize)
-        } catch is NIOTooManyBytesError {
-            throw .unexpectedResponse(status: nil, "the answer to \(method) /\(path) is larger than \(Self.maximumResponseSize) bytes")
+            bytes = response.body
+        } catch .bodyTooLarge(let status, _) {
+            throw .unexpectedResponse(status: status, "the answer to \(method) /\(path) is larger than \(Self.maximumResponseSize) bytes")
         } catch {
-            logger.debug("juice server unreachable", metadata: ["path": "\(path)", "error": "\(type(of: error))"])
+            logger.debug("juice server unreachable", metadata: ["path": "\(path)", "error": "\(error)"])
             throw .unreachable("cannot reach the Juice server at \(baseURL.absoluteString) (\(Self.summary(of: error)))")
         }
         let data = Data(bytes.readableBytesView)
@@ -267,6 +267,10 @@ public struct JuiceServerAPI: Sendable {
     /// A short, secret-free description of a transport failure.
     static func summary(of error: any Error) -> String {
         switch error {
+        case OutgoingHTTPFailure.deadlineExceeded, OutgoingHTTPFailure.connectTimeout:
+            "timed out"
+        case let error as OutgoingHTTPFailure:
+            error.description
         case let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout:
             "timed out"
         case is HTTPClientError:

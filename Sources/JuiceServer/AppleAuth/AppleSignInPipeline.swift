@@ -120,9 +120,12 @@ struct AppleSignInPipeline: Sendable {
 
     private static let nonceSpent = ServerError(.invalidNonce, status: .badRequest, "this nonce was already used; request a new one")
 
-    /// A name part as stored: trimmed, at most 64 characters, `nil` when empty.
+    /// A name part as stored: ``StoredTextRule/sanitized(_:)`` by ``StoredTextRule/name``, trimmed, `nil` when empty.
     static func clean(_ value: String?) -> String? {
-        guard let value = value?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
-        return String(value.prefix(64))
+        // Apple's own data, sent once: kept, not refused (a refusal would lose the name for good and fail
+        // the sign-in), with control characters removed and cut to 64 Unicode scalars and 256 bytes.
+        guard let value = value.map(StoredTextRule.name.sanitized)?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty
+        else { return nil }
+        return value
     }
 }

@@ -17,6 +17,8 @@ extension ServerError {
             case invalidPassword = "invalid_password"
             case passwordInvalidCharacters = "password_invalid_characters"
             case passwordTooLong = "password_too_long"
+            case invalidText = "invalid_text"
+            case textTooLong = "text_too_long"
             case rateLimited = "rate_limited"
             case appleIDInUse = "apple_id_in_use"
             case notFound = "not_found"
@@ -103,6 +105,10 @@ extension ServerError {
         static let passwordInvalidCharacters = Code(.passwordInvalidCharacters)
         /// A new password is longer than the 72 UTF-8 bytes bcrypt reads.
         static let passwordTooLong = Code(.passwordTooLong)
+        /// Stored text (a passkey's name) holds a control character: C0 (NUL, tab, a line break…), DEL or C1.
+        static let invalidText = Code(.invalidText)
+        /// Stored text is longer than its limit in Unicode scalars or UTF-8 bytes.
+        static let textTooLong = Code(.textTooLong)
         /// Too many attempts; try later.
         static let rateLimited = Code(.rateLimited)
         /// The Apple ID is already linked to another account.

@@ -163,12 +163,13 @@ struct PasskeyAPIController: Sendable {
     static let lastSignInMethod = ServerError(
         .lastSignInMethod, status: .conflict, "this passkey is the account's only way to sign in; add a password or another passkey first")
 
-    /// A passkey's new name, trimmed: 1 to ``PasskeyCeremonies/maximumNameLength`` characters.
+    /// A passkey's new name, trimmed of spaces: not empty, and within ``StoredTextRule/name`` (no control
+    /// characters, at its ends neither; at most 64 Unicode scalars and 256 bytes), or 400 `invalid_text` /
+    /// `text_too_long`.
     static func newName(_ raw: String) throws -> String {
-        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty, name.count <= PasskeyCeremonies.maximumNameLength else {
-            throw ServerError.invalidRequest("name must have 1 to \(PasskeyCeremonies.maximumNameLength) characters")
-        }
+        let name = StoredTextRule.trimmingSpaces(raw)
+        try StoredTextRule.name.check(name)
+        guard !name.isEmpty else { throw ServerError.invalidRequest("name must have 1 to \(StoredTextRule.name.maximumScalars) characters") }
         return name
     }
 

@@ -57,9 +57,6 @@ struct PasskeyCeremonies: Sendable {
 
     /// The transports WebAuthn defines; anything else a client reports is dropped.
     static let knownTransports: Set<String> = ["usb", "nfc", "ble", "smart-card", "hybrid", "internal"]
-    /// The longest passkey name kept, in characters.
-    static let maximumNameLength = 64
-
     let relyingParty: PasskeyRelyingParty
     /// The name browsers show for the site.
     let relyingPartyName: String
@@ -95,10 +92,20 @@ struct PasskeyCeremonies: Sendable {
             authenticatorSelection: .init(userVerification: relyingParty.requirements.userVerification.rawValue))
     }
 
+    /// The name a new passkey is stored under: trimmed of spaces, "Passkey" when empty, cut to
+    /// ``StoredTextRule/name``'s length (64 Unicode scalars, 256 bytes); a control character is refused
+    /// (400 `invalid_text`), before the challenge is spent.
+    static func registrationName(_ name: String?) throws(StoredTextViolation) -> String {
+        let trimmed = StoredTextRule.trimmingSpaces(name ?? "")
+        try StoredTextRule.checkCharacters(trimmed)
+        return trimmed.isEmpty ? "Passkey" : StoredTextRule.name.sanitized(trimmed)
+    }
+
     /// Finishes adding a passkey to `accountID`: the challenge must be one issued to that account.
     func finishRegistration(
         accountID: String, response: RegistrationResponse, transports: [String], name: String?
     ) async throws -> PasskeyCredential {
+        let storedName = try Self.registrationName(name)
         let now = time.now
         let challenge = try await consumeChallenge(named: response.clientData, purpose: .registration, now: now)
         guard challenge.accountID == accountID else {
@@ -106,13 +113,12 @@ struct PasskeyCeremonies: Sendable {
         }
         let verified = try relyingParty.verifyRegistration(response, challenge: challenge.challenge)
         let handle = try await store.userHandle(accountID: accountID, candidate: random.bytes(32))
-        let trimmed = (name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let credential = PasskeyCredential(
             credentialID: verified.credentialID, accountID: accountID, userHandle: handle, publicKey: verified.publicKey,
             algorithm: verified.algorithm, signCount: verified.signCount,
             transports: Array(Set(transports).intersection(Self.knownTransports)).sorted(),
             backupEligible: verified.backupEligible, backedUp: verified.backedUp,
-            name: trimmed.isEmpty ? "Passkey" : String(trimmed.prefix(Self.maximumNameLength)),
+            name: storedName,
             createdAt: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), lastUsedAt: nil)
         try await store.add(credential)
         return credential

@@ -52,7 +52,7 @@ struct RunningEmulator: Sendable {
         let app = try await buildEmulatorApplication(
             configuration: configuration, dataDirectory: dataDirectory, port: 0, issuer: issuer, time: clock.emulatorTime,
             random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM), sleep: sleep,
-            options: options, httpClient: http, logger: logger, onServerRunning: { ready.continuation.yield($0) },
+            options: options, logger: logger, onServerRunning: { ready.continuation.yield($0) },
             onSMTPRunning: { smtpReady.continuation.yield($0) }
         )
         return try await withRunningServices([app], logger: logger, ready: ready) { port in

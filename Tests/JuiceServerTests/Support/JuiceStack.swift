@@ -245,7 +245,7 @@ struct JuiceStack: Sendable {
             configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"), port: 0,
             time: clock.emulatorTime, random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM),
             options: EmulatorOptions(smtp: SMTPOptions(port: 0, dailyLimitPerAddress: environment.relayDailyLimit)),
-            httpClient: Browser.pool, logger: logger,
+            logger: logger,
             onServerRunning: { emulatorPortSink.yield($0) }, onSMTPRunning: { smtpPortSink.yield($0) }
         )
         let emulatorGroup = ServiceGroup(configuration: .init(services: [emulator], gracefulShutdownSignals: [], logger: logger))
@@ -271,7 +271,7 @@ struct JuiceStack: Sendable {
                     if instance > 0 { configuration.port = 0 }
                     services.append(
                         try await buildApplication(
-                            configuration: configuration, time: clock.timeSource, httpClient: Browser.pool, logger: logger, metrics: ServerMetrics(),
+                            configuration: configuration, time: clock.timeSource, logger: logger, metrics: ServerMetrics(),
                             onServerRunning: { serverPortSink.yield($0) }
                         )
                     )

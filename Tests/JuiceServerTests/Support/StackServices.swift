@@ -31,7 +31,7 @@ enum StackServices {
         let ports = AsyncStream.makeStream(of: Int.self)
         let emulator = try await buildEmulatorApplication(
             configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"), port: port,
-            time: clock.emulatorTime, random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM), httpClient: Browser.pool,
+            time: clock.emulatorTime, random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM),
             logger: logger, onServerRunning: { ports.continuation.yield($0) }
         )
         return try await run(emulator, ready: (ports.stream, ports.continuation), body)
@@ -44,7 +44,7 @@ enum StackServices {
         let ports = AsyncStream.makeStream(of: Int.self)
         let server = try await buildApplication(
             configuration: environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: .init()), time: clock.timeSource,
-            httpClient: Browser.pool, logger: logger, onServerRunning: { ports.continuation.yield($0) }
+            logger: logger, onServerRunning: { ports.continuation.yield($0) }
         )
         return try await run(server, ready: (ports.stream, ports.continuation)) {
             try await body(JuiceStack(environment: environment, emulatorURL: emulatorURL, clock: clock, instanceURLs: [environment.serverURL]))
