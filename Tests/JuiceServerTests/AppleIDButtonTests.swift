@@ -1,4 +1,5 @@
 import JuiceInfrastructure
+import JuiceTestSupport
 import Testing
 
 @testable import JuiceServer

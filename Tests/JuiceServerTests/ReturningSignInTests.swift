@@ -1,5 +1,6 @@
 import AppleSignIn
 import Foundation
+import JuiceTestSupport
 import Logging
 import SQLKit
 import Testing

@@ -1,4 +1,5 @@
 import HTTPTypes
+import JuiceTestSupport
 import Testing
 
 @testable import AppleSignIn

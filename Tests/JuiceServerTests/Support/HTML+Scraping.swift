@@ -1,4 +1,5 @@
 import Foundation
+import JuiceTestSupport
 
 /// Reads what tests need out of pages.
 enum Scrape {

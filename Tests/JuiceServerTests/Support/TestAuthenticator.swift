@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JuiceEncodings
+import JuiceTestSupport
 
 /// A passkey authenticator for the API tests, built from swift-crypto's P-256 and SHA-256 and its own
 /// few lines of CBOR (none of the server's WebAuthn code): it answers creation and request options as

@@ -6,12 +6,12 @@ import Foundation
 /// would be skipped for lack of a tool — PostgreSQL, Chromium, chromedriver, selenium — into a
 /// failure, so a run can never pass without them. Without it, plain `swift test` skips them with a
 /// notice.
-enum TestRequirements {
-    static var requireAll: Bool { ProcessInfo.processInfo.environment["JUICE_TEST_REQUIRE_ALL"] == "1" }
+package enum TestRequirements {
+    package static var requireAll: Bool { ProcessInfo.processInfo.environment["JUICE_TEST_REQUIRE_ALL"] == "1" }
 
     /// Prints `message` once on standard error (test arguments are computed while the run is
     /// planned, so this comes before the first test starts).
-    static func notice(_ message: String) {
+    package static func notice(_ message: String) {
         FileHandle.standardError.write(Data("◇ Notice: \(message)\n".utf8))
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import JuiceTestSupport
 import Logging
 import ServiceLifecycle
 
@@ -8,8 +7,8 @@ import ServiceLifecycle
 
 /// The server and the emulator started separately, for tests that stop and restart Apple while
 /// the server keeps running.
-enum StackServices {
-    static var logger: Logger {
+package enum StackServices {
+    package static var logger: Logger {
         var logger = Logger(label: "juice-test")
         logger.logLevel = .warning
         return logger
@@ -17,7 +16,7 @@ enum StackServices {
 
     /// Runs `service` for the duration of `body`, after `ready` yields once (a bind failure throws
     /// instead of waiting forever).
-    static func run<T: Sendable>(
+    package static func run<T: Sendable>(
         _ service: some Service, ready: (stream: AsyncStream<Int>, continuation: AsyncStream<Int>.Continuation),
         _ body: @Sendable () async throws -> T
     ) async throws -> T {
@@ -25,7 +24,7 @@ enum StackServices {
     }
 
     /// The emulator on a fixed port with the environment's data directory (a restart keeps its state).
-    static func withEmulator<T: Sendable>(
+    package static func withEmulator<T: Sendable>(
         _ environment: StackEnvironment, port: Int, clock: TestClock, _ body: @Sendable () async throws -> T
     ) async throws -> T {
         let ports = AsyncStream.makeStream(of: Int.self)
@@ -38,7 +37,7 @@ enum StackServices {
     }
 
     /// The server, pointed at an emulator URL that may not be up.
-    static func withServer<T: Sendable>(
+    package static func withServer<T: Sendable>(
         _ environment: StackEnvironment, emulatorURL: String, clock: TestClock, _ body: @Sendable (JuiceStack) async throws -> T
     ) async throws -> T {
         let ports = AsyncStream.makeStream(of: Int.self)

@@ -6,13 +6,13 @@ import Testing
 @testable import JuiceServer
 
 /// The databases every server test runs on.
-enum TestDatabase: String, Sendable, CaseIterable, CustomTestStringConvertible {
+package enum TestDatabase: String, Sendable, CaseIterable, CustomTestStringConvertible {
     case sqlite
     case postgres
 
     /// The argument list of every parameterized server test: both, in this order, when PostgreSQL is
     /// configured (or required); otherwise SQLite only, after one notice saying why.
-    static let all: [TestDatabase] = {
+    package static let all: [TestDatabase] = {
         if TestPostgres.configuredURL != nil && !TestPostgres.isOff || TestRequirements.requireAll { return allCases }
         TestRequirements.notice(
             "the PostgreSQL variants of the server tests are skipped: "
@@ -22,10 +22,10 @@ enum TestDatabase: String, Sendable, CaseIterable, CustomTestStringConvertible {
         return [.sqlite]
     }()
 
-    var testDescription: String { rawValue }
+    package var testDescription: String { rawValue }
 
     /// The trait of a test that runs on PostgreSQL only: enabled exactly when ``all`` has PostgreSQL.
-    static var postgresOnly: ConditionTrait {
+    package static var postgresOnly: ConditionTrait {
         .enabled(if: all.contains(.postgres), "needs PostgreSQL (JUICE_TEST_POSTGRES_URL; scripts/test starts one)")
     }
 }
@@ -38,16 +38,16 @@ enum TestDatabase: String, Sendable, CaseIterable, CustomTestStringConvertible {
 ///   fail saying what is missing. An unreachable server fails them with a message saying so.
 ///
 /// Each test gets a database of its own (`juice_test_<random>`), dropped when it ends.
-enum TestPostgres {
-    static var configuredURL: String? { ProcessInfo.processInfo.environment["JUICE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 } }
+package enum TestPostgres {
+    package static var configuredURL: String? { ProcessInfo.processInfo.environment["JUICE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 } }
 
-    static var adminURL: String { configuredURL ?? "" }
+    package static var adminURL: String { configuredURL ?? "" }
 
-    static var isOff: Bool { ProcessInfo.processInfo.environment["JUICE_TEST_POSTGRES"]?.lowercased() == "off" }
+    package static var isOff: Bool { ProcessInfo.processInfo.environment["JUICE_TEST_POSTGRES"]?.lowercased() == "off" }
 
     /// Fails the running test when a PostgreSQL variant runs without a server to run on (only when
     /// `JUICE_TEST_REQUIRE_ALL=1` demands them).
-    static func requireEnabled() throws {
+    package static func requireEnabled() throws {
         if isOff { throw TestPostgresUnavailable(reason: "JUICE_TEST_POSTGRES=off, but JUICE_TEST_REQUIRE_ALL=1 requires the PostgreSQL variants") }
         if configuredURL == nil {
             throw TestPostgresUnavailable(reason: "JUICE_TEST_POSTGRES_URL is not set, and JUICE_TEST_REQUIRE_ALL=1 requires it")
@@ -55,7 +55,7 @@ enum TestPostgres {
     }
 
     /// Creates an empty database; returns its name and URL.
-    static func createDatabase() async throws -> (name: String, url: String) {
+    package static func createDatabase() async throws -> (name: String, url: String) {
         try requireEnabled()
         let name = "juice_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         try await withAdmin { sql in try await sql.raw("CREATE DATABASE \(unsafeRaw: name)").run() }
@@ -63,19 +63,19 @@ enum TestPostgres {
     }
 
     /// Drops a database made by ``createDatabase()``, ending its connections.
-    static func dropDatabase(_ name: String) async throws {
+    package static func dropDatabase(_ name: String) async throws {
         try await withAdmin { sql in try await sql.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run() }
     }
 
     /// `adminURL` with its database replaced by `name`.
-    static func url(for name: String) -> String {
+    package static func url(for name: String) -> String {
         var components = URLComponents(string: adminURL)!
         components.path = "/" + name
         return components.string!
     }
 
     /// Runs `body` on the admin database (the one `JUICE_TEST_POSTGRES_URL` names).
-    static func withAdmin(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {
+    package static func withAdmin(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {
         var logger = Logger(label: "juice-test-postgres")
         logger.logLevel = .warning
         let admin: PostgresJuiceDatabase
@@ -95,10 +95,10 @@ enum TestPostgres {
 }
 
 /// No PostgreSQL to test against.
-struct TestPostgresUnavailable: Error, CustomStringConvertible {
-    let reason: String
+package struct TestPostgresUnavailable: Error, CustomStringConvertible {
+    package let reason: String
 
-    var description: String {
+    package var description: String {
         "PostgreSQL tests need a server: \(reason). Run scripts/test (it starts a throwaway PostgreSQL), or point "
             + "JUICE_TEST_POSTGRES_URL at a role that may create databases."
     }

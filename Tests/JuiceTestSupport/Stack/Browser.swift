@@ -1,46 +1,45 @@
 import AsyncHTTPClient
 import Foundation
-import JuiceTestSupport
 import NIOCore
 import NIOHTTP1
 
 /// A minimal browser: keeps cookies per host (as a browser would, without SameSite rules), never
 /// follows redirects on its own, sends forms. Tests create a fresh one to model a request that
 /// carries no cookies (Apple's cross-site form_post).
-actor Browser {
+package actor Browser {
     /// The connection pool requests go through: the running ``JuiceStack``'s own (each stack makes one
     /// and shuts it down after its servers stopped, so a server restarted on the same port is never sent
     /// a pooled connection that the stopped process closed), else ``shared``.
-    @TaskLocal static var pool: HTTPClient = shared
+    @TaskLocal package static var pool: HTTPClient = shared
 
     /// The pool outside a stack.
-    static let shared = makePool()
+    package static let shared = makePool()
 
     /// A pool that never follows redirects (tests read each one).
-    static func makePool() -> HTTPClient {
+    package static func makePool() -> HTTPClient {
         HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
     }
 
     private var jar: [String: [String: String]] = [:]
-    let acceptLanguage: String
+    package let acceptLanguage: String
 
-    init(acceptLanguage: String = "en-US,en;q=0.9") {
+    package init(acceptLanguage: String = "en-US,en;q=0.9") {
         self.acceptLanguage = acceptLanguage
     }
 
-    func cookie(_ name: String, host: String) -> String? { jar[host]?[name] }
+    package func cookie(_ name: String, host: String) -> String? { jar[host]?[name] }
 
-    func setCookie(_ name: String, _ value: String, host: String) { jar[host, default: [:]][name] = value }
+    package func setCookie(_ name: String, _ value: String, host: String) { jar[host, default: [:]][name] = value }
 
-    func clearCookies() { jar = [:] }
+    package func clearCookies() { jar = [:] }
 
-    func get(_ url: String, headers: [(String, String)] = []) async throws -> HTTPResult {
+    package func get(_ url: String, headers: [(String, String)] = []) async throws -> HTTPResult {
         try await send(.GET, url, headers: headers, body: nil)
     }
 
     /// Posts a form; `sendCookies: false` models a cross-site POST whose cookies the browser withholds
     /// (the answer's cookies are still kept).
-    func postForm(_ url: String, _ fields: [(String, String)], headers: [(String, String)] = [], sendCookies: Bool = true) async throws -> HTTPResult
+    package func postForm(_ url: String, _ fields: [(String, String)], headers: [(String, String)] = [], sendCookies: Bool = true) async throws -> HTTPResult
     {
         try await send(
             .POST, url, headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers, body: Self.encode(fields),
@@ -48,7 +47,7 @@ actor Browser {
         )
     }
 
-    func send(_ method: HTTPMethod, _ url: String, headers: [(String, String)], body: String?, sendCookies: Bool = true) async throws -> HTTPResult {
+    package func send(_ method: HTTPMethod, _ url: String, headers: [(String, String)], body: String?, sendCookies: Bool = true) async throws -> HTTPResult {
         let host = URL(string: url)?.host ?? ""
         var request = HTTPClientRequest(url: url)
         request.method = method
@@ -68,7 +67,7 @@ actor Browser {
         return result
     }
 
-    static func encode(_ fields: [(String, String)]) -> String {
+    package static func encode(_ fields: [(String, String)]) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return fields.map {

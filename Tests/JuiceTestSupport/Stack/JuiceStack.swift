@@ -3,7 +3,6 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import Hummingbird
-import JuiceTestSupport
 import Logging
 import ServiceLifecycle
 
@@ -12,25 +11,25 @@ import ServiceLifecycle
 
 /// What survives a restart: the data directory, the database, the team key, the refresh-token key
 /// and the server's port (its callback URL is registered at the emulator).
-struct StackEnvironment: Sendable {
-    static let teamID = "TEAMJUICE1"
-    static let bundleID = "com.example.apple-samplecode.juice"
-    static let servicesID = "com.example.apple-samplecode.juice.web"
-    static let johnny = EmulatorConfiguration.AppleID(email: "appleseed@juice.test", password: "juice", firstName: "Johnny", lastName: "Appleseed")
-    static let jane = EmulatorConfiguration.AppleID(email: "jane@juice.test", password: "juice-jane", firstName: "Jane", lastName: "Doe")
+package struct StackEnvironment: Sendable {
+    package static let teamID = "TEAMJUICE1"
+    package static let bundleID = "com.example.apple-samplecode.juice"
+    package static let servicesID = "com.example.apple-samplecode.juice.web"
+    package static let johnny = EmulatorConfiguration.AppleID(email: "appleseed@juice.test", password: "juice", firstName: "Johnny", lastName: "Appleseed")
+    package static let jane = EmulatorConfiguration.AppleID(email: "jane@juice.test", password: "juice-jane", firstName: "Jane", lastName: "Doe")
     /// A Work & School account whose organization gives apps no email.
-    static let pupil = EmulatorConfiguration.AppleID(
+    package static let pupil = EmulatorConfiguration.AppleID(
         email: "pupil@appleid.school.test", password: "juice-pupil", firstName: "Pat", lastName: "Pupil",
         managed: .init(organization: "Juice School"))
     /// The team an app transfer moves the app to.
-    static let receivingTeamID = "TEAMJUICE2"
+    package static let receivingTeamID = "TEAMJUICE2"
     /// Another app of the team: its tokens are not for this server.
-    static let otherBundleID = "com.example.other-app"
+    package static let otherBundleID = "com.example.other-app"
     /// The sender of the server's mail, registered with the relay as a single address.
-    static let mailFrom = "Juice <hello@juice.test>"
+    package static let mailFrom = "Juice <hello@juice.test>"
 
     /// Where the emulator posts server-to-server notifications.
-    enum Notifications: Sendable {
+    package enum Notifications: Sendable {
         /// The server's `/apple/notifications`.
         case server
         /// Nowhere (the app has no notification URL).
@@ -39,35 +38,35 @@ struct StackEnvironment: Sendable {
         case url(String)
     }
 
-    let directory: URL
-    let teamKey: P256.Signing.PrivateKey
-    let keyID: String
-    let serverSecret: SymmetricKey
-    let serverPort: Int
+    package let directory: URL
+    package let teamKey: P256.Signing.PrivateKey
+    package let keyID: String
+    package let serverSecret: SymmetricKey
+    package let serverPort: Int
     /// Which database the server runs on.
-    let kind: TestDatabase
+    package let kind: TestDatabase
     /// The server's database: a SQLite file in `directory`, or a fresh PostgreSQL database.
-    let database: DatabaseLocation
+    package let database: DatabaseLocation
     /// The PostgreSQL database to drop in ``remove()``.
-    let postgresName: String?
+    package let postgresName: String?
     /// Where notifications go.
-    var notifications = Notifications.server
+    package var notifications = Notifications.server
     /// The receiving team's key (app transfer).
-    var receivingTeamKey = P256.Signing.PrivateKey()
+    package var receivingTeamKey = P256.Signing.PrivateKey()
     /// Whether the server signs client secrets as the receiving team (after an app transfer).
-    var serverIsReceivingTeam = false
+    package var serverIsReceivingTeam = false
     /// Messages the emulator's relay takes per relay address in 24 hours.
-    var relayDailyLimit = 100
+    package var relayDailyLimit = 100
     /// The server's `trusted_proxies`.
-    var trustedProxies = TrustedProxies.none
+    package var trustedProxies = TrustedProxies.none
     /// The server's `require_nonce`.
-    var requireNonce = false
+    package var requireNonce = false
     /// The public URL's host (the server listens on 127.0.0.1 whatever it is): `localhost` for a
     /// browser's passkeys, as WebAuthn takes no IP address for an RP ID.
-    var publicHost = "127.0.0.1"
+    package var publicHost = "127.0.0.1"
 
     /// A fresh environment; `remove()` it when done (``with(_:_:)`` does).
-    static func make(_ kind: TestDatabase = .sqlite) async throws -> StackEnvironment {
+    package static func make(_ kind: TestDatabase = .sqlite) async throws -> StackEnvironment {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-server-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let database: DatabaseLocation
@@ -87,14 +86,14 @@ struct StackEnvironment: Sendable {
     }
 
     /// Makes an environment, runs `body`, removes the environment (also when `body` throws).
-    static func with<T: Sendable>(_ kind: TestDatabase, _ body: @Sendable (StackEnvironment) async throws -> T) async throws -> T {
+    package static func with<T: Sendable>(_ kind: TestDatabase, _ body: @Sendable (StackEnvironment) async throws -> T) async throws -> T {
         let environment = try await make(kind)
         return try await withCleanup({ try await body(environment) }, cleanup: { await environment.remove() })
     }
 
     /// Makes an environment, opens its database migrated to the current schema, runs `body`, then
     /// closes the database and removes the environment (also when `body` throws).
-    static func withMigratedDatabase<T: Sendable>(_ kind: TestDatabase, _ body: @Sendable (any JuiceDatabase) async throws -> T) async throws -> T {
+    package static func withMigratedDatabase<T: Sendable>(_ kind: TestDatabase, _ body: @Sendable (any JuiceDatabase) async throws -> T) async throws -> T {
         try await with(kind) { environment in
             var logger = Logger(label: "juice-test-database")
             logger.logLevel = .warning
@@ -108,14 +107,14 @@ struct StackEnvironment: Sendable {
     }
 
     /// Drops the PostgreSQL database and deletes the directory.
-    func remove() async {
+    package func remove() async {
         if let postgresName { try? await TestPostgres.dropDatabase(postgresName) }
         try? FileManager.default.removeItem(at: directory)
     }
 
-    var serverURL: String { "http://\(publicHost):\(serverPort)" }
+    package var serverURL: String { "http://\(publicHost):\(serverPort)" }
 
-    var notificationURL: String? {
+    package var notificationURL: String? {
         switch notifications {
         case .server: return serverURL + "/apple/notifications"
         case .none: return nil
@@ -123,7 +122,7 @@ struct StackEnvironment: Sendable {
         }
     }
 
-    var emulatorConfiguration: EmulatorConfiguration {
+    package var emulatorConfiguration: EmulatorConfiguration {
         EmulatorConfiguration(
             teams: [
                 .init(teamID: Self.teamID, keys: [.init(keyID: keyID, publicKeyPEM: teamKey.publicKey.pemRepresentation)]),
@@ -141,7 +140,7 @@ struct StackEnvironment: Sendable {
     }
 
     /// - Parameter smtpPort: The emulator's relay; the server mails through it (tests drive delivery).
-    func serverConfiguration(emulatorURL: String, loginLimits: LoginThrottle.Limits, smtpPort: Int? = nil) -> ServerConfiguration {
+    package func serverConfiguration(emulatorURL: String, loginLimits: LoginThrottle.Limits, smtpPort: Int? = nil) -> ServerConfiguration {
         let apple = AppleSignInConfiguration(
             clientID: Self.servicesID, teamID: serverIsReceivingTeam ? Self.receivingTeamID : Self.teamID,
             keyID: serverIsReceivingTeam ? "KEYJUICE02" : keyID, privateKey: serverIsReceivingTeam ? receivingTeamKey : teamKey,
@@ -169,23 +168,23 @@ struct StackEnvironment: Sendable {
 }
 
 /// The real server and the real emulator on loopback ports, started for one test.
-struct JuiceStack: Sendable {
-    let environment: StackEnvironment
-    let emulatorURL: String
-    let clock: TestClock
+package struct JuiceStack: Sendable {
+    package let environment: StackEnvironment
+    package let emulatorURL: String
+    package let clock: TestClock
     /// Every server instance's own address; the first is ``serverURL``, the public URL of all.
-    let instanceURLs: [String]
+    package let instanceURLs: [String]
     /// The emulator's private email relay (SMTP), which the server mails through.
-    var smtpPort: Int?
+    package var smtpPort: Int?
 
-    var serverURL: String { environment.serverURL }
+    package var serverURL: String { environment.serverURL }
 
     /// Starts both on `database`, runs `body`, shuts both down (also when `body` throws).
     ///
     /// With an `environment`, its database is used and the environment is kept (for restarts). With
     /// neither, `body` runs once on every database in ``TestDatabase/all``, each in a fresh
     /// environment: parameterized tests pass `database` so the results name it.
-    static func with<T: Sendable>(
+    package static func with<T: Sendable>(
         database: TestDatabase? = nil,
         environment: StackEnvironment? = nil,
         clock: TestClock = TestClock(),
@@ -207,7 +206,7 @@ struct JuiceStack: Sendable {
 
     /// Starts `instances` servers on one database and one emulator, as behind a load balancer: all
     /// share the first one's public URL (the callback registered at Apple), each listens on its own port.
-    static func withInstances<T: Sendable>(
+    package static func withInstances<T: Sendable>(
         _ instances: Int, database: TestDatabase, _ body: @Sendable (JuiceStack) async throws -> T
     ) async throws -> T {
         try await StackEnvironment.with(database) {
@@ -219,7 +218,7 @@ struct JuiceStack: Sendable {
     /// have stopped: a test that restarts the server on the same port gets a fresh pool, never a
     /// connection the stopped process closed (which failed `AppTransferTests` once with
     /// "Connection reset by peer").
-    static func run<T: Sendable>(
+    package static func run<T: Sendable>(
         environment: StackEnvironment, clock: TestClock, loginLimits: LoginThrottle.Limits, instances: Int = 1,
         _ body: @Sendable (JuiceStack) async throws -> T
     ) async throws -> T {
@@ -308,7 +307,7 @@ struct JuiceStack: Sendable {
     /// The server's dependencies over a second connection to its database: the same stores, flows
     /// and lifecycle passes the running server uses, to run a pass (refresh check, revocation retry)
     /// at a chosen moment.
-    func withDependencies<T: Sendable>(_ body: @Sendable (ServerDependencies) async throws -> T) async throws -> T {
+    package func withDependencies<T: Sendable>(_ body: @Sendable (ServerDependencies) async throws -> T) async throws -> T {
         let environment = environment
         let emulatorURL = emulatorURL
         let clock = clock
@@ -327,7 +326,7 @@ struct JuiceStack: Sendable {
 
     /// Opens the server's database a second time (SQLite: another connection, WAL lets both work;
     /// PostgreSQL: another pool).
-    func withDatabase<T: Sendable>(_ body: @Sendable (any JuiceDatabase) async throws -> T) async throws -> T {
+    package func withDatabase<T: Sendable>(_ body: @Sendable (any JuiceDatabase) async throws -> T) async throws -> T {
         var logger = Logger(label: "juice-test-db")
         logger.logLevel = .warning
         let database = try await openDatabase(environment.database, logger: logger)
