@@ -83,7 +83,7 @@ struct AppleIDFlowTests {
             let (_, credential) = try await LiveFlow.signIn(person, signIn)
             #expect(try await provider.credentialState(forUserID: credential.user) == .authorized)
             #expect(try await provider.credentialState(forUserID: "000000.0123456789abcdef0123456789abcdef.0000") == .notFound)
-            try await juice.admin("revoke-consent", ["apple_id": LiveJuice.johnny.email, "client_id": LiveJuice.bundleID])
+            try await juice.admin("revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
             let revoked = try await eventually { try await provider.credentialState(forUserID: credential.user) == .revoked ? true : nil }
             #expect(revoked == true, "the revocation reached the server as Apple's notification")
         }
@@ -99,7 +99,7 @@ struct AppleIDFlowTests {
             async let first = revocations.first { _ in true }
             var connected = ready.stream.makeAsyncIterator()
             _ = await connected.next()  // the server follows the session now
-            try await juice.admin("revoke-consent", ["apple_id": LiveJuice.johnny.email, "client_id": LiveJuice.bundleID])
+            try await juice.admin("revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
             let revocation = try await first
             #expect(revocation == CredentialRevocation(user: credential.user, state: .revoked))
             let late = try await signIn.server.credentialRevocations(sessionToken: session.token, user: credential.user).first { _ in true }

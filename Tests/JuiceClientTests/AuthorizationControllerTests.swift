@@ -12,9 +12,9 @@ struct AuthorizationControllerTests {
     func savedPasswordFirst() async throws {
         try await LiveFlow.with { juice, person, signIn in
             let store = signIn.store
-            try await store.savePassword(PasswordCredential(user: "alice", password: "correct horse"), for: juice.serverURL)
+            try await store.savePassword(PasswordCredential(user: "alice", password: "correct horse"), for: juice.serverBaseURL)
             let controller = AuthorizationController(requests: [
-                signIn.provider.createRequest(), PasswordProvider(server: juice.serverURL, store: store).createRequest(),
+                signIn.provider.createRequest(), PasswordProvider(server: juice.serverBaseURL, store: store).createRequest(),
             ])
             let authorization = try await controller.performRequests()
             #expect(authorization.credential == .password(PasswordCredential(user: "alice", password: "correct horse")))
@@ -50,7 +50,7 @@ struct AuthorizationControllerTests {
                 try await AuthorizationController(requests: [login]).performRequests(options: .preferImmediatelyAvailableCredentials)
             }
 
-            try await juice.admin("revoke-consent", ["apple_id": LiveJuice.johnny.email, "client_id": LiveJuice.bundleID])
+            try await juice.admin("revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
             _ = try await eventually { try await provider.credentialState(forUserID: signedIn.user) == .revoked ? true : nil }
             await #expect(throws: AuthorizationError.notInteractive("")) {
                 try await AuthorizationController(requests: [provider.createRequest()]).performRequests(

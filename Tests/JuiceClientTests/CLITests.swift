@@ -10,8 +10,8 @@ import Testing
 @Suite("The juice client commands")
 struct CLITests {
     /// Runs `body` with the live stack, a scripted person and a `juice` command line of its own.
-    func withCLI(_ body: @Sendable (LiveJuice, ScriptedPerson, JuiceCommand) async throws -> Void) async throws {
-        try await LiveJuice.with { juice in
+    func withCLI(_ body: @Sendable (JuiceStack, ScriptedPerson, JuiceCommand) async throws -> Void) async throws {
+        try await JuiceStack.with(database: .sqlite) { juice in
             try await TemporaryDirectory.with { temp in
                 let person = try ScriptedPerson(in: temp)
                 try await body(juice, person, JuiceCommand(home: temp.file("juice-home"), browser: person.script))
@@ -22,11 +22,11 @@ struct CLITests {
     @Test("login with Apple in the browser, whoami, login again reusing the authorized Apple ID, then Apple revokes: whoami says revoked")
     func appleLifecycle() async throws {
         try await withCLI { juice, person, juiceCommand in
-            let server = ["--server", juice.serverURL.absoluteString]
+            let server = ["--server", juice.serverBaseURL.absoluteString]
             async let page = person.signInAtApple()
             let login = try await juiceCommand.run(["login"] + server)
             #expect(login.status == 0, "\(login.stderr)")
-            #expect(login.stdout.contains("Signed in to \(juice.serverURL.absoluteString) as Johnny Appleseed <appleseed@juice.test>"))
+            #expect(login.stdout.contains("Signed in to \(juice.serverBaseURL.absoluteString) as Johnny Appleseed <appleseed@juice.test>"))
             #expect(try await page.body.contains("You can close this window"))
             for file in try FileManager.default.contentsOfDirectory(atPath: juiceCommand.home.path) {
                 let mode = try FileManager.default.attributesOfItem(atPath: juiceCommand.home.appendingPathComponent(file).path)[.posixPermissions]
@@ -42,7 +42,7 @@ struct CLITests {
             #expect(again.status == 0, "\(again.stderr)")
             #expect(person.openedURLs.count == 1, "the authorized Apple ID was reused without the browser")
 
-            try await juice.admin("revoke-consent", ["apple_id": LiveJuice.johnny.email, "client_id": LiveJuice.bundleID])
+            try await juice.admin("revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
             let revoked = try await eventually {
                 let result = try await juiceCommand.run(["whoami"] + server)
                 return result.status != 0 ? result : nil
@@ -58,8 +58,8 @@ struct CLITests {
     @Test("password login from standard input, logout, then login offers the saved password without the browser; delete-account needs --yes")
     func passwordAndDeletion() async throws {
         try await withCLI { juice, person, juiceCommand in
-            let server = ["--server", juice.serverURL.absoluteString]
-            _ = try await JuiceServerAPI(baseURL: juice.serverURL).createAccount(PasswordCredential(user: "bob", password: "correct horse battery"))
+            let server = ["--server", juice.serverBaseURL.absoluteString]
+            _ = try await JuiceServerAPI(baseURL: juice.serverBaseURL).createAccount(PasswordCredential(user: "bob", password: "correct horse battery"))
             let wrong = try await juiceCommand.run(["login", "--password", "--username", "bob"] + server, stdin: "wrong-SECRET\n")
             #expect(wrong.status != 0)
             #expect(!wrong.stderr.contains("wrong-SECRET") && !wrong.stdout.contains("wrong-SECRET"))
@@ -93,7 +93,7 @@ struct CLITests {
     @Test("a cancelled sign-in, a timeout and an unreachable server are clear messages and exit 1")
     func failures() async throws {
         try await withCLI { juice, person, juiceCommand in
-            let server = ["--server", juice.serverURL.absoluteString]
+            let server = ["--server", juice.serverBaseURL.absoluteString]
             async let page = person.signInAtApple(choice: .cancel)
             let cancelled = try await juiceCommand.run(["login", "--apple"] + server)
             _ = try await page

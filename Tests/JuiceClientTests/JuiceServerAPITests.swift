@@ -11,8 +11,8 @@ import Testing
 struct JuiceServerAPITests {
     @Test("turns the real server's {\"error\", \"reason\"} answers into typed errors without echoing the password")
     func typedErrors() async throws {
-        try await LiveJuice.with { juice in
-            let api = JuiceServerAPI(baseURL: juice.serverURL)
+        try await JuiceStack.with(database: .sqlite) { juice in
+            let api = JuiceServerAPI(baseURL: juice.serverBaseURL)
             let created = try await api.createAccount(PasswordCredential(user: "alice", password: "correct horse battery"))
             #expect(created.account.username == "alice")
             do throws(JuiceServerError) {

@@ -10,9 +10,9 @@ import Testing
 @Suite("Passkey sign-in with the real server: register, sign in, counters, refusals")
 struct PasskeySignInTests {
     /// The live server, its API and a directory of the test's own.
-    func withServer(_ label: String, _ body: @Sendable (LiveJuice, JuiceServerAPI, TemporaryDirectory) async throws -> Void) async throws {
-        try await LiveJuice.with { juice in
-            try await TemporaryDirectory.with(label) { temp in try await body(juice, JuiceServerAPI(baseURL: juice.serverURL), temp) }
+    func withServer(_ label: String, _ body: @Sendable (JuiceStack, JuiceServerAPI, TemporaryDirectory) async throws -> Void) async throws {
+        try await JuiceStack.with(database: .sqlite) { juice in
+            try await TemporaryDirectory.with(label) { temp in try await body(juice, JuiceServerAPI(baseURL: juice.serverBaseURL), temp) }
         }
     }
 
@@ -22,12 +22,12 @@ struct PasskeySignInTests {
             let store = CredentialStore(directory: temp.url)
             let account = try await api.createAccount(PasswordCredential(user: "pip", password: "fresh-squeezed-42"))
             let passkeys = PasskeySignIn(server: api, store: store)
-            #expect(passkeys.origin == juice.serverURL.absoluteString)
+            #expect(passkeys.origin == juice.serverBaseURL.absoluteString)
             let added = try await passkeys.addPasskey(name: "  Laptop ", sessionToken: account.token)
             #expect(added.name == "Laptop")
             #expect(added.algorithm == "ES256")
             #expect(added.backupEligible == false && added.backedUp == false, "a device-bound passkey")
-            let rpID = try #require(juice.serverURL.host)
+            let rpID = try #require(juice.serverBaseURL.host)
             #expect(try await store.passkeyCredentialIDs(relyingPartyIdentifier: rpID).map { Base64URL.encode($0) } == [added.id])
 
             for round in 1...3 {
@@ -69,7 +69,7 @@ struct PasskeySignInTests {
     @Test("another name for the server is another origin: the server refuses the passkey and the store forgets it")
     func otherName() async throws {
         try await withServer("passkey-other-name") { juice, api, temp in
-            let port = try #require(juice.serverURL.port)
+            let port = try #require(juice.serverBaseURL.port)
             let account = try await api.createAccount(PasswordCredential(user: "alias", password: "fresh-squeezed-42"))
             let store = CredentialStore(directory: temp.url)
             let alias = PasskeySignIn(server: JuiceServerAPI(baseURL: try #require(URL(string: "http://localhost:\(port)"))), store: store)

@@ -24,8 +24,8 @@ struct AppTransferTests {
                     try await stack.withDependencies {
                         try await $0.appTransfer.prepare(targetTeamID: StackEnvironment.receivingTeamID, logger: StackServices.logger)
                     } == 0)
-                try await NativeFlow.admin(
-                    stack, "transfer-app", ["bundle_id": StackEnvironment.bundleID, "to_team_id": StackEnvironment.receivingTeamID])
+                try await stack.admin(
+                    "transfer-app", ["bundle_id": StackEnvironment.bundleID, "to_team_id": StackEnvironment.receivingTeamID])
                 return (accountID: try #require(account["id"] as? String), subject: credential.user)
             }
             // The app now belongs to the receiving team, whose key signs the client secrets.
@@ -59,8 +59,8 @@ struct AppTransferTests {
                 try await stack.withDependencies {
                     _ = try await $0.appTransfer.prepare(targetTeamID: StackEnvironment.receivingTeamID, logger: StackServices.logger)
                 }
-                try await NativeFlow.admin(
-                    stack, "transfer-app", ["bundle_id": StackEnvironment.bundleID, "to_team_id": StackEnvironment.receivingTeamID]
+                try await stack.admin(
+                    "transfer-app", ["bundle_id": StackEnvironment.bundleID, "to_team_id": StackEnvironment.receivingTeamID]
                 )
                 return (accountID: try #require(account["id"] as? String), subject: credential.user, email: try #require(account["email"] as? String))
             }

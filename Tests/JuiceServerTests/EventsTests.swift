@@ -14,7 +14,7 @@ struct EventsTests {
             #expect(stream.status == 200)
             #expect(stream.contentType?.hasPrefix("text/event-stream") == true)
             #expect(await stream.next() == .init(name: "ready", data: #"{"state":"authorized"}"#))
-            try await NativeFlow.admin(stack, "revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
+            try await stack.admin("revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
             let event = await stream.next()
             #expect(event?.name == "credential-revoked")
             #expect(event?.data == #"{"state":"revoked","user":"\#(credential.user)"}"#)

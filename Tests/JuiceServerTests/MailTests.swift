@@ -107,7 +107,7 @@ struct MailTests {
         try await JuiceStack.with { stack in
             let (token, _, credential) = try await NativeFlow.signIn(stack, emailChoice: "hide")
             let change: [String: Any] = ["apple_id": StackEnvironment.johnny.email, "team_id": StackEnvironment.teamID, "enabled": false]
-            try await NativeFlow.admin(stack, "set-email-forwarding", change)
+            try await stack.admin("set-email-forwarding", change)
             #expect(try await NativeFlow.eventually { try await NotificationTests.identity(stack, subject: credential.user)?.forwarding == 0 })
             #expect(try await Self.deliver(stack) == [.suppressed])
             #expect(try await Self.inbox(stack).isEmpty)
@@ -115,7 +115,7 @@ struct MailTests {
 
             var enable = change
             enable["enabled"] = true
-            try await NativeFlow.admin(stack, "set-email-forwarding", enable)
+            try await stack.admin("set-email-forwarding", enable)
             #expect(try await NativeFlow.eventually { try await NotificationTests.identity(stack, subject: credential.user)?.forwarding == 1 })
             #expect(try await APIRequests.json(stack, "DELETE", "/api/account", bearer: token).status == 200)
             #expect(try await Self.outbox(stack).map(\.kind) == ["welcome", "account_deleted"])

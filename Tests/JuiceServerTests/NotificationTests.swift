@@ -31,7 +31,7 @@ struct NotificationTests {
             let browser = Browser()
             #expect(try await AppleFlow.signIn(stack, browser).status == 303, "a second session, on the web")
             #expect(try await NativeFlow.credentialState(stack, user: credential.user) == "authorized")
-            try await NativeFlow.admin(stack, "revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
+            try await stack.admin("revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
             #expect(try await NativeFlow.eventually { try await NativeFlow.credentialState(stack, user: credential.user) == "revoked" })
             #expect(try await AppleFlow.me(stack, token: token).status == 401)
             #expect(try await browser.get(stack.serverURL + "/api/me").status == 401, "the web session ended too")
@@ -46,7 +46,7 @@ struct NotificationTests {
     func accountDeleted() async throws {
         try await JuiceStack.with { stack in
             let (token, _, credential) = try await NativeFlow.signIn(stack, account: StackEnvironment.jane)
-            try await NativeFlow.admin(stack, "delete-apple-id", ["apple_id": StackEnvironment.jane.email])
+            try await stack.admin("delete-apple-id", ["apple_id": StackEnvironment.jane.email])
             #expect(try await NativeFlow.eventually { try await Self.identity(stack, subject: credential.user)?.state == "deleted" })
             #expect(try await NativeFlow.credentialState(stack, user: credential.user) == "revoked")
             #expect(try await AppleFlow.me(stack, token: token).status == 401)
@@ -60,11 +60,11 @@ struct NotificationTests {
             #expect(account["isPrivateEmail"] as? Bool == true)
             #expect(try await Self.identity(stack, subject: credential.user)?.forwarding == nil)
             let change: [String: Any] = ["apple_id": StackEnvironment.johnny.email, "team_id": StackEnvironment.teamID, "enabled": false]
-            try await NativeFlow.admin(stack, "set-email-forwarding", change)
+            try await stack.admin("set-email-forwarding", change)
             #expect(try await NativeFlow.eventually { try await Self.identity(stack, subject: credential.user)?.forwarding == 0 })
             var enable = change
             enable["enabled"] = true
-            try await NativeFlow.admin(stack, "set-email-forwarding", enable)
+            try await stack.admin("set-email-forwarding", enable)
             #expect(try await NativeFlow.eventually { try await Self.identity(stack, subject: credential.user)?.forwarding == 1 })
             #expect(try await NativeFlow.credentialState(stack, user: credential.user) == "authorized", "email events do not revoke")
         }
@@ -83,8 +83,8 @@ struct NotificationTests {
             try await NotificationTap.with(port: tapPort, target: target) { tap in
                 try await JuiceStack.with(environment: configured) { stack in
                     let (_, _, credential) = try await NativeFlow.signIn(stack)
-                    try await NativeFlow.admin(
-                        stack, "revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
+                    try await stack.admin(
+                        "revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
                     #expect(try await NativeFlow.eventually { try await NativeFlow.credentialState(stack, user: credential.user) == "revoked" })
                     let delivered = try #require(await tap.bodies.first)
 

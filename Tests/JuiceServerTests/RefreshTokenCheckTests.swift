@@ -28,8 +28,8 @@ struct RefreshTokenCheckTests {
                 clock.advance(by: 3_600)
                 #expect(try await check().valid == 0)
 
-                try await NativeFlow.admin(
-                    stack, "revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
+                try await stack.admin(
+                    "revoke-consent", ["apple_id": StackEnvironment.johnny.email, "client_id": StackEnvironment.bundleID])
                 #expect(
                     try await NativeFlow.credentialState(stack, user: credential.user) == "authorized",
                     "no notification: the server does not know yet")

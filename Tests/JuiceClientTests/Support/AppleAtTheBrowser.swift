@@ -23,7 +23,7 @@ enum AppleAtTheBrowser {
     /// Walks the flow from the bridge URL; `tamperState` rewrites the `state` the loopback receives
     /// (a forged callback). Returns the loopback's answer.
     static func complete(
-        bridgeURL: String, choice: Choice = .signIn(email: LiveJuice.johnny.email, password: LiveJuice.johnny.password),
+        bridgeURL: String, choice: Choice = .signIn(email: StackEnvironment.johnny.email, password: StackEnvironment.johnny.password),
         tamperState: String? = nil
     ) async throws -> HTTPAnswer {
         let bridge = try await send(bridgeURL)
@@ -96,7 +96,7 @@ enum AppleAtTheBrowser {
 extension ScriptedPerson {
     /// Waits for the browser to be opened the `index`th time, then signs in (or cancels) at Apple.
     func signInAtApple(
-        _ index: Int = 0, choice: AppleAtTheBrowser.Choice = .signIn(email: LiveJuice.johnny.email, password: LiveJuice.johnny.password),
+        _ index: Int = 0, choice: AppleAtTheBrowser.Choice = .signIn(email: StackEnvironment.johnny.email, password: StackEnvironment.johnny.password),
         tamperState: String? = nil
     ) async throws -> HTTPAnswer {
         // As long as a command may take to open the browser (JuiceCommand's bound, less the time the

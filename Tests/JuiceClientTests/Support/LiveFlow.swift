@@ -2,18 +2,18 @@ import Foundation
 import JuiceClient
 import JuiceTestSupport
 
-/// A JuiceClient sign-in wired to the real server and emulator (``LiveJuice``), a scripted person at
+/// A JuiceClient sign-in wired to the real server and emulator (``JuiceStack``), a scripted person at
 /// the browser and a credential store in a temporary directory.
 enum LiveFlow {
     static func with(
         clock: any Clock<Duration> = ContinuousClock(),
-        _ body: @Sendable (LiveJuice, ScriptedPerson, JuiceSignIn) async throws -> Void
+        _ body: @Sendable (JuiceStack, ScriptedPerson, JuiceSignIn) async throws -> Void
     ) async throws {
-        try await LiveJuice.with { juice in
+        try await JuiceStack.with(database: .sqlite) { juice in
             try await TemporaryDirectory.with { temp in
                 let person = try ScriptedPerson(in: temp)
                 let provider = AppleIDProvider(
-                    server: JuiceServerAPI(baseURL: juice.serverURL),
+                    server: JuiceServerAPI(baseURL: juice.serverBaseURL),
                     store: CredentialStore(directory: temp.file("juice-home")),
                     browser: person.browser,
                     receiver: LoopbackReceiver(timeout: .seconds(30), clock: clock),

@@ -94,18 +94,6 @@ enum NativeFlow {
         return answer.json?["state"] as? String
     }
 
-    /// A JSON request to the emulator's admin endpoints.
-    @discardableResult
-    static func admin(_ stack: JuiceStack, _ path: String, _ body: [String: Any]) async throws -> HTTPResult {
-        let data = try JSONSerialization.data(withJSONObject: body)
-        let answer = try await Browser().send(
-            .POST, stack.emulatorURL + "/emulator/admin/" + path, headers: [("Content-Type", "application/json")],
-            body: String(decoding: data, as: UTF8.self)
-        )
-        #expect(answer.status == 200, "the emulator's \(path) answered \(answer.status): \(answer.body.prefix(300))")
-        return answer
-    }
-
     /// Polls `condition` until it holds (notifications arrive asynchronously) or `timeout` passes.
     static func eventually(timeout: Duration = .seconds(20), _ condition: @Sendable () async throws -> Bool) async throws -> Bool {
         let held: Bool? = try await JuiceTestSupport.eventually(timeout: timeout, interval: .milliseconds(100)) {

@@ -4,6 +4,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import Logging
+import NIOHTTP1
 import ServiceLifecycle
 
 @testable import AppleIDEmulator
@@ -338,5 +339,30 @@ package struct JuiceStack: Sendable {
             await database.close()
             throw error
         }
+    }
+}
+
+extension JuiceStack {
+    /// ``serverURL`` as a `URL`, as JuiceClient takes it.
+    package var serverBaseURL: URL { URL(string: serverURL) ?? URL(fileURLWithPath: "/") }
+
+    /// A JSON request to the emulator's admin endpoints (`revoke-consent`, `delete-apple-id`, …): Apple's
+    /// side changing the account behind the app's back. Throws unless the emulator answers 200.
+    @discardableResult
+    package func admin(_ path: String, _ body: [String: Any]) async throws -> HTTPResult {
+        let data = try JSONSerialization.data(withJSONObject: body)
+        let answer = try await Browser().send(
+            .POST, emulatorURL + "/emulator/admin/" + path, headers: [("Content-Type", "application/json")],
+            body: String(decoding: data, as: UTF8.self))
+        guard answer.status == 200 else { throw AdminRefused(path: path, status: answer.status, body: answer.body) }
+        return answer
+    }
+
+    /// The emulator's admin endpoint did not answer 200.
+    package struct AdminRefused: Error, CustomStringConvertible {
+        let path: String
+        let status: Int
+        let body: String
+        package var description: String { "the emulator's \(path) answered \(status): \(body.prefix(300))" }
     }
 }
