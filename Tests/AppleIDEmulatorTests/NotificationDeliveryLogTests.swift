@@ -18,34 +18,37 @@ struct NotificationDeliveryLogTests {
     func fiveHundredThenDelivered() async throws {
         try await NotificationReceiver.with(failFirst: 1) { receiver, url in
             let clock = TestClock()
-            try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: url), clock: clock) { emulator in
-                #expect(try await WebFlow.signIn(emulator).status == 200)
-                let sent = try await emulator.postJSON(
-                    "/emulator/admin/send-test-notification", ["apple_id": Fixture.alice.email, "bundle_id": Fixture.bundleID])
-                #expect(sent.status == 200, "\(sent.body)")
-                let id = try #require(sent.json?["notification_id"] as? String)
-                try await eventually("first attempt recorded") { try await Self.attempts(emulator).count == 1 }
-                let first = try #require(try await Self.attempts(emulator, "?notification_id=\(id)").first)
-                #expect(first["http_status"] as? Int == 500)
-                #expect(first["url"] as? String == url)
-                #expect(first["type"] as? String == "test")
-                let attemptedAt = try #require(first["attempted_at"] as? Int)
-                #expect(first["next_attempt_at"] as? Int == attemptedAt + 2, "the first backoff is 2 s in these tests: \(first)")
-                // Not retried before the backoff has passed (the emulator's clock decides).
-                try await Task.sleep(for: .milliseconds(200))
-                #expect(await receiver.count == 1)
-                clock.advance(by: 2)
-                try await eventually("second attempt recorded") { try await Self.attempts(emulator).count == 2 }
-                let second = try #require(try await Self.attempts(emulator, "?apple_id=\(Fixture.alice.email)").last)
-                #expect(second["http_status"] as? Int == 200)
-                #expect(second["next_attempt_at"] is NSNull || second["next_attempt_at"] == nil)
-                #expect(second["error"] is NSNull || second["error"] == nil)
-                let body = try #require(await receiver.bodies.last)
-                let payload = try #require((try JSONSerialization.jsonObject(with: Data(body)) as? [String: String])?["payload"])
-                #expect((WebFlow.claims(payload)["events"] as? String)?.contains(#""type":"test""#) == true)
-                let (_, page) = try await AccountPortalTests.signIn(emulator)
-                #expect(page.body.contains("HTTP 500") && page.body.contains("HTTP 200"))
-                #expect(page.body.components(separatedBy: #"<tr class="attempt">"#).count == 3)
+            try await OutboxPolls.observing { polls in
+                try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: url), clock: clock) { emulator in
+                    #expect(try await WebFlow.signIn(emulator).status == 200)
+                    let sent = try await emulator.postJSON(
+                        "/emulator/admin/send-test-notification", ["apple_id": Fixture.alice.email, "bundle_id": Fixture.bundleID])
+                    #expect(sent.status == 200, "\(sent.body)")
+                    let id = try #require(sent.json?["notification_id"] as? String)
+                    try await eventually("first attempt recorded") { try await Self.attempts(emulator).count == 1 }
+                    let first = try #require(try await Self.attempts(emulator, "?notification_id=\(id)").first)
+                    #expect(first["http_status"] as? Int == 500)
+                    #expect(first["url"] as? String == url)
+                    #expect(first["type"] as? String == "test")
+                    let attemptedAt = try #require(first["attempted_at"] as? Int)
+                    #expect(first["next_attempt_at"] as? Int == attemptedAt + 2, "the first backoff is 2 s in these tests: \(first)")
+                    // Not retried before the backoff has passed (the emulator's clock decides): polls start nothing.
+                    let mark = polls.count
+                    try await eventually("polls with nothing due") { polls.quiet(since: mark) }
+                    #expect(await receiver.count == 1)
+                    clock.advance(by: 2)
+                    try await eventually("second attempt recorded") { try await Self.attempts(emulator).count == 2 }
+                    let second = try #require(try await Self.attempts(emulator, "?apple_id=\(Fixture.alice.email)").last)
+                    #expect(second["http_status"] as? Int == 200)
+                    #expect(second["next_attempt_at"] is NSNull || second["next_attempt_at"] == nil)
+                    #expect(second["error"] is NSNull || second["error"] == nil)
+                    let body = try #require(await receiver.bodies.last)
+                    let payload = try #require((try JSONSerialization.jsonObject(with: Data(body)) as? [String: String])?["payload"])
+                    #expect((WebFlow.claims(payload)["events"] as? String)?.contains(#""type":"test""#) == true)
+                    let (_, page) = try await AccountPortalTests.signIn(emulator)
+                    #expect(page.body.contains("HTTP 500") && page.body.contains("HTTP 200"))
+                    #expect(page.body.components(separatedBy: #"<tr class="attempt">"#).count == 3)
+                }
             }
         }
     }

@@ -18,50 +18,55 @@ struct NotificationTests {
     func retryAfterTwoFailures() async throws {
         try await NotificationReceiver.with(failFirst: 2) { receiver, url in
             let clock = TestClock()
-            try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: url), clock: clock) { emulator in
-                let page = try await WebFlow.signIn(emulator)
-                let subject = try await emulator.verifier().verify(WebFlow.hiddenInputs(page.body)["id_token"]!).subject
+            try await OutboxPolls.observing { polls in
+                try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: url), clock: clock) { emulator in
+                    let page = try await WebFlow.signIn(emulator)
+                    let subject = try await emulator.verifier().verify(WebFlow.hiddenInputs(page.body)["id_token"]!).subject
 
-                let revoked = try await emulator.postJSON(
-                    "/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID])
-                #expect(revoked.status == 200)
-                try await eventually("first attempt") { await receiver.count == 1 }
-                try await eventually("first attempt recorded") { try await Self.notifications(emulator).first?["attempts"] as? Int == 1 }
-                // Not retried before the backoff has passed.
-                try await Task.sleep(for: .milliseconds(200))
-                #expect(await receiver.count == 1)
-                clock.advance(by: 2)
-                try await eventually("second attempt") { await receiver.count == 2 }
-                try await eventually("second attempt recorded") { try await Self.notifications(emulator).first?["attempts"] as? Int == 2 }
-                clock.advance(by: 3)
-                try await Task.sleep(for: .milliseconds(200))
-                #expect(await receiver.count == 2)  // the second backoff is 4 s
-                clock.advance(by: 1)
-                try await eventually("third attempt") { await receiver.count == 3 }
-                try await eventually("delivered") { try await Self.notifications(emulator).first?["status"] as? String == "delivered" }
-                let entry = try #require(try await Self.notifications(emulator).first)
-                #expect(entry["attempts"] as? Int == 3)
-                #expect(entry["type"] as? String == "consent-revoked")
-                #expect(entry["created_at"] is Int && entry["delivered_at"] is Int && entry["failed_at"] == nil, "times in Unix seconds: \(entry)")
+                    let revoked = try await emulator.postJSON(
+                        "/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID])
+                    #expect(revoked.status == 200)
+                    try await eventually("first attempt") { await receiver.count == 1 }
+                    try await eventually("first attempt recorded") { try await Self.notifications(emulator).first?["attempts"] as? Int == 1 }
+                    // Not retried before the backoff has passed: polls at this time start nothing.
+                    var mark = polls.count
+                    try await eventually("polls with nothing due") { polls.quiet(since: mark) }
+                    #expect(await receiver.count == 1)
+                    clock.advance(by: 2)
+                    try await eventually("second attempt") { await receiver.count == 2 }
+                    try await eventually("second attempt recorded") { try await Self.notifications(emulator).first?["attempts"] as? Int == 2 }
+                    clock.advance(by: 3)
+                    mark = polls.count
+                    try await eventually("polls with nothing due") { polls.quiet(since: mark) }
+                    #expect(await receiver.count == 2)  // the second backoff is 4 s
+                    clock.advance(by: 1)
+                    try await eventually("third attempt") { await receiver.count == 3 }
+                    try await eventually("delivered") { try await Self.notifications(emulator).first?["status"] as? String == "delivered" }
+                    let entry = try #require(try await Self.notifications(emulator).first)
+                    #expect(entry["attempts"] as? Int == 3)
+                    #expect(entry["type"] as? String == "consent-revoked")
+                    #expect(
+                        entry["created_at"] is Int && entry["delivered_at"] is Int && entry["failed_at"] == nil, "times in Unix seconds: \(entry)")
 
-                let body = await receiver.bodies[2]
-                let notifications = ServerNotificationVerifier(
-                    keys: emulator.keySet(), issuer: emulator.issuer, audiences: [Fixture.bundleID], time: clock.timeSource
-                )
-                let notification = try await notifications.verify(body: body)
-                #expect(notification.type == .consentRevoked)
-                #expect(notification.subject == subject)
-                #expect(notification.id == entry["jti"] as? String)
-                let payload = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: String])["payload"]
-                let claims = WebFlow.claims(try #require(payload))
-                #expect(claims["events"] is String)
-                #expect(claims["aud"] as? String == Fixture.bundleID)
-                let activeKeyID = try #require(WebFlow.header(WebFlow.hiddenInputs(page.body)["id_token"]!)["kid"] as? String)
-                #expect(WebFlow.header(payload!)["kid"] as? String == activeKeyID)
+                    let body = await receiver.bodies[2]
+                    let notifications = ServerNotificationVerifier(
+                        keys: emulator.keySet(), issuer: emulator.issuer, audiences: [Fixture.bundleID], time: clock.timeSource
+                    )
+                    let notification = try await notifications.verify(body: body)
+                    #expect(notification.type == .consentRevoked)
+                    #expect(notification.subject == subject)
+                    #expect(notification.id == entry["jti"] as? String)
+                    let payload = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: String])["payload"]
+                    let claims = WebFlow.claims(try #require(payload))
+                    #expect(claims["events"] is String)
+                    #expect(claims["aud"] as? String == Fixture.bundleID)
+                    let activeKeyID = try #require(WebFlow.header(WebFlow.hiddenInputs(page.body)["id_token"]!)["kid"] as? String)
+                    #expect(WebFlow.header(payload!)["kid"] as? String == activeKeyID)
 
-                // The user must authorize again, as a first authorization.
-                let again = try await WebFlow.signIn(emulator)
-                #expect(WebFlow.hiddenInputs(again.body)["user"] != nil)
+                    // The user must authorize again, as a first authorization.
+                    let again = try await WebFlow.signIn(emulator)
+                    #expect(WebFlow.hiddenInputs(again.body)["user"] != nil)
+                }
             }
         }
     }
@@ -133,19 +138,24 @@ struct OutboxBoundsTests {
             let clock = TestClock()
             let options = EmulatorOptions(
                 outboxPollInterval: .milliseconds(20), outboxInitialBackoff: 1, outboxMaximumBackoff: 2, outboxMaximumAttempts: 3)
-            try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: url), clock: clock, options: options) { emulator in
-                _ = try await WebFlow.signIn(emulator)
-                _ = try await emulator.postJSON("/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID])
-                for attempt in 1...3 {
-                    try await eventually("attempt \(attempt) recorded") {
-                        try await NotificationTests.notifications(emulator).first?["attempts"] as? Int == attempt
+            try await OutboxPolls.observing { polls in
+                try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: url), clock: clock, options: options) {
+                    emulator in
+                    _ = try await WebFlow.signIn(emulator)
+                    _ = try await emulator.postJSON(
+                        "/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID])
+                    for attempt in 1...3 {
+                        try await eventually("attempt \(attempt) recorded") {
+                            try await NotificationTests.notifications(emulator).first?["attempts"] as? Int == attempt
+                        }
+                        clock.advance(by: 2)
                     }
-                    clock.advance(by: 2)
+                    try await eventually("given up") { try await NotificationTests.notifications(emulator).first?["status"] as? String == "failed" }
+                    clock.advance(by: 3600)
+                    let mark = polls.count
+                    try await eventually("polls with nothing due") { polls.quiet(since: mark) }
+                    #expect(await receiver.count == 3)
                 }
-                try await eventually("given up") { try await NotificationTests.notifications(emulator).first?["status"] as? String == "failed" }
-                clock.advance(by: 3600)
-                try await Task.sleep(for: .milliseconds(200))
-                #expect(await receiver.count == 3)
             }
         }
     }

@@ -40,6 +40,11 @@ struct NotificationDeliveryService: Service {
     /// The endpoints with a delivery in flight.
     let busy = BusyEndpoints()
 
+    /// Told after each poll of the outbox how many endpoints' deliveries it started: a test's readiness
+    /// signal that a poll found nothing due, so "not retried yet" needs no fixed sleep. Bound around the
+    /// emulator's run (a task-local reaches the service's task); `nil` in production.
+    @TaskLocal static var pollObserver: (@Sendable (_ started: Int) -> Void)?
+
     func run() async throws {
         let httpClient = OutgoingHTTP.makeClient()
         await deliverUntilShutdown(httpClient)
@@ -58,12 +63,15 @@ struct NotificationDeliveryService: Service {
             try await withThrowingDiscardingTaskGroup { group in
                 let limit = max(1, options.outboxConcurrentEndpoints)
                 while true {
+                    var started = 0
                     for (url, entries) in await dueByEndpoint() where busy.claim(url, limit: limit) {
+                        started += 1
                         group.addTask {
                             defer { busy.release(url) }
                             await deliver(entries, with: httpClient)
                         }
                     }
+                    Self.pollObserver?(started)
                     try await Task.sleep(for: options.outboxPollInterval)
                 }
             }
