@@ -133,7 +133,7 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
     )
     routes.addRoutes(
         PasskeyAPIController(
-            ceremonies: dependencies.passkeyCeremonies,
+            ceremonies: dependencies.passkeyCeremonies, signUp: dependencies.passkeySignUp,
             origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
         ).endpoints
     )

@@ -44,7 +44,10 @@ struct BrowserPasskeyTests {
 
                 // Without its password, the account's one passkey is its only way in: removing it is refused.
                 try await stack.withDatabase { database in
-                    try await database.autocommit { sql in try await sql.raw("DELETE FROM password_credentials WHERE username = 'passkey-fan'").run()
+                    try await database.autocommit { sql in
+                        try await sql.raw(
+                            "DELETE FROM password_credentials WHERE account_id = (SELECT id FROM accounts WHERE username = 'passkey-fan')"
+                        ).run()
                     }
                 }
                 let (lastStatus, lastText) = try await BrowserTools.runPython(

@@ -85,14 +85,37 @@ struct PasskeyCeremonies: Sendable {
         let challenge = try await issueChallenge(.registration, accountID: account.id)
         let label = account.username ?? account.email ?? "Account \(account.id.prefix(8))"
         let displayName = [account.givenName, account.familyName].compactMap { $0 }.joined(separator: " ")
-        return RegistrationOptions(
+        return registrationOptions(
+            challenge: challenge, userHandle: handle, name: label, displayName: displayName.isEmpty ? label : displayName, excluding: existing)
+    }
+
+    /// Creation options for `challenge`, naming the user as the authenticator will store it.
+    func registrationOptions(
+        challenge: [UInt8], userHandle: [UInt8], name: String, displayName: String, excluding existing: [PasskeyCredential]
+    ) -> RegistrationOptions {
+        RegistrationOptions(
             challenge: Base64URL.encode(challenge), rp: .init(id: relyingParty.id, name: relyingPartyName),
-            user: .init(id: Base64URL.encode(handle), name: label, displayName: displayName.isEmpty ? label : displayName),
+            user: .init(id: Base64URL.encode(userHandle), name: name, displayName: displayName),
             pubKeyCredParams: relyingParty.requirements.algorithms.map { .init(alg: $0.rawValue) }, timeout: timeoutMilliseconds,
             excludeCredentials: existing.map {
                 .init(id: Base64URL.encode($0.credentialID), transports: $0.transports.isEmpty ? nil : $0.transports)
             },
             authenticatorSelection: .init(userVerification: relyingParty.requirements.userVerification.rawValue))
+    }
+
+    /// The passkey to store from a verified registration: the transports WebAuthn knows, the name
+    /// trimmed (``maximumNameLength``; "Passkey" when none), the time in whole seconds.
+    func credential(
+        _ verified: VerifiedRegistration, accountID: String, userHandle: [UInt8], transports: [String], name: String?, at now: Date
+    ) -> PasskeyCredential {
+        let trimmed = (name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        return PasskeyCredential(
+            credentialID: verified.credentialID, accountID: accountID, userHandle: userHandle, publicKey: verified.publicKey,
+            algorithm: verified.algorithm, signCount: verified.signCount,
+            transports: Array(Set(transports).intersection(Self.knownTransports)).sorted(),
+            backupEligible: verified.backupEligible, backedUp: verified.backedUp,
+            name: trimmed.isEmpty ? "Passkey" : String(trimmed.prefix(Self.maximumNameLength)),
+            createdAt: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), lastUsedAt: nil)
     }
 
     /// Finishes adding a passkey to `accountID`: the challenge must be one issued to that account.
@@ -106,14 +129,7 @@ struct PasskeyCeremonies: Sendable {
         }
         let verified = try relyingParty.verifyRegistration(response, challenge: challenge.challenge)
         let handle = try await store.userHandle(accountID: accountID, candidate: random.bytes(32))
-        let trimmed = (name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let credential = PasskeyCredential(
-            credentialID: verified.credentialID, accountID: accountID, userHandle: handle, publicKey: verified.publicKey,
-            algorithm: verified.algorithm, signCount: verified.signCount,
-            transports: Array(Set(transports).intersection(Self.knownTransports)).sorted(),
-            backupEligible: verified.backupEligible, backedUp: verified.backedUp,
-            name: trimmed.isEmpty ? "Passkey" : String(trimmed.prefix(Self.maximumNameLength)),
-            createdAt: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), lastUsedAt: nil)
+        let credential = self.credential(verified, accountID: accountID, userHandle: handle, transports: transports, name: name, at: now)
         try await store.add(credential)
         return credential
     }
@@ -172,7 +188,7 @@ struct PasskeyCeremonies: Sendable {
         return (token, account, session)
     }
 
-    private var timeoutMilliseconds: Int { Int(challengeLifetime * 1000) }
+    var timeoutMilliseconds: Int { Int(challengeLifetime * 1000) }
 
     /// What `spent_values` keeps of a spent sign-in challenge: its SHA-256, marked so that it never
     /// equals a code's or a nonce's key.

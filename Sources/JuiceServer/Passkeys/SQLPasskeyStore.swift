@@ -6,7 +6,7 @@ import WebAuthn
 /// ``PasskeyStore`` on the `passkey_credentials`, `passkey_users` and `passkey_challenges` tables.
 /// Byte strings are stored as base64url text, times as Unix seconds.
 struct SQLPasskeyStore: PasskeyStore {
-    private let database: any JuiceDatabase
+    let database: any JuiceDatabase
     private static let columns = [
         "credential_id", "account_id", "user_handle", "public_key", "algorithm", "sign_count", "transports", "backup_eligible",
         "backed_up", "name", "created_at", "last_used_at",
@@ -66,17 +66,20 @@ struct SQLPasskeyStore: PasskeyStore {
     }
 
     func add(_ credential: PasskeyCredential) async throws {
+        try await database.autocommit { sql in try await Self.insert(credential, on: sql) }
+    }
+
+    /// Inserts `credential` (one statement); throws ``PasskeyError`` `credential_exists` when its id is taken.
+    static func insert(_ credential: PasskeyCredential, on sql: any SQLDatabase) async throws {
         let row: [any Encodable & Sendable] = [
             Base64URL.encode(credential.credentialID), credential.accountID, Base64URL.encode(credential.userHandle),
             Base64URL.encode(credential.publicKey), Int64(credential.algorithm.rawValue), Int64(credential.signCount),
             credential.transports.joined(separator: ","), credential.backupEligible ? 1 : 0, credential.backedUp ? 1 : 0,
-            credential.name, Self.seconds(credential.createdAt), credential.lastUsedAt.map(Self.seconds),
+            credential.name, seconds(credential.createdAt), credential.lastUsedAt.map(seconds),
         ]
-        let inserted = try await database.autocommit { sql in
-            try await sql.insert(into: "passkey_credentials").columns(Self.columns).values(row.map { SQLBind($0) })
-                .ignoringConflicts(with: ["credential_id"])
-                .returning("credential_id").first()
-        }
+        let inserted = try await sql.insert(into: "passkey_credentials").columns(columns).values(row.map { SQLBind($0) })
+            .ignoringConflicts(with: ["credential_id"])
+            .returning("credential_id").first()
         guard inserted != nil else { throw PasskeyError(.credentialExists, "this passkey is already registered") }
     }
 
@@ -164,6 +167,6 @@ struct SQLPasskeyStore: PasskeyStore {
             lastUsedAt: try row.decode(column: "last_used_at", as: Int64?.self).map(date))
     }
 
-    private static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+    static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
     private static func date(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
 }

@@ -162,5 +162,27 @@ enum JuiceSchema {
                 .run()
             try await sql.create(index: "passkey_challenges_expires_at").on("passkey_challenges").column("expires_at").run()
         },
+        SchemaMigration(version: 7, name: "usernames: one unique home in accounts (an account may have one without a password)") { sql in
+            // A passkey-first account has a username and no password, so the name moves from
+            // password_credentials (where it was NOT NULL UNIQUE) to accounts, unique where present
+            // (Apple-only accounts have none: NULLs never collide, on SQLite and PostgreSQL alike).
+            try await sql.raw("ALTER TABLE accounts ADD COLUMN username TEXT").run()
+            try await sql.raw(
+                "UPDATE accounts SET username = (SELECT p.username FROM password_credentials p WHERE p.account_id = accounts.id)"
+            ).run()
+            try await sql.create(index: "accounts_username").unique().on("accounts").column("username").run()
+            // SQLite cannot drop a UNIQUE column, so the table is rebuilt (the same on PostgreSQL):
+            // account id, password hash (NOT NULL) and its time; no row means no password.
+            try await sql.create(table: "password_credentials_v7")
+                .column("account_id", type: .text, .primaryKey(autoIncrement: false), .references("accounts", "id", onDelete: .cascade))
+                .column("password_hash", type: .text, .notNull)
+                .column("created_at", type: .bigint, .notNull)
+                .run()
+            try await sql.raw(
+                "INSERT INTO password_credentials_v7 (account_id, password_hash, created_at) SELECT account_id, password_hash, created_at FROM password_credentials"
+            ).run()
+            try await sql.raw("DROP TABLE password_credentials").run()
+            try await sql.raw("ALTER TABLE password_credentials_v7 RENAME TO password_credentials").run()
+        },
     ]
 }
