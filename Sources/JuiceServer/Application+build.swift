@@ -139,7 +139,7 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
     )
     routes.addRoutes(
         PasskeyWebController(
-            web: web, ceremonies: dependencies.passkeyCeremonies,
+            web: web, ceremonies: dependencies.passkeyCeremonies, signUp: dependencies.passkeySignUp,
             origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
         ).endpoints
     )

@@ -106,10 +106,19 @@ enum PageTemplates {
         <p class="hint" id="password-strength" aria-live="polite" data-short="{{t.strength_short}}" data-username="{{t.strength_username}}" data-repetitive="{{t.strength_repetitive}}" data-sequential="{{t.strength_sequential}}" data-ok="{{t.strength_ok}}"></p>
         <button type="submit" class="primary">{{t.sign_up}}</button>
         </form>
+        <form id="passkey-signup-form" hidden>
+        <div class="divider">{{t.or}}</div>
+        <label for="passkey-username">{{t.username}}</label>
+        <input type="text" id="passkey-username" name="passkey-username" autocomplete="username" autocapitalize="none" spellcheck="false" minlength="3" maxlength="64" required aria-describedby="passkey-signup-hint">
+        <p class="hint" id="passkey-signup-hint">{{t.passkey_signup_hint}}</p>
+        <button type="submit" class="secondary" id="create-with-passkey">{{t.signup_with_passkey}}</button>
+        <p class="error" role="alert" id="passkey-signup-error" data-message="{{t.passkey_signup_failed}}" data-cancelled="{{t.passkey_cancelled}}" hidden></p>
+        </form>
         <div class="divider">{{t.or}}</div>
         <div class="apple">{{{button}}}</div>
         <p class="switch">{{t.have_account}} <a href="/">{{t.back_to_sign_in}}</a></p>
         \(PasswordStrengthScript.element)
+        \(PasskeyScripts.signUpElement)
         {{> foot}}
         """
 
@@ -196,7 +205,8 @@ enum PageTemplates {
         {{^has_password}}
         <p class="muted">{{t.add_password_intro}}</p>
         <label for="username">{{t.username}}</label>
-        <input type="text" id="username" name="username" value="{{username}}" autocomplete="username" autocapitalize="none" spellcheck="false" minlength="3" maxlength="64" required>
+        {{#has_username}}<input type="text" id="username" name="username" value="{{username}}" autocomplete="username" readonly>{{/has_username}}
+        {{^has_username}}<input type="text" id="username" name="username" value="{{username}}" autocomplete="username" autocapitalize="none" spellcheck="false" minlength="3" maxlength="64" required>{{/has_username}}
         {{/has_password}}
         <label for="password">{{t.new_password}}</label>
         <input type="password" id="password" name="new_password" autocomplete="new-password" minlength="8" required aria-describedby="password-hint password-strength">

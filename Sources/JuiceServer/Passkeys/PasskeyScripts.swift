@@ -68,10 +68,37 @@ enum PasskeyScripts {
         f.addEventListener("submit",function(ev){ev.preventDefault();add()});if(o)o.addEventListener("click",add)})();
         """
 
+    /// The sign-up page: shows `#passkey-signup-form` (a username, no password) where the browser has
+    /// WebAuthn with `parseCreationOptionsFromJSON`; on submit it asks `POST /api/accounts/passkey/options`
+    /// for that username, calls `navigator.credentials.create()` and posts `toJSON()` with the options'
+    /// `user.id` as `userHandle` and the username to `POST /signup/passkey`, which creates the account
+    /// and sets the session cookie. A refusal shows its localized reason in `#passkey-signup-error`; a
+    /// closed dialog, a short hint.
+    static let signUp = """
+        (function(){var P=window.PublicKeyCredential,f=document.getElementById("passkey-signup-form"),\
+        e=document.getElementById("passkey-signup-error"),u=document.getElementById("passkey-username");\
+        if(!f||!e||!u||!P||!P.parseCreationOptionsFromJSON||!window.fetch)return;f.hidden=false;\(post)\
+        f.addEventListener("submit",function(ev){ev.preventDefault();e.hidden=true;var name=u.value,handle="";\
+        post("/api/accounts/passkey/options",{username:name}).then(function(r){handle=r.publicKey.user.id;\
+        return navigator.credentials.create({publicKey:P.parseCreationOptionsFromJSON(r.publicKey)})})\
+        .then(function(c){var body=c.toJSON();body.userHandle=handle;body.username=name;return post("/signup/passkey",body)})\
+        .then(function(j){window.location.assign(j.location||"/account")}).catch(function(x){x=x||{};\
+        e.textContent=x.name==="NotAllowedError"?e.getAttribute("data-cancelled"):(x.reason||e.getAttribute("data-message"));\
+        e.hidden=false})})})();
+        """
+
     /// The login page's `<script>` element.
     static let loginElement = "<script>\(login)</script>"
     /// The account page's `<script>` element.
     static let accountElement = "<script>\(account)</script>"
+
+    /// The sign-up page's `<script>` element.
+    static let signUpElement = "<script>\(signUp)</script>"
+
+    /// The sign-up page's policy: the password meter and the passkey sign-up by hash, `fetch` to this site.
+    static let signUpContentSecurityPolicy =
+        PageRenderer.contentSecurityPolicy
+        + "; script-src 'sha256-\(PasswordStrengthScript.sourceHash)' 'sha256-\(sha256(signUp))'; connect-src 'self'"
 
     /// The login page's script hash, for its policy (with or without Sign in with Apple JS).
     static let loginHash = sha256(login)

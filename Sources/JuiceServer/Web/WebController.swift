@@ -154,7 +154,7 @@ struct WebController: Sendable {
         case .login:
             response.headers[.contentSecurityPolicy] = appleScript?.contentSecurityPolicy ?? PasskeyScripts.loginContentSecurityPolicy
         case .signup:
-            response.headers[.contentSecurityPolicy] = PasswordStrengthScript.contentSecurityPolicy
+            response.headers[.contentSecurityPolicy] = PasskeyScripts.signUpContentSecurityPolicy
         }
         if let cookie { response.setCookie(cookie) }
         return response
