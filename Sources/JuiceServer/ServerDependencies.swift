@@ -126,6 +126,7 @@ struct ServerDependencies: Sendable {
         let passkeyCeremonies = PasskeyCeremonies(
             relyingParty: PasskeyRelyingParty(
                 id: configuration.resolvedPasskeyRelyingPartyID, origins: configuration.passkeyAcceptedOrigins,
+                relatedOrigins: try RelatedOrigins(configuration.passkeyRelatedOrigins),
                 requirements: PasskeyRequirements()),
             relyingPartyName: configuration.resolvedPasskeyRelyingPartyID, store: passkeys, authorizations: authorizations,
             signInChallenges: MintedValues(

@@ -33,13 +33,16 @@ package struct PasskeyRelyingParty: Sendable {
     package let id: String
     /// The origins a ceremony may come from: the site's `https://` origin and native apps' origins.
     package let origins: Set<String>
+    /// Origins of other sites this relying party lists in `/.well-known/webauthn`, accepted too.
+    package let relatedOrigins: RelatedOrigins
     package let requirements: PasskeyRequirements
     /// SHA-256 of ``id``: what an authenticator data's `rpIdHash` must be.
     private let idHash: [UInt8]
 
-    package init(id: String, origins: Set<String>, requirements: PasskeyRequirements) {
+    package init(id: String, origins: Set<String>, relatedOrigins: RelatedOrigins = .none, requirements: PasskeyRequirements) {
         self.id = id
         self.origins = origins
+        self.relatedOrigins = relatedOrigins
         self.requirements = requirements
         self.idHash = Array(SHA256.hash(data: Array(id.utf8)))
     }
@@ -69,6 +72,8 @@ package struct PasskeyRelyingParty: Sendable {
     }
 
     private func expectations(_ challenge: [UInt8]) -> PasskeyExpectations {
-        PasskeyExpectations(challenge: challenge, relyingPartyID: id, relyingPartyIDHash: idHash, origins: origins, requirements: requirements)
+        PasskeyExpectations(
+            challenge: challenge, relyingPartyID: id, relyingPartyIDHash: idHash, origins: origins, relatedOrigins: relatedOrigins,
+            requirements: requirements)
     }
 }

@@ -2,6 +2,7 @@ import AppleSignIn
 import Crypto
 import Foundation
 import JuiceEncodings
+import WebAuthn
 
 extension ServerConfiguration {
     /// Values given on the command line; they win over the environment, which wins over the file.
@@ -28,7 +29,7 @@ extension ServerConfiguration {
     static let serverFields: [String] = [
         "public_url", "database_url", "host", "port", "session_lifetime", "refresh_token_key", "refresh_token_key_path", "password_hash_cost",
         "smtp_url", "mail_from", "trusted_proxies", "require_nonce", "idle_timeout", "header_timeout", "body_timeout", "sign_up_limit",
-        "password_hash_concurrency", "passkey_rp_id", "passkey_origins",
+        "password_hash_concurrency", "passkey_rp_id", "passkey_origins", "passkey_related_origins",
     ]
     /// The toolkit's fields (see ``AppleSignInConfiguration``).
     static let toolkitFields: [String] = [
@@ -72,7 +73,7 @@ extension ServerConfiguration {
         for field in toolkitFields + serverFields {
             guard let value = environment["JUICE_" + field.uppercased()] else { continue }
             document[field] =
-                ["additional_client_ids", "trusted_proxies", "passkey_origins"].contains(field)
+                ["additional_client_ids", "trusted_proxies", "passkey_origins", "passkey_related_origins"].contains(field)
                 ? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : value
         }
         if let host = overrides.host { document["host"] = host }
@@ -195,6 +196,18 @@ extension ServerConfiguration {
                 problem("passkey_origins", "must be a list of origins (JUICE_PASSKEY_ORIGINS: comma-separated)")
             }
         }
+        var passkeyRelatedOrigins: [String] = []
+        if let value = document["passkey_related_origins"], !(value is NSNull) {
+            if let entries = value as? [String] {
+                do {
+                    passkeyRelatedOrigins = try RelatedOrigins(entries).origins
+                } catch {
+                    problem("passkey_related_origins", error.description)
+                }
+            } else {
+                problem("passkey_related_origins", "must be a list of https origins (JUICE_PASSKEY_RELATED_ORIGINS: comma-separated)")
+            }
+        }
         var mail: MailSettings?
         switch (string("smtp_url"), string("mail_from")) {
         case (nil, nil):
@@ -244,6 +257,7 @@ extension ServerConfiguration {
         configuration.passwordHashConcurrency = hashConcurrency
         configuration.passkeyRelyingPartyID = passkeyRelyingPartyID
         configuration.passkeyOrigins = passkeyOrigins
+        configuration.passkeyRelatedOrigins = passkeyRelatedOrigins
         return configuration
     }
 
