@@ -150,7 +150,7 @@ enum PageTemplates {
         <h2 id="passkeys-heading">{{t.passkeys_title}}</h2>
         {{^passkeys}}<p class="muted" id="no-passkeys">{{t.no_passkeys}}</p>{{/passkeys}}
         <ul class="sessions">
-        {{#passkeys}}<li data-passkey="{{id}}"><span class="passkey-name">{{name}}</span>
+        {{#passkeys}}<li data-passkey="{{id}}"><span class="passkey-name">{{name}}</span> <span class="passkey-provider muted">{{provider}}</span>
         <span class="muted">{{t.passkey_added}} <time datetime="{{created}}">{{created_text}}</time> · {{#last_used}}{{t.passkey_last_used}} <time datetime="{{last_used}}">{{last_used_text}}</time>{{/last_used}}{{^last_used}}{{t.passkey_never_used}}{{/last_used}}</span>
         <form method="post" action="/account/passkeys/rename" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{id}}"><input type="text" name="name" value="{{name}}" maxlength="64" required aria-label="{{t.passkey_name}}"><button type="submit" class="link">{{t.rename_passkey}}</button></form>
         <form method="post" action="/account/passkeys/remove"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{id}}"><button type="submit" class="link">{{t.remove_passkey}}</button></form></li>

@@ -81,6 +81,11 @@ struct PasskeyAPIController: Sendable {
     struct PasskeyResponse: ResponseEncodable, Sendable {
         var id: String
         var name: String
+        /// The provider's name from the authenticator's AAGUID ("iCloud Keychain", "1Password", …);
+        /// "Passkey" when the AAGUID is zero, unknown or was not kept.
+        var provider: String
+        /// The authenticator's AAGUID (8-4-4-4-12 hex), `null` when not kept.
+        var aaguid: String?
         var algorithm: String
         var transports: [String]
         var backupEligible: Bool
@@ -93,6 +98,8 @@ struct PasskeyAPIController: Sendable {
         init(_ credential: PasskeyCredential) {
             id = Base64URL.encode(credential.credentialID)
             name = credential.name
+            provider = credential.providerName
+            aaguid = credential.aaguid.flatMap(PasskeyProviders.text)
             algorithm = credential.algorithm.name
             transports = credential.transports
             backupEligible = credential.backupEligible

@@ -115,7 +115,7 @@ struct PasskeyCeremonies: Sendable {
             transports: Array(Set(transports).intersection(Self.knownTransports)).sorted(),
             backupEligible: verified.backupEligible, backedUp: verified.backedUp,
             name: trimmed.isEmpty ? "Passkey" : String(trimmed.prefix(Self.maximumNameLength)),
-            createdAt: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), lastUsedAt: nil)
+            createdAt: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), lastUsedAt: nil, aaguid: verified.aaguid)
     }
 
     /// Finishes adding a passkey to `accountID`: the challenge must be one issued to that account.

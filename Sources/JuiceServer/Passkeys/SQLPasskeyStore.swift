@@ -9,7 +9,7 @@ struct SQLPasskeyStore: PasskeyStore {
     let database: any JuiceDatabase
     private static let columns = [
         "credential_id", "account_id", "user_handle", "public_key", "algorithm", "sign_count", "transports", "backup_eligible",
-        "backed_up", "name", "created_at", "last_used_at",
+        "backed_up", "name", "created_at", "last_used_at", "aaguid",
     ]
 
     init(database: any JuiceDatabase) {
@@ -75,7 +75,7 @@ struct SQLPasskeyStore: PasskeyStore {
             Base64URL.encode(credential.credentialID), credential.accountID, Base64URL.encode(credential.userHandle),
             Base64URL.encode(credential.publicKey), Int64(credential.algorithm.rawValue), Int64(credential.signCount),
             credential.transports.joined(separator: ","), credential.backupEligible ? 1 : 0, credential.backedUp ? 1 : 0,
-            credential.name, seconds(credential.createdAt), credential.lastUsedAt.map(seconds),
+            credential.name, seconds(credential.createdAt), credential.lastUsedAt.map(seconds), credential.aaguid.flatMap(PasskeyProviders.text),
         ]
         let inserted = try await sql.insert(into: "passkey_credentials").columns(columns).values(row.map { SQLBind($0) })
             .ignoringConflicts(with: ["credential_id"])
@@ -164,7 +164,8 @@ struct SQLPasskeyStore: PasskeyStore {
             backedUp: try row.decode(column: "backed_up", as: Int64.self) != 0,
             name: try row.decode(column: "name", as: String.self),
             createdAt: date(try row.decode(column: "created_at", as: Int64.self)),
-            lastUsedAt: try row.decode(column: "last_used_at", as: Int64?.self).map(date))
+            lastUsedAt: try row.decode(column: "last_used_at", as: Int64?.self).map(date),
+            aaguid: try row.decode(column: "aaguid", as: String?.self).flatMap(PasskeyProviders.bytes))
     }
 
     static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }

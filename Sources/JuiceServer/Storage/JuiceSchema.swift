@@ -184,5 +184,10 @@ enum JuiceSchema {
             try await sql.raw("DROP TABLE password_credentials").run()
             try await sql.raw("ALTER TABLE password_credentials_v7 RENAME TO password_credentials").run()
         },
+        SchemaMigration(version: 8, name: "passkeys: the authenticator's AAGUID (its provider's name)") { sql in
+            // The AAGUID of the registration's attested credential data, as text (8-4-4-4-12 hex);
+            // NULL for the passkeys registered before it was kept (shown as "Passkey").
+            try await sql.raw("ALTER TABLE passkey_credentials ADD COLUMN aaguid TEXT").run()
+        },
     ]
 }

@@ -223,6 +223,9 @@ struct WebController: Sendable {
                 var row: [String: Any] = [
                     "id": Base64URL.encode(key.credentialID), "name": key.name, "created": key.createdAt.formatted(.iso8601),
                     "created_text": Self.displayTime(key.createdAt),
+                    // The provider named by the AAGUID; an unknown one is "Passkey" in the page's language.
+                    "provider": key.providerName == PasskeyProviders.unnamed
+                        ? PageStrings.string("method_passkey", request.language) : key.providerName,
                 ]
                 if let used = key.lastUsedAt {
                     row["last_used"] = used.formatted(.iso8601)
