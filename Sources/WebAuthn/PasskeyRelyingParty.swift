@@ -48,14 +48,20 @@ package struct PasskeyRelyingParty: Sendable {
     }
 
     /// Checks a registration (§7.1) and returns what to store.
-    package func verifyRegistration(_ response: RegistrationResponse, challenge: [UInt8]) throws(PasskeyError) -> VerifiedRegistration {
+    ///
+    /// - Parameter conditional: The registration was asked for with `mediation: "conditional"` (an
+    ///   automatic passkey upgrade): the authenticator may then leave UP clear (§7.1 step 14), and
+    ///   nothing else changes. The caller decides when a ceremony may be one (never from the client's word).
+    package func verifyRegistration(
+        _ response: RegistrationResponse, challenge: [UInt8], conditional: Bool = false
+    ) throws(PasskeyError) -> VerifiedRegistration {
         let evidence = try RegistrationEvidence(response)
-        try Self.registrationRules.check(evidence, against: expectations(challenge))
+        try Self.registrationRules.check(evidence, against: expectations(challenge, conditionalCreate: conditional))
         let data = evidence.authenticatorData
         let credential = evidence.credential
         return VerifiedRegistration(
             credentialID: credential.credentialID, publicKey: credential.publicKeyBytes, algorithm: credential.publicKey.algorithm,
-            signCount: data.signCount, userVerified: data.userVerified, backupEligible: data.backupEligible,
+            signCount: data.signCount, userPresent: data.userPresent, userVerified: data.userVerified, backupEligible: data.backupEligible,
             backedUp: data.backedUp, attestationFormat: evidence.attestation.format,
             attestationType: try PackedStatement.of(evidence)?.attestationType ?? .none, aaguid: credential.aaguid)
     }
@@ -71,9 +77,9 @@ package struct PasskeyRelyingParty: Sendable {
         return VerifiedAuthentication(signCount: data.signCount, userVerified: data.userVerified, backedUp: data.backedUp)
     }
 
-    private func expectations(_ challenge: [UInt8]) -> PasskeyExpectations {
+    private func expectations(_ challenge: [UInt8], conditionalCreate: Bool = false) -> PasskeyExpectations {
         PasskeyExpectations(
             challenge: challenge, relyingPartyID: id, relyingPartyIDHash: idHash, origins: origins, relatedOrigins: relatedOrigins,
-            requirements: requirements)
+            requirements: requirements, conditionalCreate: conditionalCreate)
     }
 }

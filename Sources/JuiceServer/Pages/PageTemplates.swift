@@ -146,7 +146,7 @@ enum PageTemplates {
         </section>
         {{/apple_linked}}
         <p class="switch"><a href="/account/password" id="password-link">{{#username}}{{t.change_password}}{{/username}}{{^username}}{{t.add_password}}{{/username}}</a></p>
-        <section id="passkeys" aria-labelledby="passkeys-heading" data-rp-id="{{passkey_rp_id}}"{{#passkey_user_id}} data-user-id="{{passkey_user_id}}" data-credential-ids="{{passkey_ids}}"{{/passkey_user_id}}{{#removed_passkey}} data-removed-credential="{{removed_passkey}}"{{/removed_passkey}}>
+        <section id="passkeys" aria-labelledby="passkeys-heading" data-rp-id="{{passkey_rp_id}}"{{#passkey_user_id}} data-user-id="{{passkey_user_id}}" data-credential-ids="{{passkey_ids}}"{{/passkey_user_id}}{{#removed_passkey}} data-removed-credential="{{removed_passkey}}"{{/removed_passkey}}{{#passkey_upgrade}} data-upgrade="offered"{{/passkey_upgrade}}>
         <h2 id="passkeys-heading">{{t.passkeys_title}}</h2>
         {{^passkeys}}<p class="muted" id="no-passkeys">{{t.no_passkeys}}</p>{{/passkeys}}
         <ul class="sessions">

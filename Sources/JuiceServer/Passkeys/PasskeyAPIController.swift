@@ -16,6 +16,7 @@ import WebAuthn
 /// | `DELETE /api/passkeys/{id}` | removes one, unless it is the account's last way to sign in |
 /// | `POST /api/auth/passkey/options` | begins a passkey sign-in |
 /// | `POST /api/auth/passkey` | finishes it: `{token, account}` |
+/// | `POST /api/passkeys/upgrade/options`, `POST /api/passkeys/upgrade` | an automatic upgrade (conditional create) for a session that signed in with a password in the last 5 minutes; 201 with the passkey (`automatic`) |
 /// | `POST /api/accounts/passkey/options` | begins a sign-up with a passkey alone (`{"username"}`, or none) |
 /// | `POST /api/accounts/passkey` | finishes it: 201 `{token, account}`, the account created with its passkey and session |
 struct PasskeyAPIController: Sendable {
@@ -90,6 +91,8 @@ struct PasskeyAPIController: Sendable {
         var transports: [String]
         var backupEligible: Bool
         var backedUp: Bool
+        /// Whether it came by an automatic upgrade after a password sign-in.
+        var automatic: Bool
         /// ISO 8601.
         var createdAt: String
         /// ISO 8601; `null` before its first sign-in.
@@ -104,6 +107,7 @@ struct PasskeyAPIController: Sendable {
             transports = credential.transports
             backupEligible = credential.backupEligible
             backedUp = credential.backedUp
+            automatic = credential.automatic
             createdAt = credential.createdAt.formatted(.iso8601)
             lastUsedAt = credential.lastUsedAt?.formatted(.iso8601)
         }
@@ -120,6 +124,8 @@ struct PasskeyAPIController: Sendable {
 
     let ceremonies: PasskeyCeremonies
     let signUp: PasskeySignUp
+    /// Automatic upgrades after a password sign-in.
+    var upgrade: PasskeyUpgrade { PasskeyUpgrade(ceremonies: ceremonies) }
     /// The passkeys, as the ceremonies store them.
     var store: any PasskeyStore { ceremonies.store }
     let origin: OriginCheck
@@ -172,6 +178,19 @@ struct PasskeyAPIController: Sendable {
             let body = try await request.decodeJSON(AuthenticationBody.self)
             let (token, account, _) = try await ceremonies.finishAuthentication(try body.authenticationResponse())
             return APIController.SignInResponse(token: token, account: APIController.AccountResponse(account))
+        }
+        routes.post("/api/passkeys/upgrade/options") { request, context -> EncodedOptions<PasskeyCeremonies.RegistrationOptions> in
+            let signedIn = try context.requireSignedIn()
+            try origin.verify(request, signedIn)
+            return EncodedOptions(options: try await upgrade.begin(signedIn))
+        }
+        routes.post("/api/passkeys/upgrade") { request, context -> EditedResponse<PasskeyResponse> in
+            let signedIn = try context.requireSignedIn()
+            try origin.verify(request, signedIn)
+            let body = try await request.decodeJSON(RegistrationBody.self)
+            let credential = try await upgrade.finish(
+                signedIn, response: try body.registrationResponse(), transports: body.response.transports ?? [], name: body.name)
+            return EditedResponse(status: .created, response: PasskeyResponse(credential))
         }
         routes.post("/api/accounts/passkey/options") { request, context -> EncodedOptions<PasskeyCeremonies.RegistrationOptions> in
             let body = try await request.decodeJSON(SignUpOptionsBody.self)

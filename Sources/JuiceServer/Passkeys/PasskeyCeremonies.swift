@@ -79,10 +79,12 @@ struct PasskeyCeremonies: Sendable {
 
     /// Begins adding a passkey to `account`: a stored challenge bound to it, and options that exclude
     /// the passkeys it already has.
-    func beginRegistration(account: Account) async throws -> RegistrationOptions {
+    /// With `conditionalFor`, the challenge is an automatic upgrade's, bound to that session too.
+    func beginRegistration(account: Account, conditionalFor sessionID: String? = nil) async throws -> RegistrationOptions {
         let handle = try await store.userHandle(accountID: account.id, candidate: random.bytes(32))
         let existing = try await store.credentials(accountID: account.id)
-        let challenge = try await issueChallenge(.registration, accountID: account.id)
+        let challenge = try await issueChallenge(
+            sessionID == nil ? .registration : .conditionalRegistration, accountID: account.id, sessionID: sessionID)
         let label = account.username ?? account.email ?? "Account \(account.id.prefix(8))"
         let displayName = [account.givenName, account.familyName].compactMap { $0 }.joined(separator: " ")
         return registrationOptions(
@@ -196,17 +198,18 @@ struct PasskeyCeremonies: Sendable {
         "passkey:" + SHA256.hash(data: challenge).hexString
     }
 
-    private func issueChallenge(_ purpose: PasskeyChallenge.Purpose, accountID: String) async throws -> [UInt8] {
+    private func issueChallenge(_ purpose: PasskeyChallenge.Purpose, accountID: String, sessionID: String?) async throws -> [UInt8] {
         let now = time.now
         let challenge = random.bytes(32)
         try await store.saveChallenge(
             PasskeyChallenge(
-                challenge: challenge, purpose: purpose, accountID: accountID, createdAt: now, expiresAt: now.addingTimeInterval(challengeLifetime)))
+                challenge: challenge, purpose: purpose, accountID: accountID, sessionID: sessionID, createdAt: now,
+                expiresAt: now.addingTimeInterval(challengeLifetime)))
         return challenge
     }
 
     /// The stored challenge that the client data names, taken out of the store.
-    private func consumeChallenge(named clientData: ClientData, purpose: PasskeyChallenge.Purpose, now: Date) async throws -> PasskeyChallenge {
+    func consumeChallenge(named clientData: ClientData, purpose: PasskeyChallenge.Purpose, now: Date) async throws -> PasskeyChallenge {
         try await store.consumeChallenge(clientData.challenge, purpose: purpose, now: now)
     }
 }

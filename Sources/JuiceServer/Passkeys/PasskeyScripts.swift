@@ -46,7 +46,12 @@ enum PasskeyScripts {
     /// server still accepts (`signalAllAcceptedCredentials`, from `#passkeys`' `data-rp-id`,
     /// `data-user-id` and `data-credential-ids`) and, after a removal, that the removed one is gone
     /// (`signalUnknownCredential`, `data-removed-credential`), marking `data-signal-all` and
-    /// `data-signal-unknown` `sent` or `refused`. Shows the "Add a passkey" form and the offer, which
+    /// `data-signal-unknown` `sent` or `refused`. Where the page says `data-upgrade` (a password sign-in
+    /// minutes ago, no passkey yet) and the browser reports `conditionalCreate` in
+    /// `getClientCapabilities()`, asks for an automatic upgrade: `POST /api/passkeys/upgrade/options`,
+    /// `navigator.credentials.create({mediation: "conditional"})` (the passkey manager decides, silently)
+    /// and `POST /api/passkeys/upgrade`, marking `data-upgrade` `created`, `unsupported` or `ended`; the
+    /// page is not reloaded. Shows the "Add a passkey" form and the offer, which
     /// create a passkey (`navigator.credentials.create`) and post `toJSON()` with its name to the API.
     static let account = """
         (function(){var P=window.PublicKeyCredential,s=document.getElementById("passkeys");if(!s||!P)return;\
@@ -56,6 +61,12 @@ enum PasskeyScripts {
         if(user&&ids!==null&&P.signalAllAcceptedCredentials)mark("data-signal-all",\
         P.signalAllAcceptedCredentials({rpId:rpId,userId:user,allAcceptedCredentialIds:ids?ids.split(" "):[]}));\
         if(gone&&P.signalUnknownCredential)mark("data-signal-unknown",P.signalUnknownCredential({rpId:rpId,credentialId:gone}));\
+        if(s.getAttribute("data-upgrade")&&P.getClientCapabilities&&P.parseCreationOptionsFromJSON&&window.fetch)\
+        P.getClientCapabilities().then(function(c){if(!c||!c.conditionalCreate){s.setAttribute("data-upgrade","unsupported");return}\
+        return post("/api/passkeys/upgrade/options",{}).then(function(r){return navigator.credentials.create(\
+        {publicKey:P.parseCreationOptionsFromJSON(r.publicKey),mediation:"conditional"})})\
+        .then(function(k){return post("/api/passkeys/upgrade",k.toJSON())}).then(function(){s.setAttribute("data-upgrade","created")})})\
+        .catch(function(){s.setAttribute("data-upgrade","ended")});\
         var f=document.getElementById("add-passkey-form"),e=document.getElementById("passkey-error"),n=document.getElementById("passkey-name"),\
         offer=document.getElementById("passkey-offer"),o=document.getElementById("offer-add-passkey");\
         if(!f||!e||!P.parseCreationOptionsFromJSON||!window.fetch)return;f.hidden=false;if(offer)offer.hidden=false;\(post)\

@@ -189,5 +189,11 @@ enum JuiceSchema {
             // NULL for the passkeys registered before it was kept (shown as "Passkey").
             try await sql.raw("ALTER TABLE passkey_credentials ADD COLUMN aaguid TEXT").run()
         },
+        SchemaMigration(version: 9, name: "passkeys: automatic upgrades (conditional create) bound to their session, and recorded") { sql in
+            // The session a conditional registration's challenge was issued to (only it may finish it),
+            // and whether a passkey came by an automatic upgrade (possibly without user presence).
+            try await sql.raw("ALTER TABLE passkey_challenges ADD COLUMN session_id TEXT").run()
+            try await sql.raw("ALTER TABLE passkey_credentials ADD COLUMN automatic SMALLINT NOT NULL DEFAULT 0").run()
+        },
     ]
 }

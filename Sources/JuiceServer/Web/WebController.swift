@@ -234,6 +234,8 @@ struct WebController: Sendable {
                 return row
             },
             "passkey_offer": signedIn.session.method == .password && keys.isEmpty && request.cookies[cookies.passkeyOfferName] == nil,
+            // An automatic upgrade (conditional create) right after a password sign-in, for an account without a passkey.
+            "passkey_upgrade": keys.isEmpty && PasskeyUpgrade.allows(signedIn, now: time.now),
         ]
         if let handle = keys.first?.userHandle {
             values["passkey_user_id"] = Base64URL.encode(handle)

@@ -11,4 +11,7 @@ package struct PasskeyExpectations: Sendable {
     /// The related origins the relying party lists in `/.well-known/webauthn`, accepted too.
     package let relatedOrigins: RelatedOrigins
     package let requirements: PasskeyRequirements
+    /// A registration asked for with `mediation: "conditional"` (an automatic upgrade), which the
+    /// relying party allowed for this ceremony: UP may be clear (``UserPresenceRule``).
+    package var conditionalCreate = false
 }
