@@ -49,9 +49,10 @@ enum PasskeyScripts {
     /// `data-signal-unknown` `sent` or `refused`. Where the page says `data-upgrade` (a password sign-in
     /// minutes ago, no passkey yet) and the browser reports `conditionalCreate` in
     /// `getClientCapabilities()`, asks for an automatic upgrade: `POST /api/passkeys/upgrade/options`,
-    /// `navigator.credentials.create({mediation: "conditional"})` (the passkey manager decides, silently)
-    /// and `POST /api/passkeys/upgrade`, marking `data-upgrade` `created`, `unsupported` or `ended`; the
-    /// page is not reloaded. Shows the "Add a passkey" form and the offer, which
+    /// `navigator.credentials.create({mediation: "conditional"})` (the passkey manager decides, silently;
+    /// `asked` while it is pending) and `POST /api/passkeys/upgrade`, marking `data-upgrade` `created`,
+    /// `unsupported` or `ended`; the page is not reloaded. "Add a passkey" aborts a pending upgrade first
+    /// (a browser runs one WebAuthn request at a time). Shows the "Add a passkey" form and the offer, which
     /// create a passkey (`navigator.credentials.create`) and post `toJSON()` with its name to the API.
     static let account = """
         (function(){var P=window.PublicKeyCredential,s=document.getElementById("passkeys");if(!s||!P)return;\
@@ -61,16 +62,18 @@ enum PasskeyScripts {
         if(user&&ids!==null&&P.signalAllAcceptedCredentials)mark("data-signal-all",\
         P.signalAllAcceptedCredentials({rpId:rpId,userId:user,allAcceptedCredentialIds:ids?ids.split(" "):[]}));\
         if(gone&&P.signalUnknownCredential)mark("data-signal-unknown",P.signalUnknownCredential({rpId:rpId,credentialId:gone}));\
-        if(s.getAttribute("data-upgrade")&&P.getClientCapabilities&&P.parseCreationOptionsFromJSON&&window.fetch)\
+        var up=window.AbortController?new AbortController():null;\
+        if(up&&s.getAttribute("data-upgrade")&&P.getClientCapabilities&&P.parseCreationOptionsFromJSON&&window.fetch)\
         P.getClientCapabilities().then(function(c){if(!c||!c.conditionalCreate){s.setAttribute("data-upgrade","unsupported");return}\
-        return post("/api/passkeys/upgrade/options",{}).then(function(r){return navigator.credentials.create(\
-        {publicKey:P.parseCreationOptionsFromJSON(r.publicKey),mediation:"conditional"})})\
+        return post("/api/passkeys/upgrade/options",{}).then(function(r){if(up.signal.aborted)throw up.signal.reason;\
+        var q=navigator.credentials.create({publicKey:P.parseCreationOptionsFromJSON(r.publicKey),mediation:"conditional",signal:up.signal});\
+        s.setAttribute("data-upgrade","asked");return q})\
         .then(function(k){return post("/api/passkeys/upgrade",k.toJSON())}).then(function(){s.setAttribute("data-upgrade","created")})})\
         .catch(function(){s.setAttribute("data-upgrade","ended")});\
         var f=document.getElementById("add-passkey-form"),e=document.getElementById("passkey-error"),n=document.getElementById("passkey-name"),\
         offer=document.getElementById("passkey-offer"),o=document.getElementById("offer-add-passkey");\
         if(!f||!e||!P.parseCreationOptionsFromJSON||!window.fetch)return;f.hidden=false;if(offer)offer.hidden=false;\(post)\
-        function add(){e.hidden=true;post("/api/passkeys/registration/options",{})\
+        function add(){e.hidden=true;if(up)up.abort();post("/api/passkeys/registration/options",{})\
         .then(function(r){return navigator.credentials.create({publicKey:P.parseCreationOptionsFromJSON(r.publicKey)})})\
         .then(function(c){var body=c.toJSON();body.name=n?n.value:"";return post("/api/passkeys/registration",body)})\
         .then(function(){window.location.assign("/account?notice=passkey_added")}).catch(function(x){x=x||{};\
