@@ -147,7 +147,6 @@ struct AccountSettingsController: Sendable {
         return routes
     }
 
-
     private func passwordPage(_ request: Request, _ signedIn: SignedIn, username: String?, error: ServerError?) async throws -> Response {
         let language = request.language
         let (token, cookie) = web.csrf.token(for: request, signedIn: signedIn)
