@@ -157,8 +157,11 @@ let package = Package(
             // file to find at run time.
             // The list of common passwords, read once at run time (Resources/common-passwords.NOTICE.md
             // says where it comes from).
-            exclude: ["Resources/common-passwords.NOTICE.md"],
-            resources: [.embedInCode("Resources/openapi.yaml"), .copy("Resources/common-passwords.txt")],
+            // The passkey providers' names by AAGUID, compiled in (Resources/passkey-providers.NOTICE.md).
+            exclude: ["Resources/common-passwords.NOTICE.md", "Resources/passkey-providers.NOTICE.md", "Resources/passkey-providers.LICENSE"],
+            resources: [
+                .embedInCode("Resources/openapi.yaml"), .copy("Resources/common-passwords.txt"), .embedInCode("Resources/passkey-providers.tsv"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

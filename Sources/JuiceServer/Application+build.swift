@@ -142,13 +142,13 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
     )
     routes.addRoutes(
         PasskeyAPIController(
-            ceremonies: dependencies.passkeyCeremonies,
+            ceremonies: dependencies.passkeyCeremonies, signUp: dependencies.passkeySignUp,
             origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
         ).endpoints
     )
     routes.addRoutes(
         PasskeyWebController(
-            web: web, ceremonies: dependencies.passkeyCeremonies,
+            web: web, ceremonies: dependencies.passkeyCeremonies, signUp: dependencies.passkeySignUp,
             origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
         ).endpoints
     )

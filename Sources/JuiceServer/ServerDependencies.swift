@@ -63,6 +63,8 @@ struct ServerDependencies: Sendable {
     let passkeys: any PasskeyStore
     /// The passkey registration and authentication ceremonies.
     let passkeyCeremonies: PasskeyCeremonies
+    /// Sign-up with a passkey alone.
+    let passkeySignUp: PasskeySignUp
 
     /// Builds the dependencies over an open, migrated database.
     static func make(
@@ -124,6 +126,7 @@ struct ServerDependencies: Sendable {
         let passkeyCeremonies = PasskeyCeremonies(
             relyingParty: PasskeyRelyingParty(
                 id: configuration.resolvedPasskeyRelyingPartyID, origins: configuration.passkeyAcceptedOrigins,
+                relatedOrigins: try RelatedOrigins(configuration.passkeyRelatedOrigins),
                 requirements: PasskeyRequirements()),
             relyingPartyName: configuration.resolvedPasskeyRelyingPartyID, store: passkeys, authorizations: authorizations,
             signInChallenges: MintedValues(
@@ -169,7 +172,14 @@ struct ServerDependencies: Sendable {
                 MailDelivery(database: database, settings: $0, heloName: configuration.publicURL.host ?? "localhost", time: time, metrics: metrics)
             },
             passkeys: passkeys,
-            passkeyCeremonies: passkeyCeremonies
+            passkeyCeremonies: passkeyCeremonies,
+            passkeySignUp: PasskeySignUp(
+                ceremonies: passkeyCeremonies,
+                challenges: PasskeySignUpChallenges(
+                    values: MintedValues(
+                        secret: configuration.serverSecret, purpose: "juice passkey sign-up challenge v1",
+                        lifetime: configuration.authorizationLifetime, random: random, time: time)),
+                signUps: passwords.signUps)
         )
     }
 }

@@ -51,6 +51,8 @@ package struct VerifiedRegistration: Sendable {
     package let publicKey: [UInt8]
     package let algorithm: COSEAlgorithm
     package let signCount: UInt32
+    /// UP: clear only for a conditional registration (``PasskeyRelyingParty/verifyRegistration(_:challenge:conditional:)``).
+    package let userPresent: Bool
     package let userVerified: Bool
     package let backupEligible: Bool
     package let backedUp: Bool

@@ -33,26 +33,35 @@ package struct PasskeyRelyingParty: Sendable {
     package let id: String
     /// The origins a ceremony may come from: the site's `https://` origin and native apps' origins.
     package let origins: Set<String>
+    /// Origins of other sites this relying party lists in `/.well-known/webauthn`, accepted too.
+    package let relatedOrigins: RelatedOrigins
     package let requirements: PasskeyRequirements
     /// SHA-256 of ``id``: what an authenticator data's `rpIdHash` must be.
     private let idHash: [UInt8]
 
-    package init(id: String, origins: Set<String>, requirements: PasskeyRequirements) {
+    package init(id: String, origins: Set<String>, relatedOrigins: RelatedOrigins = .none, requirements: PasskeyRequirements) {
         self.id = id
         self.origins = origins
+        self.relatedOrigins = relatedOrigins
         self.requirements = requirements
         self.idHash = Array(SHA256.hash(data: Array(id.utf8)))
     }
 
     /// Checks a registration (§7.1) and returns what to store.
-    package func verifyRegistration(_ response: RegistrationResponse, challenge: [UInt8]) throws(PasskeyError) -> VerifiedRegistration {
+    ///
+    /// - Parameter conditional: The registration was asked for with `mediation: "conditional"` (an
+    ///   automatic passkey upgrade): the authenticator may then leave UP clear (§7.1 step 14), and
+    ///   nothing else changes. The caller decides when a ceremony may be one (never from the client's word).
+    package func verifyRegistration(
+        _ response: RegistrationResponse, challenge: [UInt8], conditional: Bool = false
+    ) throws(PasskeyError) -> VerifiedRegistration {
         let evidence = try RegistrationEvidence(response)
-        try Self.registrationRules.check(evidence, against: expectations(challenge))
+        try Self.registrationRules.check(evidence, against: expectations(challenge, conditionalCreate: conditional))
         let data = evidence.authenticatorData
         let credential = evidence.credential
         return VerifiedRegistration(
             credentialID: credential.credentialID, publicKey: credential.publicKeyBytes, algorithm: credential.publicKey.algorithm,
-            signCount: data.signCount, userVerified: data.userVerified, backupEligible: data.backupEligible,
+            signCount: data.signCount, userPresent: data.userPresent, userVerified: data.userVerified, backupEligible: data.backupEligible,
             backedUp: data.backedUp, attestationFormat: evidence.attestation.format,
             attestationType: try PackedStatement.of(evidence)?.attestationType ?? .none, aaguid: credential.aaguid)
     }
@@ -68,7 +77,9 @@ package struct PasskeyRelyingParty: Sendable {
         return VerifiedAuthentication(signCount: data.signCount, userVerified: data.userVerified, backedUp: data.backedUp)
     }
 
-    private func expectations(_ challenge: [UInt8]) -> PasskeyExpectations {
-        PasskeyExpectations(challenge: challenge, relyingPartyID: id, relyingPartyIDHash: idHash, origins: origins, requirements: requirements)
+    private func expectations(_ challenge: [UInt8], conditionalCreate: Bool = false) -> PasskeyExpectations {
+        PasskeyExpectations(
+            challenge: challenge, relyingPartyID: id, relyingPartyIDHash: idHash, origins: origins, relatedOrigins: relatedOrigins,
+            requirements: requirements, conditionalCreate: conditionalCreate)
     }
 }

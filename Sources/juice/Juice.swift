@@ -13,6 +13,7 @@ struct Juice: AsyncParsableCommand {
             ServeCommand.self,
             EmulatorCommand.self,
             ConformanceCommand.self,
+            SignUpCommand.self,
             LoginCommand.self,
             WhoamiCommand.self,
             LogoutCommand.self,

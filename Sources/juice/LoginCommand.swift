@@ -6,10 +6,11 @@ import JuiceClient
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Sign in to a Juice server (saved password, saved Apple ID, else Sign in with Apple in the browser; or a passkey).",
+        abstract: "Sign in to a Juice server (saved passkey, saved password, saved Apple ID, else Sign in with Apple in the browser).",
         discussion: """
-            With none of --apple, --password and --passkey: the sample's existing-account flow — a saved password \
-            credential first, else the saved Apple ID if its credential is still authorized, else Sign in \
+            With none of --apple, --password and --passkey: a passkey saved here for the server's relying party \
+            (by juice signup --passkey or juice passkey add) first, then the sample's existing-account flow — a saved password \
+            credential, else the saved Apple ID if its credential is still authorized, else Sign in \
             with Apple. The browser is $BROWSER, else xdg-open, else the address is printed. With \
             --password the password is read from standard input (without echo at a terminal) and saved \
             for the next login. With --passkey: a passkey saved here by `juice passkey add` signs the \
@@ -57,12 +58,29 @@ struct LoginCommand: AsyncParsableCommand {
                 account = try await PasskeySignIn(server: api, store: store).signIn().account
             } else if apple {
                 account = try await signIn.signInWithApple().session.account
+            } else if let saved = try await savedPasskeySignIn(api: api, store: store) {
+                account = saved
             } else {
                 account = try await existingAccountFlow(signIn)
             }
             print("Signed in to \(api.baseURL.absoluteString) as \(describe(account))")
         } catch {
             throw clientFailure(error)
+        }
+    }
+
+    /// Signs in with a passkey saved here for this server, when there is one: `nil` when none is (or the
+    /// server no longer knows it, which is said), so the other ways are tried.
+    private func savedPasskeySignIn(api: JuiceServerAPI, store: CredentialStore) async throws -> JuiceAccount? {
+        do {
+            let account = try await PasskeySignIn(server: api, store: store).signIn().account
+            print("Used the passkey saved here.")
+            return account
+        } catch let error as AuthorizationError where error.code == .notHandled {
+            return nil
+        } catch let error as JuiceServerError where error.code == .unknownCredential {
+            print("The server no longer knows the passkey saved here; trying the other ways.")
+            return nil
         }
     }
 

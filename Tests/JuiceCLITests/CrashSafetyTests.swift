@@ -96,7 +96,9 @@ struct CrashSafetyTests {
             try await database.raw("PRAGMA integrity_check").all().map { try $0.decode(column: "integrity_check", as: String.self) }
         }
         let usernames = try await store.transaction { database in
-            try await database.raw("SELECT username FROM password_credentials").all().map { try $0.decode(column: "username", as: String.self) }
+            try await database.raw("SELECT a.username FROM password_credentials p JOIN accounts a ON a.id = p.account_id").all().map {
+                try $0.decode(column: "username", as: String.self)
+            }
         }
         await store.close()
         #expect(integrity == ["ok"])

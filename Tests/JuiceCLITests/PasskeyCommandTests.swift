@@ -88,8 +88,8 @@ struct PasskeyCommandTests {
             let list = try await client.run(["passkey", "list"])
             #expect(list.status == 0, "\(list.stderr)")
             let lines = list.stdout.split(separator: "\n").map(String.init)
-            #expect(lines.contains { $0.hasPrefix("* Test laptop  ES256  added ") && $0.contains("last used ") }, "\(list.stdout)")
-            #expect(lines.contains { $0.hasPrefix("  Phone  ES256  added ") && $0.contains("never used") }, "\(list.stdout)")
+            #expect(lines.contains { $0.hasPrefix("* Test laptop  ES256  Passkey  added ") && $0.contains("last used ") }, "\(list.stdout)")
+            #expect(lines.contains { $0.hasPrefix("  Phone  ES256  Passkey  added ") && $0.contains("never used") }, "\(list.stdout)")
         }
     }
 

@@ -44,7 +44,10 @@ struct BrowserPasskeyTests {
 
                 // Without its password, the account's one passkey is its only way in: removing it is refused.
                 try await stack.withDatabase { database in
-                    try await database.autocommit { sql in try await sql.raw("DELETE FROM password_credentials WHERE username = 'passkey-fan'").run()
+                    try await database.autocommit { sql in
+                        try await sql.raw(
+                            "DELETE FROM password_credentials WHERE account_id = (SELECT id FROM accounts WHERE username = 'passkey-fan')"
+                        ).run()
                     }
                 }
                 let (lastStatus, lastText) = try await BrowserTools.runPython(
@@ -54,6 +57,42 @@ struct BrowserPasskeyTests {
                 )
                 #expect(lastStatus == 0, "\(lastText)")
                 #expect(lastText.contains("last sign-in method kept"))
+            }
+        }
+    }
+
+    @Test(
+        "passkey-first: sign up with only a passkey, sign out, sign back in with it, add a password, remove the passkey",
+        .enabled(if: BrowserTools.shouldRun, "needs chromium, chromedriver and python3 with selenium (scripts/test installs them)"),
+        .timeLimit(.minutes(4)),
+        arguments: TestDatabase.all
+    )
+    func passkeyFirstAccount(database: TestDatabase) async throws {
+        guard BrowserTools.available else {
+            Issue.record("JUICE_TEST_REQUIRE_ALL=1 requires the browser test, but \(BrowserTools.missing) is missing")
+            return
+        }
+        try await StackEnvironment.with(database) { environment in
+            var environment = environment
+            environment.publicHost = "localhost"
+            try await JuiceStack.with(environment: environment) { stack in
+                let screenshots = TestOutput.base.appendingPathComponent("browser-passkey-signup/\(database.rawValue)")
+                try? FileManager.default.removeItem(at: screenshots)
+                let (status, text) = try await BrowserTools.runPython(
+                    script: BrowserTools.repository.appendingPathComponent("Tests/JuiceServerTests/Fixtures/browser_passkey_signup.py"),
+                    arguments: [stack.serverURL, "first-with-passkey", "fresh-squeezed-42", screenshots.path],
+                    log: screenshots.appendingPathComponent("browser.log"), limit: .seconds(150)
+                )
+                #expect(status == 0, "\(text)")
+                #expect(text.contains("passkey sign-up: ok"))
+                let passwords = try await stack.withDatabase { database in
+                    try await database.read { sql in
+                        try await sql.raw(
+                            "SELECT COUNT(*) AS n FROM password_credentials p JOIN accounts a ON a.id = p.account_id WHERE a.username = 'first-with-passkey'"
+                        ).first()?.decode(column: "n", as: Int64.self)
+                    }
+                }
+                #expect(passwords == 1, "the password added in the browser is stored for the username chosen at sign-up")
             }
         }
     }

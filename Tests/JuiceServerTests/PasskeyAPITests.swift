@@ -220,7 +220,8 @@ struct PasskeyAPITests {
             // Without its password, the account's one passkey is its only way in: it stays.
             try await stack.withDatabase { database in
                 try await database.autocommit { sql in
-                    try await sql.raw("DELETE FROM password_credentials WHERE username = 'tidy-owner'").run()
+                    try await sql.raw("DELETE FROM password_credentials WHERE account_id = (SELECT id FROM accounts WHERE username = 'tidy-owner')")
+                        .run()
                 }
             }
             let last = try await APIRequests.json(stack, "DELETE", "/api/passkeys/\(Base64URL.encode(spare.credentialID))", bearer: token)

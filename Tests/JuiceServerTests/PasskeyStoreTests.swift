@@ -127,7 +127,7 @@ struct PasskeyStoreTests {
                 "an account without a password or Apple ID keeps its last passkey")
             try await database.autocommit { sql in
                 try await sql.raw(
-                    "INSERT INTO password_credentials (account_id, username, password_hash, created_at) VALUES ('account-a', 'a', 'x', 1900000000)"
+                    "INSERT INTO password_credentials (account_id, password_hash, created_at) VALUES ('account-a', 'x', 1900000000)"
                 ).run()
             }
             #expect(try await store.remove(credentialID: [2, 1, 2, 3], accountID: "account-a") == .removed, "with a password it may go")

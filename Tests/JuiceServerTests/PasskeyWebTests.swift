@@ -191,7 +191,10 @@ struct PasskeyWebTests {
             // Without its password, the account's one passkey is its only way in: it stays.
             let last = try await Self.addPasskey(stack, browser)
             try await stack.withDatabase { database in
-                try await database.autocommit { sql in try await sql.raw("DELETE FROM password_credentials WHERE username = 'form-fan'").run() }
+                try await database.autocommit { sql in
+                    try await sql.raw("DELETE FROM password_credentials WHERE account_id = (SELECT id FROM accounts WHERE username = 'form-fan')")
+                        .run()
+                }
             }
             let lastID = Base64URL.encode(last.credentialID)
             let refused = try await browser.postForm(stack.serverURL + "/account/passkeys/remove", [("csrf", csrf), ("id", lastID)], headers: origin)

@@ -44,4 +44,41 @@ extension ServerConfigurationTests {
             }
         }
     }
+
+    @Test("passkey_related_origins: https origins (JUICE_PASSKEY_RELATED_ORIGINS: a, b), at most 5, no paths, no duplicates, no IP addresses")
+    func passkeyRelatedOrigins() throws {
+        let base = """
+            "client_id": "com.example.juice.web", "team_id": "ABCDE12345", "key_id": "KEY1234567", "private_key_path": "AuthKey_KEY1234567.p8",
+            "public_url": "https://login.juice.example.com", "refresh_token_key": "\(key)"
+            """
+        let listed = try ServerConfiguration.load(
+            file: try write("{\(base), \"passkey_related_origins\": [\"https://Juice.example.org\", \"https://juice.example.net:8443\"]}"),
+            environment: [:], dataDirectory: directory)
+        #expect(listed.passkeyRelatedOrigins == ["https://juice.example.org", "https://juice.example.net:8443"])
+        let environment = try ServerConfiguration.load(
+            file: try write("{\(base)}"), environment: ["JUICE_PASSKEY_RELATED_ORIGINS": "https://a.example, https://b.example"],
+            dataDirectory: directory)
+        #expect(environment.passkeyRelatedOrigins == ["https://a.example", "https://b.example"])
+        let five = (1...5).map { "\"https://site\($0).example\"" }.joined(separator: ", ")
+        #expect(
+            try ServerConfiguration.load(
+                file: try write("{\(base), \"passkey_related_origins\": [\(five)]}"), environment: [:], dataDirectory: directory
+            )
+            .passkeyRelatedOrigins.count == 5)
+        let six = (1...6).map { "\"https://site\($0).example\"" }.joined(separator: ", ")
+        for list in [
+            "[\(six)]", #"["http://juice.example.org"]"#, #"["https://juice.example.org/path"]"#, #"["https://juice.example.org/"]"#,
+            #"["https://user@juice.example.org"]"#, #"["https://juice.example.org?q"]"#, #"["https://127.0.0.1"]"#, #"["https://localhost"]"#,
+            #"["https://juice.example.org:0"]"#, #"["https://juice.example.org:99999"]"#, #"["https://a.example", "https://A.example"]"#,
+            #"["android:apk-key-hash:abc"]"#, #""https://juice.example.org""#, #"["https://-bad.example"]"#,
+        ] {
+            let file = try write("{\(base), \"passkey_related_origins\": \(list)}")
+            do {
+                _ = try ServerConfiguration.load(file: file, environment: [:], dataDirectory: directory)
+                Issue.record("\(list) was accepted")
+            } catch {
+                #expect(error.problems.map(\.field) == ["passkey_related_origins"], "\(list)")
+            }
+        }
+    }
 }

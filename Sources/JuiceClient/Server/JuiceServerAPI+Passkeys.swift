@@ -7,18 +7,47 @@ extension JuiceServerAPI {
     public func beginPasskeyRegistration(sessionToken: String) async throws(JuiceServerError) -> PasskeyCreationOptions {
         let path = "api/passkeys/registration/options"
         let options = try await decode(Wrapped<CreationWire>.self, .POST, path, sessionToken: sessionToken).publicKey
+        return try Self.creationOptions(options, path: path)
+    }
+
+    /// The creation options of an answer to `path`.
+    private static func creationOptions(_ options: CreationWire, path: String) throws(JuiceServerError) -> PasskeyCreationOptions {
         let rpID = options.rp.id
-        guard !rpID.isEmpty, let challenge = Self.bytes(options.challenge), !challenge.isEmpty, let userID = Self.bytes(options.user.id),
+        guard !rpID.isEmpty, let challenge = bytes(options.challenge), !challenge.isEmpty, let userID = bytes(options.user.id),
             !userID.isEmpty
         else {
             throw .unexpectedResponse(status: 200, "the answer to POST /\(path) has no RP id, challenge or user handle")
         }
-        let excluded = try Self.credentialIDs(options.excludeCredentials, "an excluded")
+        let excluded = try credentialIDs(options.excludeCredentials, "an excluded")
         return PasskeyCreationOptions(
             challenge: challenge, relyingPartyIdentifier: rpID, userID: userID, userName: options.user.name, displayName: options.user.displayName,
             excludedCredentials: excluded,
             userVerification: PublicKeyCredentialUserVerificationPreference(rawValue: options.authenticatorSelection?.userVerification ?? "preferred")
         )
+    }
+
+    /// `POST /api/accounts/passkey/options`: begins a sign-up with a passkey alone, for a new account
+    /// named `username` (`nil`: an account without a username). The options' ``PasskeyCreationOptions/userID``
+    /// is the new account's user handle, which the finish must send back.
+    public func beginPasskeySignUp(username: String?) async throws(JuiceServerError) -> PasskeyCreationOptions {
+        let path = "api/accounts/passkey/options"
+        let options = try await decode(Wrapped<CreationWire>.self, .POST, path, body: SignUpStart(username: username)).publicKey
+        return try Self.creationOptions(options, path: path)
+    }
+
+    /// `POST /api/accounts/passkey`: creates the account of a passkey sign-up with `registration`, the
+    /// options' `userHandle` and the `username` they were asked for, and signs it in.
+    public func finishPasskeySignUp(
+        _ registration: PlatformPublicKeyCredentialRegistration, userHandle: Data, username: String?, name: String?
+    ) async throws(JuiceServerError) -> ServerSession {
+        let id = Base64URL.encode(registration.credentialID)
+        let body = SignUpBody(
+            id: id, rawId: id,
+            response: .init(
+                clientDataJSON: Base64URL.encode(registration.rawClientDataJSON),
+                attestationObject: Base64URL.encode(registration.rawAttestationObject ?? Data())),
+            name: name, userHandle: Base64URL.encode(userHandle), username: username)
+        return try await decode(ServerSession.self, .POST, "api/accounts/passkey", body: body)
     }
 
     /// `POST /api/passkeys/registration`: finishes adding `registration`, named `name`, to the signed-in account.
@@ -137,6 +166,22 @@ private struct RegistrationBody: Encodable, Sendable {
     var type = "public-key"
     var response: Response
     var name: String?
+}
+
+/// A passkey sign-up's username (`null` for none).
+private struct SignUpStart: Encodable, Sendable {
+    var username: String?
+}
+
+/// `PublicKeyCredential.toJSON()` of a sign-up's registration, with the user handle and username.
+private struct SignUpBody: Encodable, Sendable {
+    var id: String
+    var rawId: String
+    var type = "public-key"
+    var response: RegistrationBody.Response
+    var name: String?
+    var userHandle: String
+    var username: String?
 }
 
 /// `PublicKeyCredential.toJSON()` of an assertion.

@@ -4,6 +4,9 @@ public struct ServerPasskey: Sendable, Hashable, Codable {
     public var id: String
     /// The name the person gave it.
     public var name: String
+    /// The provider the server names from the authenticator's AAGUID ("iCloud Keychain", "1Password",
+    /// …; "Passkey" when unknown); `nil` from a server that does not say.
+    public var provider: String?
     /// Its key's algorithm (`ES256`, `EdDSA`, `RS256`).
     public var algorithm: String
     /// When it was added (ISO 8601).
@@ -18,10 +21,11 @@ public struct ServerPasskey: Sendable, Hashable, Codable {
     /// A passkey with the given fields.
     public init(
         id: String, name: String, algorithm: String, createdAt: String, lastUsedAt: String? = nil, backupEligible: Bool = false,
-        backedUp: Bool = false
+        backedUp: Bool = false, provider: String? = nil
     ) {
         self.id = id
         self.name = name
+        self.provider = provider
         self.algorithm = algorithm
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt

@@ -13,6 +13,7 @@ import JuiceEncodings
 /// let passkeys = PasskeySignIn(server: api, store: store)
 /// let added = try await passkeys.addPasskey(name: "Laptop", sessionToken: session.token)
 /// let session = try await passkeys.signIn()   // later: no password, no browser
+/// let created = try await passkeys.signUp(username: "zoe", passkeyName: "Laptop") // a new account, no password
 /// ```
 public struct PasskeySignIn: Sendable {
     /// The server.
@@ -60,6 +61,33 @@ public struct PasskeySignIn: Sendable {
             try? await store.removePasskey(credentialID: registration.credentialID)
             throw error
         }
+    }
+
+    /// Creates an account with a passkey alone (the Account Creation API's shape: the server gives the
+    /// challenge and the user id, the platform makes the passkey, the server creates the account): the
+    /// passkey is made here and kept, the account `username` (or none) created with it, and the session
+    /// saved as the other sign-ins save theirs.
+    /// - Throws: ``JuiceServerError`` (`username_taken`, `invalid_username`, `rate_limited`, …; the
+    ///   passkey is then forgotten again), ``AuthorizationError`` from the authenticator,
+    ///   ``CredentialStoreError`` when the session cannot be saved.
+    public func signUp(username: String?, passkeyName: String?) async throws -> ServerSession {
+        let options = try await server.beginPasskeySignUp(username: username)
+        let request = options.registrationRequest(from: provider(relyingPartyIdentifier: options.relyingPartyIdentifier))
+        guard
+            case .publicKeyCredentialRegistration(let registration) = try await AuthorizationController(requests: [request]).performRequests()
+                .credential
+        else {
+            throw AuthorizationError.unknown("the registration request returned another kind of credential")
+        }
+        let session: ServerSession
+        do {
+            session = try await server.finishPasskeySignUp(registration, userHandle: options.userID, username: username, name: passkeyName)
+        } catch {
+            try? await store.removePasskey(credentialID: registration.credentialID)
+            throw error
+        }
+        try await store.saveSession(StoredSession(token: session.token, accountID: session.account.id), for: server.baseURL)
+        return session
     }
 
     /// Signs in with a passkey saved here and saves the session, as the other sign-ins do.

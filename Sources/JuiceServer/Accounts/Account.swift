@@ -15,7 +15,8 @@ struct Account: Sendable, Hashable {
     var email: String?
     /// Whether ``email`` is an Apple private relay address.
     var isPrivateEmail: Bool
-    /// The password sign-in name, when the account has a password.
+    /// The account's unique username, when it has one: its password sign-in name, or the name a
+    /// passkey-first account chose (such an account may have no password).
     let username: String?
     /// The linked Apple ID, when there is one.
     let apple: AppleIdentity?

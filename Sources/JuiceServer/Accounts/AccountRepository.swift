@@ -15,6 +15,9 @@ protocol AccountRepository: Sendable {
     /// The stored password credential for a normalized username.
     func passwordCredential(username: String) async throws -> StoredPasswordCredential?
 
+    /// Whether an account has the normalized `username` (with or without a password).
+    func isUsernameTaken(_ username: String) async throws -> Bool
+
     /// Creates a password account and starts its session.
     /// - Throws: ``AccountStoreError/usernameTaken`` when the username exists.
     func createPasswordAccount(username: String, passwordHash: String, session: SessionDraft) async throws -> (Account, Session)

@@ -30,11 +30,7 @@ struct PasswordAccounts: Sendable {
     func signUp(
         username rawUsername: String, password: String, address: String?
     ) async throws -> (sessionToken: String, account: Account, session: Session) {
-        if let wait = await signUps.retryAfter(username: "", address: address) {
-            var error = ServerError(.rateLimited, status: .tooManyRequests, "too many sign-ups from this address; wait and try again")
-            error.headers[.retryAfter] = String(wait)
-            throw error
-        }
+        if let wait = await signUps.retryAfter(username: "", address: address) { throw ServerError.tooManySignUps(retryAfter: wait) }
         await signUps.recordFailure(username: "", address: address)
         let username = try Self.validUsername(rawUsername)
         try Self.checkNewPassword(password, username: username)

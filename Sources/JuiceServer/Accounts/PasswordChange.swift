@@ -2,11 +2,12 @@ import AppleSignIn
 import Foundation
 import Hummingbird
 
-/// Changing an account's password, or adding one to an Apple-only account.
+/// Changing an account's password, or adding one to an account without (Apple-only or passkey-first).
 ///
 /// - With a password: the current one must match (bcrypt; failures throttled like sign-in).
 /// - Without one: no current password, but the session must have started within
-///   ``freshSignInWindow`` (a fresh Sign in with Apple), and a username is chosen.
+///   ``freshSignInWindow`` (a fresh Sign in with Apple or with a passkey), and a username is chosen
+///   unless the account has one.
 ///
 /// Either way the new password passes ``PasswordAccounts/checkNewPassword(_:username:current:)``
 /// before it is hashed, and every other session of the account ends with the change.
@@ -44,10 +45,16 @@ struct PasswordChange: Sendable {
             guard time.now.timeIntervalSince(signedIn.session.createdAt) <= Self.freshSignInWindow else {
                 throw ServerError(
                     .reauthenticationRequired, status: .forbidden,
-                    "sign in with Apple again (within the last \(Int(Self.freshSignInWindow / 60)) minutes) to add a password")
+                    "sign in again (within the last \(Int(Self.freshSignInWindow / 60)) minutes) to add a password")
             }
-            guard let rawUsername, !rawUsername.isEmpty else { throw ServerError.invalidRequest("username is required to add a password") }
-            let username = try PasswordAccounts.validUsername(rawUsername)
+            // A passkey-first account signs in with the username it chose; any other one is chosen now.
+            let username: String
+            if let existing = signedIn.account.username {
+                username = existing
+            } else {
+                guard let rawUsername, !rawUsername.isEmpty else { throw ServerError.invalidRequest("username is required to add a password") }
+                username = try PasswordAccounts.validUsername(rawUsername)
+            }
             try PasswordAccounts.checkNewPassword(newPassword, username: username)
             let hash = try await passwords.hasher.hash(newPassword)
             try await store.setPassword(

@@ -33,7 +33,6 @@ extension SQLAccountRepository {
                 FROM i
                 JOIN started s ON s.account_id = i.account_id
                 JOIN accounts a ON a.id = i.account_id
-                LEFT JOIN password_credentials p ON p.account_id = a.id
                 """
         return try await sql.raw(query).first().map(account(from:))
     }

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import SQLKit
 
-/// ``AccountRepository`` on the `accounts`, `apple_identities`, `password_credentials` and
+/// ``AccountRepository`` on the `accounts` (with the username), `apple_identities`, `password_credentials` and
 /// `sessions` tables; every multi-table write is one transaction.
 struct SQLAccountRepository: AccountRepository {
     private let database: any JuiceDatabase
@@ -27,8 +27,12 @@ struct SQLAccountRepository: AccountRepository {
 
     func passwordCredential(username: String) async throws -> StoredPasswordCredential? {
         try await database.read { sql in
-            try await sql.select().columns("account_id", "username", "password_hash").from("password_credentials")
-                .where("username", .equal, username).first()
+            try await sql.raw(
+                """
+                SELECT a.id AS account_id, a.username, p.password_hash FROM accounts a
+                JOIN password_credentials p ON p.account_id = a.id WHERE a.username = \(bind: username)
+                """
+            ).first()
                 .map {
                     StoredPasswordCredential(
                         accountID: try $0.decode(column: "account_id", as: String.self),
@@ -39,20 +43,35 @@ struct SQLAccountRepository: AccountRepository {
         }
     }
 
+    func isUsernameTaken(_ username: String) async throws -> Bool {
+        try await database.read { sql in
+            try await sql.select().column("id").from("accounts").where("username", .equal, username).first() != nil
+        }
+    }
+
     func createPasswordAccount(username: String, passwordHash: String, session: SessionDraft) async throws -> (Account, Session) {
         let accountID = random.identifier()
         return try await database.transaction { sql in
-            let taken = try await sql.select().column("account_id").from("password_credentials").where("username", .equal, username).first()
-            guard taken == nil else { throw AccountStoreError.usernameTaken }
             let now = Int64(session.createdAt.timeIntervalSince1970)
-            try await sql.insert(into: "accounts").columns("id", "created_at", "is_private_email")
-                .values(SQLBind(accountID), SQLBind(now), SQLBind(0)).run()
-            try await sql.insert(into: "password_credentials").columns("account_id", "username", "password_hash", "created_at")
-                .values(SQLBind(accountID), SQLBind(username), SQLBind(passwordHash), SQLBind(now)).run()
+            try await Self.insertAccount(id: accountID, username: username, at: now, on: sql)
+            try await sql.insert(into: "password_credentials").columns("account_id", "password_hash", "created_at")
+                .values(SQLBind(accountID), SQLBind(passwordHash), SQLBind(now)).run()
             try await SQLSessionStore.insert(session, accountID: accountID, on: sql)
             guard let account = try await Self.load(where: "a.id", equals: accountID, on: sql) else { throw AccountStoreError.accountMissing }
             return (account, session.session(accountID: accountID))
         }
+    }
+
+    /// Inserts a new account with `username` (normalized; `nil` for none).
+    /// - Throws: ``AccountStoreError/usernameTaken`` when another account has it (checked here; a
+    ///   concurrent insert loses on the unique index, and PostgreSQL's retry then finds it taken).
+    static func insertAccount(id: String, username: String?, at now: Int64, on sql: any SQLDatabase) async throws {
+        if let username {
+            let taken = try await sql.select().column("id").from("accounts").where("username", .equal, username).first()
+            guard taken == nil else { throw AccountStoreError.usernameTaken }
+        }
+        try await sql.insert(into: "accounts").columns("id", "created_at", "is_private_email", "username")
+            .values(SQLBind(id), SQLBind(now), SQLBind(0), SQLBind(username)).run()
     }
 
     func startSession(_ draft: SessionDraft, accountID: String) async throws -> Session {
@@ -282,16 +301,15 @@ struct SQLAccountRepository: AccountRepository {
             SELECT \(unsafeRaw: accountColumns)
             FROM accounts a
             LEFT JOIN apple_identities i ON i.account_id = a.id
-            LEFT JOIN password_credentials p ON p.account_id = a.id
             WHERE \(filter)
             """
         return try await sql.raw(query).first().map(account(from:))
     }
 
     /// The columns of an account as ``account(from:)`` reads them, from `accounts a`,
-    /// `apple_identities i` and `password_credentials p`.
+    /// `apple_identities i`.
     static let accountColumns = """
-        a.id, a.created_at, a.given_name, a.family_name, a.email, a.is_private_email, p.username,
+        a.id, a.created_at, a.given_name, a.family_name, a.email, a.is_private_email, a.username,
         i.subject, i.client_id, i.email AS apple_email, i.is_private_email AS apple_private_email, i.real_user_status,
         i.state, i.created_at AS apple_created_at, CASE WHEN i.refresh_token IS NULL THEN 0 ELSE 1 END AS has_refresh_token
         """

@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// ``AccountSecurityStore`` on the `password_credentials` and `sessions` tables.
+/// ``AccountSecurityStore`` on the `password_credentials`, `sessions` and `accounts` (the username) tables.
 struct SQLAccountSecurityStore: AccountSecurityStore {
     let database: any JuiceDatabase
 
@@ -11,12 +11,16 @@ struct SQLAccountSecurityStore: AccountSecurityStore {
 
     func passwordCredential(accountID: String) async throws -> StoredPasswordCredential? {
         try await database.read { sql in
-            try await sql.select().columns("account_id", "username", "password_hash").from("password_credentials")
-                .where("account_id", .equal, accountID).first()
+            try await sql.raw(
+                """
+                SELECT p.account_id, a.username, p.password_hash FROM password_credentials p
+                JOIN accounts a ON a.id = p.account_id WHERE p.account_id = \(bind: accountID)
+                """
+            ).first()
                 .map {
                     StoredPasswordCredential(
                         accountID: try $0.decode(column: "account_id", as: String.self),
-                        username: try $0.decode(column: "username", as: String.self),
+                        username: try $0.decode(column: "username", as: String?.self) ?? "",
                         passwordHash: try $0.decode(column: "password_hash", as: String.self)
                     )
                 }
@@ -30,11 +34,18 @@ struct SQLAccountSecurityStore: AccountSecurityStore {
                 try await sql.update("password_credentials").set("password_hash", to: SQLBind(passwordHash))
                     .where("account_id", .equal, accountID).run()
             } else {
-                guard let username else { throw AccountStoreError.passwordCredentialMissing }
-                let taken = try await sql.select().column("account_id").from("password_credentials").where("username", .equal, username).first()
-                guard taken == nil else { throw AccountStoreError.usernameTaken }
-                try await sql.insert(into: "password_credentials").columns("account_id", "username", "password_hash", "created_at")
-                    .values(SQLBind(accountID), SQLBind(username), SQLBind(passwordHash), SQLBind(Int64(at.timeIntervalSince1970))).run()
+                // The account keeps the username it has (a passkey-first account chose one); one without
+                // a username takes `username`, unless another account has it.
+                let stored = try await sql.select().column("username").from("accounts").where("id", .equal, accountID).first()
+                guard let stored else { throw AccountStoreError.accountMissing }
+                if try stored.decode(column: "username", as: String?.self) == nil {
+                    guard let username else { throw AccountStoreError.passwordCredentialMissing }
+                    let taken = try await sql.select().column("id").from("accounts").where("username", .equal, username).first()
+                    guard taken == nil else { throw AccountStoreError.usernameTaken }
+                    try await sql.update("accounts").set("username", to: SQLBind(username)).where("id", .equal, accountID).run()
+                }
+                try await sql.insert(into: "password_credentials").columns("account_id", "password_hash", "created_at")
+                    .values(SQLBind(accountID), SQLBind(passwordHash), SQLBind(Int64(at.timeIntervalSince1970))).run()
             }
             try await sql.delete(from: "sessions").where("account_id", .equal, accountID).where("id", .notEqual, sessionID).run()
         }

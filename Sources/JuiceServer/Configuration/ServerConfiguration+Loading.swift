@@ -2,6 +2,7 @@ import AppleSignIn
 import Crypto
 import Foundation
 import JuiceEncodings
+import WebAuthn
 
 extension ServerConfiguration {
     /// Values given on the command line; they win over the environment, which wins over the file.
@@ -28,7 +29,7 @@ extension ServerConfiguration {
     static let serverFields: [String] = [
         "public_url", "database_url", "host", "port", "session_lifetime", "refresh_token_key", "refresh_token_key_path", "password_hash_cost",
         "smtp_url", "mail_from", "trusted_proxies", "require_nonce", "idle_timeout", "header_timeout", "body_timeout", "sign_up_limit",
-        "password_hash_concurrency", "passkey_rp_id", "passkey_origins",
+        "password_hash_concurrency", "passkey_rp_id", "passkey_origins", "passkey_related_origins",
     ]
     /// The toolkit's fields (see ``AppleSignInConfiguration``).
     static let toolkitFields: [String] = [
@@ -74,7 +75,7 @@ extension ServerConfiguration {
             guard let value = environment["JUICE_" + field.uppercased()] else { continue }
             // A list's environment variable is comma-separated: the same list a file writes as an array.
             document[field] =
-                ["additional_client_ids", "trusted_proxies", "passkey_origins"].contains(field)
+                ["additional_client_ids", "trusted_proxies", "passkey_origins", "passkey_related_origins"].contains(field)
                 ? .array(value.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 != .string("") })
                 : .string(value)
         }
@@ -162,6 +163,16 @@ extension ServerConfiguration {
                 problem("passkey_origins", "\"\(entry.prefix(100))\" is not an origin (https://host or android:apk-key-hash:…)")
             }
         }
+        var passkeyRelatedOrigins: [String] = []
+        if let entries = reader.list(
+            "passkey_related_origins", message: "must be a list of https origins (JUICE_PASSKEY_RELATED_ORIGINS: comma-separated)")
+        {
+            do {
+                passkeyRelatedOrigins = try RelatedOrigins(entries).origins
+            } catch {
+                problem("passkey_related_origins", error.description)
+            }
+        }
         var mail: MailSettings?
         switch (string("smtp_url"), string("mail_from")) {
         case (nil, nil):
@@ -202,6 +213,7 @@ extension ServerConfiguration {
         configuration.passwordHashConcurrency = hashConcurrency
         configuration.passkeyRelyingPartyID = passkeyRelyingPartyID
         configuration.passkeyOrigins = passkeyOrigins
+        configuration.passkeyRelatedOrigins = passkeyRelatedOrigins
         return configuration
     }
 

@@ -69,6 +69,10 @@ public struct ServerConfiguration: Sendable {
     /// Origins besides the public URL's that may run passkey ceremonies: native apps, e.g.
     /// `android:apk-key-hash:…` (Apple's apps use the site's own `https` origin).
     public var passkeyOrigins: [String] = []
+    /// Origins of other sites (`https://host[:port]`, at most 5) that may run passkey ceremonies for this
+    /// RP ID: listed in `/.well-known/webauthn` for browsers (related origin requests), and accepted
+    /// as a ceremony's origin (`passkey_related_origins`).
+    public var passkeyRelatedOrigins: [String] = []
 
     /// Creates a configuration from already-validated values.
     public init(

@@ -35,6 +35,7 @@ extension ServerError {
             case serverBusy = "server_busy"
             case lastSignInMethod = "last_sign_in_method"
             case methodNotAllowed = "method_not_allowed"
+            case upgradeNotAllowed = "upgrade_not_allowed"
             case malformedCBOR = "malformed_cbor"
             case malformedClientData = "malformed_client_data"
             case malformedAuthenticatorData = "malformed_authenticator_data"
@@ -141,6 +142,8 @@ extension ServerError {
         static let lastSignInMethod = Code(.lastSignInMethod)
         /// The path exists but does not answer this method (the answer's `Allow` lists those it does).
         static let methodNotAllowed = Code(.methodNotAllowed)
+        /// An automatic passkey upgrade (conditional create) outside a session that signed in with a password in the last minutes.
+        static let upgradeNotAllowed = Code(.upgradeNotAllowed)
 
         // MARK: Passkey refusals (`PasskeyError`'s codes, PasskeyError+HTTPResponseError.swift)
 

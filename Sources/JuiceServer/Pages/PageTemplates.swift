@@ -106,10 +106,19 @@ enum PageTemplates {
         <p class="hint" id="password-strength" aria-live="polite" data-short="{{t.strength_short}}" data-username="{{t.strength_username}}" data-repetitive="{{t.strength_repetitive}}" data-sequential="{{t.strength_sequential}}" data-ok="{{t.strength_ok}}"></p>
         <button type="submit" class="primary">{{t.sign_up}}</button>
         </form>
+        <form id="passkey-signup-form" hidden>
+        <div class="divider">{{t.or}}</div>
+        <label for="passkey-username">{{t.username}}</label>
+        <input type="text" id="passkey-username" name="passkey-username" autocomplete="username" autocapitalize="none" spellcheck="false" minlength="3" maxlength="64" required aria-describedby="passkey-signup-hint">
+        <p class="hint" id="passkey-signup-hint">{{t.passkey_signup_hint}}</p>
+        <button type="submit" class="secondary" id="create-with-passkey">{{t.signup_with_passkey}}</button>
+        <p class="error" role="alert" id="passkey-signup-error" data-message="{{t.passkey_signup_failed}}" data-cancelled="{{t.passkey_cancelled}}" hidden></p>
+        </form>
         <div class="divider">{{t.or}}</div>
         <div class="apple">{{{button}}}</div>
         <p class="switch">{{t.have_account}} <a href="/">{{t.back_to_sign_in}}</a></p>
         \(PasswordStrengthScript.element)
+        \(PasskeyScripts.signUpElement)
         {{> foot}}
         """
 
@@ -137,11 +146,11 @@ enum PageTemplates {
         </section>
         {{/apple_linked}}
         <p class="switch"><a href="/account/password" id="password-link">{{#username}}{{t.change_password}}{{/username}}{{^username}}{{t.add_password}}{{/username}}</a></p>
-        <section id="passkeys" aria-labelledby="passkeys-heading" data-rp-id="{{passkey_rp_id}}"{{#passkey_user_id}} data-user-id="{{passkey_user_id}}" data-credential-ids="{{passkey_ids}}"{{/passkey_user_id}}{{#removed_passkey}} data-removed-credential="{{removed_passkey}}"{{/removed_passkey}}>
+        <section id="passkeys" aria-labelledby="passkeys-heading" data-rp-id="{{passkey_rp_id}}"{{#passkey_user_id}} data-user-id="{{passkey_user_id}}" data-credential-ids="{{passkey_ids}}"{{/passkey_user_id}}{{#removed_passkey}} data-removed-credential="{{removed_passkey}}"{{/removed_passkey}}{{#passkey_upgrade}} data-upgrade="offered"{{/passkey_upgrade}}>
         <h2 id="passkeys-heading">{{t.passkeys_title}}</h2>
         {{^passkeys}}<p class="muted" id="no-passkeys">{{t.no_passkeys}}</p>{{/passkeys}}
         <ul class="sessions">
-        {{#passkeys}}<li data-passkey="{{id}}"><span class="passkey-name">{{name}}</span>
+        {{#passkeys}}<li data-passkey="{{id}}"><span class="passkey-name">{{name}}</span> <span class="passkey-provider muted">{{provider}}</span>
         <span class="muted">{{t.passkey_added}} <time datetime="{{created}}">{{created_text}}</time> · {{#last_used}}{{t.passkey_last_used}} <time datetime="{{last_used}}">{{last_used_text}}</time>{{/last_used}}{{^last_used}}{{t.passkey_never_used}}{{/last_used}}</span>
         <form method="post" action="/account/passkeys/rename" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{id}}"><input type="text" name="name" value="{{name}}" maxlength="64" required aria-label="{{t.passkey_name}}"><button type="submit" class="link">{{t.rename_passkey}}</button></form>
         <form method="post" action="/account/passkeys/remove"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{id}}"><button type="submit" class="link">{{t.remove_passkey}}</button></form></li>
@@ -196,7 +205,8 @@ enum PageTemplates {
         {{^has_password}}
         <p class="muted">{{t.add_password_intro}}</p>
         <label for="username">{{t.username}}</label>
-        <input type="text" id="username" name="username" value="{{username}}" autocomplete="username" autocapitalize="none" spellcheck="false" minlength="3" maxlength="64" required>
+        {{#has_username}}<input type="text" id="username" name="username" value="{{username}}" autocomplete="username" readonly>{{/has_username}}
+        {{^has_username}}<input type="text" id="username" name="username" value="{{username}}" autocomplete="username" autocapitalize="none" spellcheck="false" minlength="3" maxlength="64" required>{{/has_username}}
         {{/has_password}}
         <label for="password">{{t.new_password}}</label>
         <input type="password" id="password" name="new_password" autocomplete="new-password" minlength="8" required aria-describedby="password-hint password-strength">

@@ -24,8 +24,8 @@ enum PasswordStrengthScript {
     static let element = "<script>\(source)</script>"
 
     /// The page policy with this script allowed by its SHA-256.
-    static let contentSecurityPolicy: String = {
-        let hash = Data(SHA256.hash(data: Data(source.utf8))).base64EncodedString()
-        return PageRenderer.contentSecurityPolicy + "; script-src 'sha256-\(hash)'"
-    }()
+    static let contentSecurityPolicy = PageRenderer.contentSecurityPolicy + "; script-src 'sha256-\(sourceHash)'"
+
+    /// The script's SHA-256 as a CSP hash source takes it (base64).
+    static let sourceHash = Data(SHA256.hash(data: Data(source.utf8))).base64EncodedString()
 }

@@ -16,6 +16,9 @@ import WebAuthn
 /// | `DELETE /api/passkeys/{id}` | removes one, unless it is the account's last way to sign in |
 /// | `POST /api/auth/passkey/options` | begins a passkey sign-in |
 /// | `POST /api/auth/passkey` | finishes it: `{token, account}` |
+/// | `POST /api/passkeys/upgrade/options`, `POST /api/passkeys/upgrade` | an automatic upgrade (conditional create) for a session that signed in with a password in the last 5 minutes; 201 with the passkey (`automatic`) |
+/// | `POST /api/accounts/passkey/options` | begins a sign-up with a passkey alone (`{"username"}`, or none) |
+/// | `POST /api/accounts/passkey` | finishes it: 201 `{token, account}`, the account created with its passkey and session |
 struct PasskeyAPIController: Sendable {
     /// A registration answer (`PublicKeyCredential.toJSON()` of `navigator.credentials.create()`).
     struct RegistrationBody: Decodable {
@@ -30,6 +33,35 @@ struct PasskeyAPIController: Sendable {
         var response: Response
         /// The name the person gave it.
         var name: String?
+    }
+
+    /// The username of a passkey sign-up; absent, `null` or empty for an account without one.
+    struct SignUpOptionsBody: Decodable {
+        var username: String?
+    }
+
+    /// A passkey sign-up's answer: the registration (`PublicKeyCredential.toJSON()`) with the
+    /// `userHandle` (the options' `user.id`) and the `username` the options were asked for.
+    struct SignUpBody: Decodable {
+        var id: String
+        var rawId: String?
+        var type: String
+        var response: RegistrationBody.Response
+        var name: String?
+        var userHandle: String
+        var username: String?
+
+        /// The registration part.
+        var registration: RegistrationBody { RegistrationBody(id: id, rawId: rawId, type: type, response: response, name: name) }
+
+        /// The user handle, 1 to 64 bytes.
+        func userHandleBytes() throws -> [UInt8] {
+            let bytes = try PasskeyAPIController.bytes(userHandle, "userHandle")
+            guard (1...PasskeySignUpChallenges.maximumUserHandleLength).contains(bytes.count) else {
+                throw ServerError.invalidRequest("userHandle is not 1 to \(PasskeySignUpChallenges.maximumUserHandleLength) bytes")
+            }
+            return bytes
+        }
     }
 
     /// An assertion (`PublicKeyCredential.toJSON()` of `navigator.credentials.get()`).
@@ -50,10 +82,17 @@ struct PasskeyAPIController: Sendable {
     struct PasskeyResponse: ResponseEncodable, Sendable {
         var id: String
         var name: String
+        /// The provider's name from the authenticator's AAGUID ("iCloud Keychain", "1Password", …);
+        /// "Passkey" when the AAGUID is zero, unknown or was not kept.
+        var provider: String
+        /// The authenticator's AAGUID (8-4-4-4-12 hex), `null` when not kept.
+        var aaguid: String?
         var algorithm: String
         var transports: [String]
         var backupEligible: Bool
         var backedUp: Bool
+        /// Whether it came by an automatic upgrade after a password sign-in.
+        var automatic: Bool
         /// ISO 8601.
         var createdAt: String
         /// ISO 8601; `null` before its first sign-in.
@@ -62,10 +101,13 @@ struct PasskeyAPIController: Sendable {
         init(_ credential: PasskeyCredential) {
             id = Base64URL.encode(credential.credentialID)
             name = credential.name
+            provider = credential.providerName
+            aaguid = credential.aaguid.flatMap(PasskeyProviders.text)
             algorithm = credential.algorithm.name
             transports = credential.transports
             backupEligible = credential.backupEligible
             backedUp = credential.backedUp
+            automatic = credential.automatic
             createdAt = credential.createdAt.formatted(.iso8601)
             lastUsedAt = credential.lastUsedAt?.formatted(.iso8601)
         }
@@ -81,6 +123,9 @@ struct PasskeyAPIController: Sendable {
     }
 
     let ceremonies: PasskeyCeremonies
+    let signUp: PasskeySignUp
+    /// Automatic upgrades after a password sign-in.
+    var upgrade: PasskeyUpgrade { PasskeyUpgrade(ceremonies: ceremonies) }
     /// The passkeys, as the ceremonies store them.
     var store: any PasskeyStore { ceremonies.store }
     let origin: OriginCheck
@@ -133,6 +178,31 @@ struct PasskeyAPIController: Sendable {
             let body = try await request.decodeJSON(AuthenticationBody.self)
             let (token, account, _) = try await ceremonies.finishAuthentication(try body.authenticationResponse())
             return APIController.SignInResponse(token: token, account: APIController.AccountResponse(account))
+        }
+        routes.post("/api/passkeys/upgrade/options") { request, context -> EncodedOptions<PasskeyCeremonies.RegistrationOptions> in
+            let signedIn = try context.requireSignedIn()
+            try origin.verify(request, signedIn)
+            return EncodedOptions(options: try await upgrade.begin(signedIn))
+        }
+        routes.post("/api/passkeys/upgrade") { request, context -> EditedResponse<PasskeyResponse> in
+            let signedIn = try context.requireSignedIn()
+            try origin.verify(request, signedIn)
+            let body = try await request.decodeJSON(RegistrationBody.self)
+            let credential = try await upgrade.finish(
+                signedIn, response: try body.registrationResponse(), transports: body.response.transports ?? [], name: body.name)
+            return EditedResponse(status: .created, response: PasskeyResponse(credential))
+        }
+        routes.post("/api/accounts/passkey/options") { request, context -> EncodedOptions<PasskeyCeremonies.RegistrationOptions> in
+            let body = try await request.decodeJSON(SignUpOptionsBody.self)
+            return EncodedOptions(options: try await signUp.begin(username: body.username, address: context.clientAddress))
+        }
+        routes.post("/api/accounts/passkey") { request, _ -> EditedResponse<APIController.SignInResponse> in
+            let body = try await request.decodeJSON(SignUpBody.self)
+            let (token, account, _) = try await signUp.finish(
+                try body.registration.registrationResponse(), userHandle: try body.userHandleBytes(), username: body.username,
+                transports: body.response.transports ?? [], name: body.name)
+            return EditedResponse(
+                status: .created, response: APIController.SignInResponse(token: token, account: APIController.AccountResponse(account)))
         }
         return routes
     }

@@ -76,15 +76,25 @@ struct PasskeyCeremonies: Sendable {
 
     /// Begins adding a passkey to `account`: a stored challenge bound to it, and options that exclude
     /// the passkeys it already has.
-    func beginRegistration(account: Account) async throws -> RegistrationOptions {
+    /// With `conditionalFor`, the challenge is an automatic upgrade's, bound to that session too.
+    func beginRegistration(account: Account, conditionalFor sessionID: String? = nil) async throws -> RegistrationOptions {
         let handle = try await store.userHandle(accountID: account.id, candidate: random.bytes(32))
         let existing = try await store.credentials(accountID: account.id)
-        let challenge = try await issueChallenge(.registration, accountID: account.id)
+        let challenge = try await issueChallenge(
+            sessionID == nil ? .registration : .conditionalRegistration, accountID: account.id, sessionID: sessionID)
         let label = account.username ?? account.email ?? "Account \(account.id.prefix(8))"
         let displayName = [account.givenName, account.familyName].compactMap { $0 }.joined(separator: " ")
-        return RegistrationOptions(
+        return registrationOptions(
+            challenge: challenge, userHandle: handle, name: label, displayName: displayName.isEmpty ? label : displayName, excluding: existing)
+    }
+
+    /// Creation options for `challenge`, naming the user as the authenticator will store it.
+    func registrationOptions(
+        challenge: [UInt8], userHandle: [UInt8], name: String, displayName: String, excluding existing: [PasskeyCredential]
+    ) -> RegistrationOptions {
+        RegistrationOptions(
             challenge: Base64URL.encode(challenge), rp: .init(id: relyingParty.id, name: relyingPartyName),
-            user: .init(id: Base64URL.encode(handle), name: label, displayName: displayName.isEmpty ? label : displayName),
+            user: .init(id: Base64URL.encode(userHandle), name: name, displayName: displayName),
             pubKeyCredParams: relyingParty.requirements.algorithms.map { .init(alg: $0.rawValue) }, timeout: timeoutMilliseconds,
             excludeCredentials: existing.map {
                 .init(id: Base64URL.encode($0.credentialID), transports: $0.transports.isEmpty ? nil : $0.transports)
@@ -101,6 +111,20 @@ struct PasskeyCeremonies: Sendable {
         return trimmed.isEmpty ? "Passkey" : StoredTextRule.name.sanitized(trimmed)
     }
 
+    /// The passkey to store from a verified registration: the transports WebAuthn knows, the name as
+    /// ``registrationName(_:)`` made it, the time in whole seconds.
+    func credential(
+        _ verified: VerifiedRegistration, accountID: String, userHandle: [UInt8], transports: [String], storedName: String, at now: Date
+    ) -> PasskeyCredential {
+        PasskeyCredential(
+            credentialID: verified.credentialID, accountID: accountID, userHandle: userHandle, publicKey: verified.publicKey,
+            algorithm: verified.algorithm, signCount: verified.signCount,
+            transports: Array(Set(transports).intersection(Self.knownTransports)).sorted(),
+            backupEligible: verified.backupEligible, backedUp: verified.backedUp,
+            name: storedName,
+            createdAt: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), lastUsedAt: nil, aaguid: verified.aaguid)
+    }
+
     /// Finishes adding a passkey to `accountID`: the challenge must be one issued to that account.
     func finishRegistration(
         accountID: String, response: RegistrationResponse, transports: [String], name: String?
@@ -113,13 +137,8 @@ struct PasskeyCeremonies: Sendable {
         }
         let verified = try relyingParty.verifyRegistration(response, challenge: challenge.challenge)
         let handle = try await store.userHandle(accountID: accountID, candidate: random.bytes(32))
-        let credential = PasskeyCredential(
-            credentialID: verified.credentialID, accountID: accountID, userHandle: handle, publicKey: verified.publicKey,
-            algorithm: verified.algorithm, signCount: verified.signCount,
-            transports: Array(Set(transports).intersection(Self.knownTransports)).sorted(),
-            backupEligible: verified.backupEligible, backedUp: verified.backedUp,
-            name: storedName,
-            createdAt: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), lastUsedAt: nil)
+        let credential = self.credential(
+            verified, accountID: accountID, userHandle: handle, transports: transports, storedName: storedName, at: now)
         try await store.add(credential)
         return credential
     }
@@ -178,7 +197,7 @@ struct PasskeyCeremonies: Sendable {
         return (token, account, session)
     }
 
-    private var timeoutMilliseconds: Int { Int(challengeLifetime * 1000) }
+    var timeoutMilliseconds: Int { Int(challengeLifetime * 1000) }
 
     /// What `spent_values` keeps of a spent sign-in challenge: its SHA-256, marked so that it never
     /// equals a code's or a nonce's key.
@@ -186,17 +205,18 @@ struct PasskeyCeremonies: Sendable {
         "passkey:" + SHA256.hash(data: challenge).hexString
     }
 
-    private func issueChallenge(_ purpose: PasskeyChallenge.Purpose, accountID: String) async throws -> [UInt8] {
+    private func issueChallenge(_ purpose: PasskeyChallenge.Purpose, accountID: String, sessionID: String?) async throws -> [UInt8] {
         let now = time.now
         let challenge = random.bytes(32)
         try await store.saveChallenge(
             PasskeyChallenge(
-                challenge: challenge, purpose: purpose, accountID: accountID, createdAt: now, expiresAt: now.addingTimeInterval(challengeLifetime)))
+                challenge: challenge, purpose: purpose, accountID: accountID, sessionID: sessionID, createdAt: now,
+                expiresAt: now.addingTimeInterval(challengeLifetime)))
         return challenge
     }
 
     /// The stored challenge that the client data names, taken out of the store.
-    private func consumeChallenge(named clientData: ClientData, purpose: PasskeyChallenge.Purpose, now: Date) async throws -> PasskeyChallenge {
+    func consumeChallenge(named clientData: ClientData, purpose: PasskeyChallenge.Purpose, now: Date) async throws -> PasskeyChallenge {
         try await store.consumeChallenge(clientData.challenge, purpose: purpose, now: now)
     }
 }

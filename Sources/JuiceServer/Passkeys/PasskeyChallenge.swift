@@ -7,6 +7,9 @@ struct PasskeyChallenge: Sendable, Equatable {
     enum Purpose: String, Sendable {
         case registration
         case authentication
+        /// An automatic upgrade: a registration asked for with `mediation: "conditional"` right after
+        /// a password sign-in, finished only by that session.
+        case conditionalRegistration = "conditional-registration"
     }
 
     /// The random bytes the authenticator signs over (32).
@@ -14,6 +17,8 @@ struct PasskeyChallenge: Sendable, Equatable {
     var purpose: Purpose
     /// The signed-in account a registration is for (nil for an authentication).
     var accountID: String?
+    /// The session a conditional registration was issued to (nil otherwise).
+    var sessionID: String? = nil
     var createdAt: Date
     var expiresAt: Date
 }

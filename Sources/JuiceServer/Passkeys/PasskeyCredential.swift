@@ -24,6 +24,15 @@ struct PasskeyCredential: Sendable, Equatable {
     var name: String
     var createdAt: Date
     var lastUsedAt: Date?
+    /// The authenticator's AAGUID from the registration (16 bytes; all zero when it keeps its model to
+    /// itself), `nil` for a passkey stored before AAGUIDs were kept. ``PasskeyProviders`` names it.
+    var aaguid: [UInt8]? = nil
+    /// Whether it came by an automatic upgrade (a conditional registration right after a password
+    /// sign-in, which may carry no user presence).
+    var automatic = false
+
+    /// The name of the passkey's provider (``PasskeyProviders``): "Passkey" when unknown.
+    var providerName: String { PasskeyProviders.bundled.name(aaguid: aaguid) }
 
     /// What the relying party needs to check an assertion with it.
     var registered: RegisteredPasskey {

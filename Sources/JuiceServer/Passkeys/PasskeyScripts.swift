@@ -46,7 +46,13 @@ enum PasskeyScripts {
     /// server still accepts (`signalAllAcceptedCredentials`, from `#passkeys`' `data-rp-id`,
     /// `data-user-id` and `data-credential-ids`) and, after a removal, that the removed one is gone
     /// (`signalUnknownCredential`, `data-removed-credential`), marking `data-signal-all` and
-    /// `data-signal-unknown` `sent` or `refused`. Shows the "Add a passkey" form and the offer, which
+    /// `data-signal-unknown` `sent` or `refused`. Where the page says `data-upgrade` (a password sign-in
+    /// minutes ago, no passkey yet) and the browser reports `conditionalCreate` in
+    /// `getClientCapabilities()`, asks for an automatic upgrade: `POST /api/passkeys/upgrade/options`,
+    /// `navigator.credentials.create({mediation: "conditional"})` (the passkey manager decides, silently;
+    /// `asked` while it is pending) and `POST /api/passkeys/upgrade`, marking `data-upgrade` `created`,
+    /// `unsupported` or `ended`; the page is not reloaded. "Add a passkey" aborts a pending upgrade first
+    /// (a browser runs one WebAuthn request at a time). Shows the "Add a passkey" form and the offer, which
     /// create a passkey (`navigator.credentials.create`) and post `toJSON()` with its name to the API.
     static let account = """
         (function(){var P=window.PublicKeyCredential,s=document.getElementById("passkeys");if(!s||!P)return;\
@@ -56,10 +62,18 @@ enum PasskeyScripts {
         if(user&&ids!==null&&P.signalAllAcceptedCredentials)mark("data-signal-all",\
         P.signalAllAcceptedCredentials({rpId:rpId,userId:user,allAcceptedCredentialIds:ids?ids.split(" "):[]}));\
         if(gone&&P.signalUnknownCredential)mark("data-signal-unknown",P.signalUnknownCredential({rpId:rpId,credentialId:gone}));\
+        var up=window.AbortController?new AbortController():null;\
+        if(up&&s.getAttribute("data-upgrade")&&P.getClientCapabilities&&P.parseCreationOptionsFromJSON&&window.fetch)\
+        P.getClientCapabilities().then(function(c){if(!c||!c.conditionalCreate){s.setAttribute("data-upgrade","unsupported");return}\
+        return post("/api/passkeys/upgrade/options",{}).then(function(r){if(up.signal.aborted)throw up.signal.reason;\
+        var q=navigator.credentials.create({publicKey:P.parseCreationOptionsFromJSON(r.publicKey),mediation:"conditional",signal:up.signal});\
+        s.setAttribute("data-upgrade","asked");return q})\
+        .then(function(k){return post("/api/passkeys/upgrade",k.toJSON())}).then(function(){s.setAttribute("data-upgrade","created")})})\
+        .catch(function(){s.setAttribute("data-upgrade","ended")});\
         var f=document.getElementById("add-passkey-form"),e=document.getElementById("passkey-error"),n=document.getElementById("passkey-name"),\
         offer=document.getElementById("passkey-offer"),o=document.getElementById("offer-add-passkey");\
         if(!f||!e||!P.parseCreationOptionsFromJSON||!window.fetch)return;f.hidden=false;if(offer)offer.hidden=false;\(post)\
-        function add(){e.hidden=true;post("/api/passkeys/registration/options",{})\
+        function add(){e.hidden=true;if(up)up.abort();post("/api/passkeys/registration/options",{})\
         .then(function(r){return navigator.credentials.create({publicKey:P.parseCreationOptionsFromJSON(r.publicKey)})})\
         .then(function(c){var body=c.toJSON();body.name=n?n.value:"";return post("/api/passkeys/registration",body)})\
         .then(function(){window.location.assign("/account?notice=passkey_added")}).catch(function(x){x=x||{};\
@@ -68,10 +82,37 @@ enum PasskeyScripts {
         f.addEventListener("submit",function(ev){ev.preventDefault();add()});if(o)o.addEventListener("click",add)})();
         """
 
+    /// The sign-up page: shows `#passkey-signup-form` (a username, no password) where the browser has
+    /// WebAuthn with `parseCreationOptionsFromJSON`; on submit it asks `POST /api/accounts/passkey/options`
+    /// for that username, calls `navigator.credentials.create()` and posts `toJSON()` with the options'
+    /// `user.id` as `userHandle` and the username to `POST /signup/passkey`, which creates the account
+    /// and sets the session cookie. A refusal shows its localized reason in `#passkey-signup-error`; a
+    /// closed dialog, a short hint.
+    static let signUp = """
+        (function(){var P=window.PublicKeyCredential,f=document.getElementById("passkey-signup-form"),\
+        e=document.getElementById("passkey-signup-error"),u=document.getElementById("passkey-username");\
+        if(!f||!e||!u||!P||!P.parseCreationOptionsFromJSON||!window.fetch)return;f.hidden=false;\(post)\
+        f.addEventListener("submit",function(ev){ev.preventDefault();e.hidden=true;var name=u.value,handle="";\
+        post("/api/accounts/passkey/options",{username:name}).then(function(r){handle=r.publicKey.user.id;\
+        return navigator.credentials.create({publicKey:P.parseCreationOptionsFromJSON(r.publicKey)})})\
+        .then(function(c){var body=c.toJSON();body.userHandle=handle;body.username=name;return post("/signup/passkey",body)})\
+        .then(function(j){window.location.assign(j.location||"/account")}).catch(function(x){x=x||{};\
+        e.textContent=x.name==="NotAllowedError"?e.getAttribute("data-cancelled"):(x.reason||e.getAttribute("data-message"));\
+        e.hidden=false})})})();
+        """
+
     /// The login page's `<script>` element.
     static let loginElement = "<script>\(login)</script>"
     /// The account page's `<script>` element.
     static let accountElement = "<script>\(account)</script>"
+
+    /// The sign-up page's `<script>` element.
+    static let signUpElement = "<script>\(signUp)</script>"
+
+    /// The sign-up page's policy: the password meter and the passkey sign-up by hash, `fetch` to this site.
+    static let signUpContentSecurityPolicy =
+        PageRenderer.contentSecurityPolicy
+        + "; script-src 'sha256-\(PasswordStrengthScript.sourceHash)' 'sha256-\(sha256(signUp))'; connect-src 'self'"
 
     /// The login page's script hash, for its policy (with or without Sign in with Apple JS).
     static let loginHash = sha256(login)

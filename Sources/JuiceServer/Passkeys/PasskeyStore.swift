@@ -15,6 +15,13 @@ protocol PasskeyStore: Sendable {
     /// The account's user handle, created from `candidate` when it has none yet.
     func userHandle(accountID: String, candidate: [UInt8]) async throws -> [UInt8]
 
+    /// Creates a passkey-first account in one transaction: spends the sign-up's challenge, inserts the
+    /// account (with its username, or none), its user handle, the passkey and the session, and reads
+    /// the account back. A refusal leaves nothing behind.
+    /// - Throws: ``PasskeyError`` `challenge_unknown` (the challenge was spent: a replayed finish),
+    ///   `credential_exists`; ``AccountStoreError/usernameTaken`` (taken since the options were issued).
+    func createAccount(_ signUp: PasskeyAccountDraft, session: SessionDraft) async throws -> Account
+
     /// Stores a new passkey; throws ``PasskeyError`` `credential_exists` when its id is taken.
     func add(_ credential: PasskeyCredential) async throws
     /// The passkey with `credentialID`, whichever account it belongs to.
@@ -41,4 +48,17 @@ enum PasskeyRemoval: Sendable, Equatable {
     case notFound
     /// Refused: it is the account's last way to sign in.
     case lastSignInMethod
+}
+
+/// A passkey-first account about to be created (``PasskeyStore/createAccount(_:session:)``).
+struct PasskeyAccountDraft: Sendable, Equatable {
+    /// The verified passkey, its ``PasskeyCredential/accountID`` the new account's id and its user
+    /// handle the one the options gave.
+    var credential: PasskeyCredential
+    /// The normalized username, or `nil` for an account without one.
+    var username: String?
+    /// The sign-up challenge's key in `spent_values` (``PasskeySignUpChallenges/spentValueID(challenge:)``).
+    var spentValueID: String
+    /// When the account is created.
+    var at: Date
 }

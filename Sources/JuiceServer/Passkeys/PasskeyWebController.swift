@@ -9,17 +9,19 @@ import JuiceInfrastructure
 /// | Route | Does |
 /// |---|---|
 /// | `POST /auth/passkey` | the login page's passkey sign-in: an assertion (`PublicKeyCredential.toJSON()`) → the session cookie and `{"location": "/account"}` |
+/// | `POST /signup/passkey` | the sign-up page's passkey sign-up: the `create()` answer with `userHandle` and `username` (as `POST /api/accounts/passkey` takes it) → the new account's session cookie and `{"location": "/account"}` |
 /// | `POST /account/passkeys/rename` | the account page's rename form (`id`, `name`) |
 /// | `POST /account/passkeys/remove` | the account page's remove form (`id`); the account's last way to sign in stays |
 /// | `POST /account/passkeys/offer/dismiss` | hides the account page's passkey offer in this browser |
 ///
-/// `POST /auth/passkey` must come from the public origin (signed in or not), so another site cannot
+/// `POST /auth/passkey` and `POST /signup/passkey` must come from the public origin (signed in or not), so another site cannot
 /// sign a browser in to the attacker's account with the attacker's passkey; it answers
 /// `{"error", "reason"}` on failure, the reason in the page's language. The forms are CSRF-checked
 /// like every other form.
 struct PasskeyWebController: Sendable {
     let web: WebController
     let ceremonies: PasskeyCeremonies
+    let signUp: PasskeySignUp
     /// The passkeys, as the ceremonies store them.
     var store: any PasskeyStore { ceremonies.store }
     let origin: OriginCheck
@@ -43,10 +45,22 @@ struct PasskeyWebController: Sendable {
                 response.setCookie(web.csrf.rotate())
                 return response
             } catch {
-                let refusal = ErrorMiddleware.serverError(for: error, logger: context.logger)
-                var localized = ServerError(refusal.code, status: refusal.status, web.errorMessage(refusal, request.language) ?? refusal.reason)
-                localized.headers = refusal.headers
-                return localized.jsonResponse()
+                return localizedRefusal(error, request, context)
+            }
+        }
+        routes.post("/signup/passkey") { request, context in
+            do {
+                try origin.verifySameOrigin(request)
+                let body = try await request.decodeJSON(PasskeyAPIController.SignUpBody.self)
+                let (sessionToken, _, _) = try await signUp.finish(
+                    try body.registration.registrationResponse(), userHandle: try body.userHandleBytes(), username: body.username,
+                    transports: body.response.transports ?? [], name: body.name)
+                var response = try ApplePopupController.Completed(location: "/account").response(from: request, context: context)
+                response.setCookie(web.cookies.session(sessionToken))
+                response.setCookie(web.csrf.rotate())
+                return response
+            } catch {
+                return localizedRefusal(error, request, context)
             }
         }
         routes.post("/account/passkeys/rename") { request, context in
@@ -77,6 +91,14 @@ struct PasskeyWebController: Sendable {
             return response
         }
         return routes
+    }
+
+    /// `{"error", "reason"}` for a script, the reason in the page's language.
+    private func localizedRefusal(_ error: any Error, _ request: Request, _ context: AppRequestContext) -> Response {
+        let refusal = ErrorMiddleware.serverError(for: error, logger: context.logger)
+        var localized = ServerError(refusal.code, status: refusal.status, web.errorMessage(refusal, request.language) ?? refusal.reason)
+        localized.headers = refusal.headers
+        return localized.jsonResponse()
     }
 
     /// A form on the account page: CSRF-checked, signed in with the cookie; `body` returns where to go

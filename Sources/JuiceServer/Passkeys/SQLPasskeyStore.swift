@@ -6,10 +6,10 @@ import WebAuthn
 /// ``PasskeyStore`` on the `passkey_credentials`, `passkey_users` and `passkey_challenges` tables.
 /// Byte strings are stored as base64url text, times as Unix seconds.
 struct SQLPasskeyStore: PasskeyStore {
-    private let database: any JuiceDatabase
+    let database: any JuiceDatabase
     private static let columns = [
         "credential_id", "account_id", "user_handle", "public_key", "algorithm", "sign_count", "transports", "backup_eligible",
-        "backed_up", "name", "created_at", "last_used_at",
+        "backed_up", "name", "created_at", "last_used_at", "aaguid", "automatic",
     ]
 
     init(database: any JuiceDatabase) {
@@ -18,12 +18,12 @@ struct SQLPasskeyStore: PasskeyStore {
 
     func saveChallenge(_ challenge: PasskeyChallenge) async throws {
         let row: [any Encodable & Sendable] = [
-            Base64URL.encode(challenge.challenge), challenge.purpose.rawValue, challenge.accountID,
+            Base64URL.encode(challenge.challenge), challenge.purpose.rawValue, challenge.accountID, challenge.sessionID,
             Self.seconds(challenge.createdAt), Self.seconds(challenge.expiresAt),
         ]
         try await database.autocommit { sql in
             try await sql.insert(into: "passkey_challenges")
-                .columns("challenge", "purpose", "account_id", "created_at", "expires_at")
+                .columns("challenge", "purpose", "account_id", "session_id", "created_at", "expires_at")
                 .values(row.map { SQLBind($0) }).run()
         }
     }
@@ -33,11 +33,12 @@ struct SQLPasskeyStore: PasskeyStore {
         let row = try await database.autocommit { sql in
             // One statement: once it returns the row, no other request or instance can have it.
             try await sql.delete(from: "passkey_challenges").where("challenge", .equal, key).where("purpose", .equal, purpose.rawValue)
-                .returning("account_id", "created_at", "expires_at").first()
+                .returning("account_id", "session_id", "created_at", "expires_at").first()
         }
         guard let row else { throw PasskeyError(.challengeUnknown, "the challenge was not issued for this ceremony, or was used") }
         let stored = PasskeyChallenge(
             challenge: challenge, purpose: purpose, accountID: try row.decode(column: "account_id", as: String?.self),
+            sessionID: try row.decode(column: "session_id", as: String?.self),
             createdAt: Self.date(try row.decode(column: "created_at", as: Int64.self)),
             expiresAt: Self.date(try row.decode(column: "expires_at", as: Int64.self)))
         guard stored.expiresAt > now else { throw PasskeyError(.challengeExpired, "the challenge's time is over") }
@@ -66,17 +67,21 @@ struct SQLPasskeyStore: PasskeyStore {
     }
 
     func add(_ credential: PasskeyCredential) async throws {
+        try await database.autocommit { sql in try await Self.insert(credential, on: sql) }
+    }
+
+    /// Inserts `credential` (one statement); throws ``PasskeyError`` `credential_exists` when its id is taken.
+    static func insert(_ credential: PasskeyCredential, on sql: any SQLDatabase) async throws {
         let row: [any Encodable & Sendable] = [
             Base64URL.encode(credential.credentialID), credential.accountID, Base64URL.encode(credential.userHandle),
             Base64URL.encode(credential.publicKey), Int64(credential.algorithm.rawValue), Int64(credential.signCount),
             credential.transports.joined(separator: ","), credential.backupEligible ? 1 : 0, credential.backedUp ? 1 : 0,
-            credential.name, Self.seconds(credential.createdAt), credential.lastUsedAt.map(Self.seconds),
+            credential.name, seconds(credential.createdAt), credential.lastUsedAt.map(seconds), credential.aaguid.flatMap(PasskeyProviders.text),
+            credential.automatic ? 1 : 0,
         ]
-        let inserted = try await database.autocommit { sql in
-            try await sql.insert(into: "passkey_credentials").columns(Self.columns).values(row.map { SQLBind($0) })
-                .ignoringConflicts(with: ["credential_id"])
-                .returning("credential_id").first()
-        }
+        let inserted = try await sql.insert(into: "passkey_credentials").columns(columns).values(row.map { SQLBind($0) })
+            .ignoringConflicts(with: ["credential_id"])
+            .returning("credential_id").first()
         guard inserted != nil else { throw PasskeyError(.credentialExists, "this passkey is already registered") }
     }
 
@@ -161,9 +166,11 @@ struct SQLPasskeyStore: PasskeyStore {
             backedUp: try row.decode(column: "backed_up", as: Int64.self) != 0,
             name: try row.decode(column: "name", as: String.self),
             createdAt: date(try row.decode(column: "created_at", as: Int64.self)),
-            lastUsedAt: try row.decode(column: "last_used_at", as: Int64?.self).map(date))
+            lastUsedAt: try row.decode(column: "last_used_at", as: Int64?.self).map(date),
+            aaguid: try row.decode(column: "aaguid", as: String?.self).flatMap(PasskeyProviders.bytes),
+            automatic: try row.decode(column: "automatic", as: Int64.self) != 0)
     }
 
-    private static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+    static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
     private static func date(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
 }

@@ -162,5 +162,38 @@ enum JuiceSchema {
                 .run()
             try await sql.create(index: "passkey_challenges_expires_at").on("passkey_challenges").column("expires_at").run()
         },
+        SchemaMigration(version: 7, name: "usernames: one unique home in accounts (an account may have one without a password)") { sql in
+            // A passkey-first account has a username and no password, so the name moves from
+            // password_credentials (where it was NOT NULL UNIQUE) to accounts, unique where present
+            // (Apple-only accounts have none: NULLs never collide, on SQLite and PostgreSQL alike).
+            try await sql.raw("ALTER TABLE accounts ADD COLUMN username TEXT").run()
+            try await sql.raw(
+                "UPDATE accounts SET username = (SELECT p.username FROM password_credentials p WHERE p.account_id = accounts.id)"
+            ).run()
+            try await sql.create(index: "accounts_username").unique().on("accounts").column("username").run()
+            // SQLite cannot drop a UNIQUE column, so the table is rebuilt (the same on PostgreSQL):
+            // account id, password hash (NOT NULL) and its time; no row means no password.
+            try await sql.create(table: "password_credentials_v7")
+                .column("account_id", type: .text, .primaryKey(autoIncrement: false), .references("accounts", "id", onDelete: .cascade))
+                .column("password_hash", type: .text, .notNull)
+                .column("created_at", type: .bigint, .notNull)
+                .run()
+            try await sql.raw(
+                "INSERT INTO password_credentials_v7 (account_id, password_hash, created_at) SELECT account_id, password_hash, created_at FROM password_credentials"
+            ).run()
+            try await sql.raw("DROP TABLE password_credentials").run()
+            try await sql.raw("ALTER TABLE password_credentials_v7 RENAME TO password_credentials").run()
+        },
+        SchemaMigration(version: 8, name: "passkeys: the authenticator's AAGUID (its provider's name)") { sql in
+            // The AAGUID of the registration's attested credential data, as text (8-4-4-4-12 hex);
+            // NULL for the passkeys registered before it was kept (shown as "Passkey").
+            try await sql.raw("ALTER TABLE passkey_credentials ADD COLUMN aaguid TEXT").run()
+        },
+        SchemaMigration(version: 9, name: "passkeys: automatic upgrades (conditional create) bound to their session, and recorded") { sql in
+            // The session a conditional registration's challenge was issued to (only it may finish it),
+            // and whether a passkey came by an automatic upgrade (possibly without user presence).
+            try await sql.raw("ALTER TABLE passkey_challenges ADD COLUMN session_id TEXT").run()
+            try await sql.raw("ALTER TABLE passkey_credentials ADD COLUMN automatic SMALLINT NOT NULL DEFAULT 0").run()
+        },
     ]
 }

@@ -147,13 +147,14 @@ struct AccountSettingsController: Sendable {
         return routes
     }
 
-
     private func passwordPage(_ request: Request, _ signedIn: SignedIn, username: String?, error: ServerError?) async throws -> Response {
         let language = request.language
         let (token, cookie) = web.csrf.token(for: request, signedIn: signedIn)
         let credential = try await security.passwordCredential(accountID: signedIn.account.id)
-        var values: [String: Any] = ["csrf": token, "has_password": credential != nil]
-        if let name = credential?.username ?? username.map({ String($0.prefix(64)) }) { values["username"] = name }
+        // A passkey-first account keeps the username it chose: shown, not asked for.
+        let kept = credential?.username ?? signedIn.account.username
+        var values: [String: Any] = ["csrf": token, "has_password": credential != nil, "has_username": kept != nil]
+        if let name = kept ?? username.map({ String($0.prefix(64)) }) { values["username"] = name }
         if let message = web.errorMessage(error, language) { values["error"] = message }
         let title = PageStrings.string(credential != nil ? "change_password" : "add_password", language)
         var response = web.pages.response(

@@ -154,7 +154,7 @@ struct WebController: Sendable {
         case .login:
             response.headers[.contentSecurityPolicy] = appleScript?.contentSecurityPolicy ?? PasskeyScripts.loginContentSecurityPolicy
         case .signup:
-            response.headers[.contentSecurityPolicy] = PasswordStrengthScript.contentSecurityPolicy
+            response.headers[.contentSecurityPolicy] = PasskeyScripts.signUpContentSecurityPolicy
         }
         if let cookie { response.setCookie(cookie) }
         return response
@@ -223,6 +223,9 @@ struct WebController: Sendable {
                 var row: [String: Any] = [
                     "id": Base64URL.encode(key.credentialID), "name": key.name, "created": key.createdAt.formatted(.iso8601),
                     "created_text": Self.displayTime(key.createdAt),
+                    // The provider named by the AAGUID; an unknown one is "Passkey" in the page's language.
+                    "provider": key.providerName == PasskeyProviders.unnamed
+                        ? PageStrings.string("method_passkey", request.language) : key.providerName,
                 ]
                 if let used = key.lastUsedAt {
                     row["last_used"] = used.formatted(.iso8601)
@@ -231,6 +234,8 @@ struct WebController: Sendable {
                 return row
             },
             "passkey_offer": signedIn.session.method == .password && keys.isEmpty && request.cookies[cookies.passkeyOfferName] == nil,
+            // An automatic upgrade (conditional create) right after a password sign-in, for an account without a passkey.
+            "passkey_upgrade": keys.isEmpty && PasskeyUpgrade.allows(signedIn, now: time.now),
         ]
         if let handle = keys.first?.userHandle {
             values["passkey_user_id"] = Base64URL.encode(handle)

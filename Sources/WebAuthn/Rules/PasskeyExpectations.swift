@@ -8,5 +8,10 @@ package struct PasskeyExpectations: Sendable {
     package let relyingPartyIDHash: [UInt8]
     /// The origins a ceremony may come from.
     package let origins: Set<String>
+    /// The related origins the relying party lists in `/.well-known/webauthn`, accepted too.
+    package let relatedOrigins: RelatedOrigins
     package let requirements: PasskeyRequirements
+    /// A registration asked for with `mediation: "conditional"` (an automatic upgrade), which the
+    /// relying party allowed for this ceremony: UP may be clear (``UserPresenceRule``).
+    package var conditionalCreate = false
 }

@@ -21,14 +21,17 @@ struct TestAuthenticator: Sendable {
     }
 
     /// The body for `POST /api/passkeys/registration`, from the `publicKey` options of the begin call.
-    mutating func register(_ options: [String: Any], origin: String, name: String = "Test key", flags: UInt8 = 0x45) -> [String: Any] {
+    /// `aaguid` is the authenticator model it names (16 bytes; zero: none).
+    mutating func register(
+        _ options: [String: Any], origin: String, name: String = "Test key", flags: UInt8 = 0x45, aaguid: [UInt8] = [UInt8](repeating: 0, count: 16)
+    ) -> [String: Any] {
         let challenge = options["challenge"] as? String ?? ""
         userHandle = ((options["user"] as? [String: Any])?["id"] as? String).flatMap { Base64URL.decode($0) } ?? []
         let clientData = Self.clientData("webauthn.create", challenge: challenge, origin: origin)
         let point = Array(key.publicKey.x963Representation)
         let coseKey: [UInt8] = [0xA5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20] + point[1..<33] + [0x22, 0x58, 0x20] + point[33..<65]
         let authData =
-            rpIDHash + [flags] + Self.bigEndian(signCount) + [UInt8](repeating: 0, count: 16)
+            rpIDHash + [flags] + Self.bigEndian(signCount) + aaguid
             + [UInt8(credentialID.count >> 8), UInt8(credentialID.count & 0xFF)] + credentialID + coseKey
         let attestationObject: [UInt8] =
             [0xA3] + Self.text("fmt") + Self.text("none") + Self.text("attStmt") + [0xA0]

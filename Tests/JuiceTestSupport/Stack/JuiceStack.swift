@@ -65,6 +65,8 @@ package struct StackEnvironment: Sendable {
     /// The public URL's host (the server listens on 127.0.0.1 whatever it is): `localhost` for a
     /// browser's passkeys, as WebAuthn takes no IP address for an RP ID.
     package var publicHost = "127.0.0.1"
+    /// The server's `passkey_related_origins`.
+    package var passkeyRelatedOrigins: [String] = []
 
     /// A fresh environment; `remove()` it when done (``with(_:_:)`` does).
     package static func make(_ kind: TestDatabase = .sqlite) async throws -> StackEnvironment {
@@ -157,6 +159,7 @@ package struct StackEnvironment: Sendable {
         configuration.revocationRetryInterval = .seconds(86_400)
         configuration.trustedProxies = trustedProxies
         configuration.requireNonce = requireNonce
+        configuration.passkeyRelatedOrigins = passkeyRelatedOrigins
         if let smtpPort {
             var mail = MailSettings(smtpHost: "127.0.0.1", smtpPort: smtpPort, sender: MailSender(parsing: Self.mailFrom)!)
             mail.timeout = .seconds(10)
