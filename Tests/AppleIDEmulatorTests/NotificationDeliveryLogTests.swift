@@ -55,7 +55,9 @@ struct NotificationDeliveryLogTests {
 
     @Test("a connection error is recorded as such, with no HTTP status and the next retry")
     func connectionError() async throws {
-        let closed = try await NotificationReceiver.with { _, url in url }
+        // A port no test is handed (FreePort's pool, below the ephemeral range) and nothing listens on: a
+        // receiver's closed ephemeral port could be taken by another test's server meanwhile.
+        let closed = "http://127.0.0.1:\(try FreePort.pick())/apple/notifications"
         try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: closed)) { emulator in
             #expect(try await WebFlow.signIn(emulator).status == 200)
             let sent = try await emulator.postJSON(

@@ -35,6 +35,9 @@ struct MethodsTests {
                 (.POST, "/api/account", "DELETE"),
                 (.GET, "/apple/notifications", "POST"),
                 (.RAW(value: "PROPFIND"), "/account", "GET, HEAD"),
+                // A constant segment wins over a capture, as in the router: `upgrade` is no passkey id.
+                (.OPTIONS, "/api/passkeys/upgrade", "POST"),
+                (.GET, "/api/passkeys/some-id", "DELETE, PATCH"),
             ]
             for (method, path, allow) in cases {
                 let answer = try await Browser().send(method, stack.serverURL + path, headers: [], body: nil)

@@ -22,8 +22,11 @@ struct ErrorMiddleware: RouterMiddleware {
         }
     }
 
-    /// Machine-facing routes outside `/api/` (Apple's notifications, the loopback bridge's start).
-    static let jsonPaths: Set<String> = ["/apple/notifications", "/auth/apple/native"]
+    /// Machine-facing routes outside `/api/` (Apple's notifications, the loopback bridge's start, the
+    /// JSON documents browsers and password managers read).
+    static let jsonPaths: Set<String> = [
+        "/apple/notifications", "/auth/apple/native", "/.well-known/webauthn", "/.well-known/passkey-endpoints",
+    ]
 
     /// Whether the request is an API call (answered in JSON).
     static func wantsJSON(_ request: Request) -> Bool {
