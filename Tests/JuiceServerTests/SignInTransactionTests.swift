@@ -143,7 +143,7 @@ struct SignInTransactionTests {
     }
 
     @Test(
-        "an Apple sign-in spends its nonce and code with the account's writes; a failure after the spend rolls the spend back",
+        "an Apple sign-in's account transaction is all or nothing: a session that cannot be written leaves the Apple ID and its refresh token as they were",
         arguments: TestDatabase.all)
     func appleRollsBack(database kind: TestDatabase) async throws {
         try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
@@ -151,12 +151,9 @@ struct SignInTransactionTests {
             let later = ReturningSignInTests.record("sub-t", email: "new@example.com", sealed: "sealed-2", at: Self.start.addingTimeInterval(60))
             let taken = tokens.issue(.apple).draft
             _ = try await repository.startSession(taken, accountID: first.account.id)
-            await #expect(throws: (any Error).self, "the session id is taken: the transaction's last write fails") {
-                try await repository.completeAppleSignIn(
-                    later, linkTo: nil, replacingSession: nil, session: taken, spending: ["nonce:n1", "code-1"])
+            await #expect(throws: (any Error).self, "the session id is taken: the last write fails") {
+                try await repository.completeAppleSignIn(later, linkTo: nil, replacingSession: nil, session: taken)
             }
-            #expect(try await Self.spentCount("nonce:n1", on: database) == 0)
-            #expect(try await Self.spentCount("code-1", on: database) == 0)
             let unchanged = try #require(try await repository.account(id: first.account.id))
             #expect(unchanged.email == "old@example.com" && unchanged.apple?.email == "old@example.com", "the Apple ID's update was rolled back")
             let sealed = try await database.read { sql in
@@ -164,29 +161,9 @@ struct SignInTransactionTests {
                     column: "refresh_token", as: String?.self)
             }
             #expect(sealed == "sealed-1", "no new refresh token without its session")
-
-            let signedIn = try await repository.completeAppleSignIn(
-                later, linkTo: nil, replacingSession: nil, session: tokens.issue(.apple).draft, spending: ["nonce:n1", "code-1"])
+            let signedIn = try await repository.completeAppleSignIn(later, linkTo: nil, replacingSession: nil, session: tokens.issue(.apple).draft)
             #expect(signedIn.account.email == "new@example.com")
-            #expect(try await Self.spentCount("nonce:n1", on: database) == 1)
-            #expect(try await Self.spentCount("code-1", on: database) == 1)
             #expect(try await Self.sessionCount(first.account.id, on: database) == 3)
-        }
-    }
-
-    @Test("an Apple sign-in with a value spent before is refused and writes nothing: no account, no session", arguments: TestDatabase.all)
-    func appleSpentBefore(database kind: TestDatabase) async throws {
-        try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
-            let repository = SQLAccountRepository(database: database, random: .seeded(3))
-            #expect(try await SQLAuthorizationStore(database: database).spend(["code-2"], at: Self.start) == ["code-2"])
-            await #expect(throws: AlreadySpent(keys: ["code-2"])) {
-                try await repository.completeAppleSignIn(
-                    ReturningSignInTests.record("sub-new", email: "a@example.com", sealed: "sealed", at: Self.start), linkTo: nil,
-                    replacingSession: nil, session: Self.tokens(6).issue(.apple).draft, spending: ["nonce:n2", "code-2"])
-            }
-            #expect(try await Self.spentCount("nonce:n2", on: database) == 0, "the fresh nonce was rolled back with the refusal")
-            #expect(try await Self.count("SELECT COUNT(*) AS n FROM accounts", on: database) == 0)
-            #expect(try await Self.count("SELECT COUNT(*) AS n FROM sessions", on: database) == 0)
         }
     }
 }

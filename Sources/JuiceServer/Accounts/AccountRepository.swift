@@ -28,13 +28,9 @@ protocol AccountRepository: Sendable {
     ///   its name is filled only where empty.
     /// - A new Apple ID with `linkTo`: linked to that account (refused if it already has another Apple ID).
     /// - A new Apple ID otherwise: a new account.
-    ///
-    /// `spending` are the sign-in's single-use values (``SpentValues``): spent in the same transaction,
-    /// first, so that the sign-in happens exactly when they are spent.
-    /// - Throws: ``AccountStoreError/appleIDBelongsToAnotherAccount`` when `linkTo` names another account than the Apple ID's;
-    ///   ``AlreadySpent`` when a value of `spending` was spent before (nothing is written).
+    /// - Throws: ``AccountStoreError/appleIDBelongsToAnotherAccount`` when `linkTo` names another account than the Apple ID's.
     func completeAppleSignIn(
-        _ signIn: AppleSignInRecord, linkTo accountID: String?, replacingSession: String?, session: SessionDraft, spending: [String]
+        _ signIn: AppleSignInRecord, linkTo accountID: String?, replacingSession: String?, session: SessionDraft
     ) async throws
         -> AppleSignInResult
 
@@ -46,15 +42,6 @@ protocol AccountRepository: Sendable {
     /// A stored refresh token is queued for revocation (`pending_revocations`, still sealed) in the
     /// same transaction, so the revocation survives a crash or an unreachable Apple.
     func deleteAccount(id: String, at: Date) async throws -> DeletedAccount?
-}
-
-extension AccountRepository {
-    /// An Apple sign-in that spends no single-use value of its own.
-    func completeAppleSignIn(
-        _ signIn: AppleSignInRecord, linkTo accountID: String?, replacingSession: String?, session: SessionDraft
-    ) async throws -> AppleSignInResult {
-        try await completeAppleSignIn(signIn, linkTo: accountID, replacingSession: replacingSession, session: session, spending: [])
-    }
 }
 
 /// A stored password credential.

@@ -63,10 +63,9 @@ struct SQLAccountRepository: AccountRepository {
     }
 
     func completeAppleSignIn(
-        _ signIn: AppleSignInRecord, linkTo linkAccountID: String?, replacingSession: String?, session: SessionDraft, spending keys: [String]
+        _ signIn: AppleSignInRecord, linkTo linkAccountID: String?, replacingSession: String?, session: SessionDraft
     ) async throws -> AppleSignInResult {
-        let returning = linkAccountID == nil && replacingSession == nil && database.supportsWritingCTEs
-        if returning, keys.isEmpty,
+        if linkAccountID == nil, replacingSession == nil, database.supportsWritingCTEs,
             let account = try await database.autocommit({ sql in try await Self.returningSignIn(signIn, session: session, on: sql) })
         {
             // The profile rarely changes on a returning sign-in; a write only when it does.
@@ -80,12 +79,6 @@ struct SQLAccountRepository: AccountRepository {
         let mail = mail
         return try await database.transaction { sql in
             let now = Int64(signIn.at.timeIntervalSince1970)
-            // The single-use values first: a refusal rolls back nothing but itself, and a failure below un-spends them.
-            try await SpentValues.spendAll(keys, at: now, on: sql)
-            if returning, let account = try await Self.returningSignIn(signIn, session: session, on: sql) {
-                let written = try await Self.applyProfile(signIn, to: account, on: sql)
-                return AppleSignInResult(account: written, session: session.session(accountID: account.id), createdAccount: false, linked: false)
-            }
             // A known Apple ID is updated and found in one statement (a refusal below rolls it back).
             var existing = try await Self.refreshIdentity(signIn, at: now, on: sql)
             if existing == nil, let transferSubject = signIn.transferSubject,

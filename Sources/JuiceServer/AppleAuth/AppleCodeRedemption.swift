@@ -4,9 +4,8 @@ import Hummingbird
 
 /// Redeems an authorization code for the user a verified identity token names, for the web callback
 /// and the native API alike: exchanges it at Apple (timed in `/metrics`), checks that Apple's token
-/// response is for the same user, and seals the refresh token for storage. A code spent before is
-/// refused first (``AppleSignInPipeline``); it is spent in the sign-in's transaction, so of two
-/// instances exchanging one code at once (Apple refuses the second), at most one signs in.
+/// response is for the same user, and seals the refresh token for storage. The code has been spent
+/// first (``AppleSignInPipeline``), so it is exchanged once across instances.
 struct AppleCodeRedemption: Sendable {
     let verifier: IdentityTokenVerifier
     let client: AppleIDClient

@@ -10,10 +10,10 @@ import JuiceEncodings
 ///    nowhere (``NativeNonces``); the client sends its SHA-256 hex to Apple as the request's nonce.
 /// 2. ``signIn(_:linkTo:replacingSession:)`` checks the nonce's tag and expiry, verifies the identity
 ///    token (issuer, audience = any configured client id, expiry, nonce = SHA-256 hex of the raw
-///    nonce, `c_hash` when a code is given), refuses a nonce or code spent before, exchanges the code
-///    (with the bundle id and no `redirect_uri`; for a token minted for the Services ID through the
-///    relay, with the callback URI), and in one transaction spends the nonce and the code (each works
-///    once) and finds or creates the account, keeping the name from `fullName` once.
+///    nonce, `c_hash` when a code is given), spends the nonce and the code in one statement (each
+///    works once), exchanges the code (with the bundle id and no
+///    `redirect_uri`; for a token minted for the Services ID through the relay, with the callback
+///    URI), and finds or creates the account, keeping the name from `fullName` once.
 ///
 /// ```swift
 /// let nonce = native.issueNonce()

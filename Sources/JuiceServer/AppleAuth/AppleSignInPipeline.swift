@@ -5,8 +5,8 @@ import Hummingbird
 import JuiceEncodings
 
 /// One Apple sign-in, whatever brought it (the web callback, the native API, the JS popup):
-/// verify the identity token → refuse a spent code (or native nonce) → redeem the code → in one
-/// transaction, spend the code and the nonce, record the Apple identity and start the session. Each entry point only adapts its input (where the nonce comes from, which account
+/// verify the identity token → spend the code (and a native nonce) → redeem the code → record the
+/// Apple identity → start the session. Each entry point only adapts its input (where the nonce comes from, which account
 /// to link) and its response.
 ///
 /// An entry point gets a pipeline with the verifier of its audiences: the web flow accepts only the
@@ -81,65 +81,43 @@ struct AppleSignInPipeline: Sendable {
             try await spend(nonceSpentValueID: attempt.nonceSpentValueID, code: nil)
             throw ServerError(error)
         }
-        let codeSpentValueID = attempt.authorizationCode.map(sha256Hex)
-        let keys = [attempt.nonceSpentValueID, codeSpentValueID].compactMap { $0 }
-        // A replay is refused before Apple is called (Apple may revoke what a code gave when the code is
-        // redeemed twice). Only a read: the spend in the sign-in's transaction below decides.
-        try refuse(spent: try await authorizations.spent(among: keys), nonce: attempt.nonceSpentValueID)
-        do {
-            var sealed: String?
-            if let code = attempt.authorizationCode {
-                // A code minted for the Services ID (web, relay, popup) was issued for the callback URI;
-                // a device's code has none.
-                let redirectURI = verified.audience == configuration.apple.clientID ? configuration.redirectURI : nil
-                sealed = try await redemption.redeem(code, for: verified, redirectURI: redirectURI)
-            }
-            let record = AppleSignInRecord(
-                subject: verified.subject,
-                clientID: verified.audience,
-                email: verified.email,
-                isPrivateEmail: verified.email == nil ? nil : verified.isRelayEmail,
-                realUserStatus: verified.realUserStatus,
-                givenName: Self.clean(attempt.givenName),
-                familyName: Self.clean(attempt.familyName),
-                sealedRefreshToken: sealed,
-                at: time.now,
-                transferSubject: verified.transferSubject
-            )
-            let (sessionToken, draft) = tokens.issue(.apple)
-            // One transaction: the nonce and the code spent, the Apple ID and its sealed refresh token
-            // recorded, the account updated and the session started, or none of them.
-            let result = try await accounts.completeAppleSignIn(
-                record, linkTo: attempt.linkAccountID, replacingSession: attempt.replacesSessionID, session: draft, spending: keys)
-            return (sessionToken, result)
-        } catch let spent as AlreadySpent {
-            // Another request with the same values won the spend (another instance, or a concurrent delivery).
-            try refuse(spent: spent.keys, nonce: attempt.nonceSpentValueID)
-            throw spent
-        } catch {
-            // The attempt counts all the same (the code may have reached Apple): its values are spent
-            // on their own, so that they are tried once, whatever the outcome.
-            _ = try await authorizations.spend(keys, at: time.now)
-            throw error
+        try await spend(nonceSpentValueID: attempt.nonceSpentValueID, code: attempt.authorizationCode)
+        var sealed: String?
+        if let code = attempt.authorizationCode {
+            // A code minted for the Services ID (web, relay, popup) was issued for the callback URI;
+            // a device's code has none.
+            let redirectURI = verified.audience == configuration.apple.clientID ? configuration.redirectURI : nil
+            sealed = try await redemption.redeem(code, for: verified, redirectURI: redirectURI)
         }
+        let record = AppleSignInRecord(
+            subject: verified.subject,
+            clientID: verified.audience,
+            email: verified.email,
+            isPrivateEmail: verified.email == nil ? nil : verified.isRelayEmail,
+            realUserStatus: verified.realUserStatus,
+            givenName: Self.clean(attempt.givenName),
+            familyName: Self.clean(attempt.familyName),
+            sealedRefreshToken: sealed,
+            at: time.now,
+            transferSubject: verified.transferSubject
+        )
+        let (sessionToken, draft) = tokens.issue(.apple)
+        let result = try await accounts.completeAppleSignIn(
+            record, linkTo: attempt.linkAccountID, replacingSession: attempt.replacesSessionID, session: draft)
+        return (sessionToken, result)
     }
 
-    /// Spends a native nonce alone, after its token was refused.
+    /// Spends a native nonce and a code in one statement (either may be absent); the code only once the
+    /// token vouched for it, so nobody can spend someone else's code with a token of their own.
     private func spend(nonceSpentValueID: String?, code: String?) async throws {
         let codeSpentValueID = code.map(sha256Hex)
         let fresh = try await authorizations.spend([nonceSpentValueID, codeSpentValueID].compactMap { $0 }, at: time.now)
         if let nonceSpentValueID, !fresh.contains(nonceSpentValueID) { throw Self.nonceSpent }
-        if let codeSpentValueID, !fresh.contains(codeSpentValueID) { throw Self.codeSpent }
+        if let codeSpentValueID, !fresh.contains(codeSpentValueID) {
+            throw ServerError(.invalidCode, status: .badRequest, "this authorization code was already used")
+        }
     }
 
-    /// Throws the refusal of the first spent value: the nonce (`invalid_nonce`), else the code (`invalid_code`).
-    private func refuse(spent: Set<String>, nonce nonceSpentValueID: String?) throws {
-        guard !spent.isEmpty else { return }
-        if let nonceSpentValueID, spent.contains(nonceSpentValueID) { throw Self.nonceSpent }
-        throw Self.codeSpent
-    }
-
-    private static let codeSpent = ServerError(.invalidCode, status: .badRequest, "this authorization code was already used")
     private static let nonceSpent = ServerError(.invalidNonce, status: .badRequest, "this nonce was already used; request a new one")
 
     /// A name part as stored: trimmed, at most 64 characters, `nil` when empty.

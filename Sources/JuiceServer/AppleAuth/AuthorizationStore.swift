@@ -16,10 +16,6 @@ protocol AuthorizationStore: Sendable {
     /// for one key, at most one gets it back.
     func spend(_ keys: [String], at now: Date) async throws -> Set<String>
 
-    /// Those of `keys` already spent (a read): lets a replay be refused before any other work. The spend
-    /// in the sign-in's own transaction decides; this only answers early.
-    func spent(among keys: [String]) async throws -> Set<String>
-
     /// Deletes expired requests and values spent before `spentBefore`; returns how many rows.
     @discardableResult
     func purgeExpired(now: Date, spentBefore: Date) async throws -> Int

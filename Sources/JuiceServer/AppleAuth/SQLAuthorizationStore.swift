@@ -69,11 +69,6 @@ struct SQLAuthorizationStore: AuthorizationStore {
         return try await database.autocommit { sql in try await SpentValues.spend(keys, at: seconds, on: sql) }
     }
 
-    func spent(among keys: [String]) async throws -> Set<String> {
-        guard !keys.isEmpty else { return [] }
-        return try await database.read { sql in try await SpentValues.spent(among: keys, on: sql) }
-    }
-
     @discardableResult
     func purgeExpired(now: Date, spentBefore: Date) async throws -> Int {
         let seconds = Int64(now.timeIntervalSince1970)
