@@ -165,10 +165,18 @@ struct PasskeyCeremonies: Sendable {
         }
         // One transaction: the challenge spent, the counter recorded and the session started, or none of them.
         let (token, draft) = tokens.issue(.passkey)
-        let account = try await store.completeSignIn(
-            PasskeySignInRecord(
-                credentialID: credential.credentialID, accountID: credential.accountID, previousSignCount: credential.signCount,
-                signCount: verified.signCount, backedUp: verified.backedUp, challengeSpentValueID: spentValueID, session: draft, at: now))
+        let account: Account
+        do {
+            account = try await store.completeSignIn(
+                PasskeySignInRecord(
+                    credentialID: credential.credentialID, accountID: credential.accountID, previousSignCount: credential.signCount,
+                    signCount: verified.signCount, backedUp: verified.backedUp, challengeSpentValueID: spentValueID, session: draft, at: now))
+        } catch let error as PasskeyError where error.code != .challengeUnknown {
+            // Refused inside the transaction (the counter moved, the passkey or its account is gone): the
+            // rollback took the spend back, so the challenge is spent on its own, as for any refused answer.
+            _ = try await authorizations.spend([spentValueID], at: now)
+            throw error
+        }
         return (token, account, draft.session(accountID: credential.accountID))
     }
 
