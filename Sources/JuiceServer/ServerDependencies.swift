@@ -132,7 +132,7 @@ struct ServerDependencies: Sendable {
             signInChallenges: MintedValues(
                 secret: configuration.serverSecret, purpose: "juice passkey sign-in challenge v1", lifetime: configuration.authorizationLifetime,
                 random: random, time: time),
-            accounts: accounts, tokens: tokens, time: time, random: random, metrics: metrics.signIns)
+            tokens: tokens, time: time, random: random, metrics: metrics.signIns)
         return ServerDependencies(
             configuration: configuration,
             database: database,

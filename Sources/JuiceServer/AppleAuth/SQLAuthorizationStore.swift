@@ -66,15 +66,7 @@ struct SQLAuthorizationStore: AuthorizationStore {
     func spend(_ keys: [String], at now: Date) async throws -> Set<String> {
         guard !keys.isEmpty else { return [] }
         let seconds = Int64(now.timeIntervalSince1970)
-        let rows = keys.map { key -> SQLQueryString in "(\(bind: key), \(bind: seconds))" }.joined(separator: ", ")
-        return try await database.autocommit { sql in
-            // SQL text, not a builder: this runs on every sign-in (see docs/performance.md). One
-            // statement for the code and the nonce: each row is refused alone if its key is taken.
-            let inserted = try await sql.raw(
-                "INSERT INTO spent_values (value_key, spent_at) VALUES " + rows + " ON CONFLICT (value_key) DO NOTHING RETURNING value_key"
-            ).all()
-            return Set(try inserted.map { try $0.decode(column: "value_key", as: String.self) })
-        }
+        return try await database.autocommit { sql in try await SpentValues.spend(keys, at: seconds, on: sql) }
     }
 
     @discardableResult

@@ -61,11 +61,10 @@ struct PasskeyCeremonies: Sendable {
     /// The name browsers show for the site.
     let relyingPartyName: String
     let store: any PasskeyStore
-    /// Where a sign-in's challenge is spent (`spent_values`).
+    /// Where a refused answer's challenge is spent on its own (`spent_values`); a sign-in spends it in its transaction.
     let authorizations: any AuthorizationStore
     /// The sign-in challenges: minted, not stored (see ``beginAuthentication()``).
     let signInChallenges: MintedValues
-    let accounts: any AccountRepository
     let tokens: SessionTokens
     let time: TimeSource
     let random: ServerRandom
@@ -177,24 +176,33 @@ struct PasskeyCeremonies: Sendable {
         guard let credential = try await store.credential(id: response.credentialID) else {
             throw PasskeyError(.unknownCredential, "no account has this passkey")
         }
-        // Spent before the signature is checked: an answer is tried once, whatever its outcome, and a
-        // replay is told as one (not as the counter regression it would also be).
-        guard try await !authorizations.spend([Self.spentValueID(challenge: challenge)], at: now).isEmpty else {
-            throw PasskeyError(.challengeUnknown, "the challenge was used")
+        let spentValueID = Self.spentValueID(challenge: challenge)
+        let verified: VerifiedAuthentication
+        do {
+            verified = try relyingParty.verifyAuthentication(response, challenge: challenge, credential: credential.registered)
+        } catch {
+            // An answer is tried once, whatever its outcome: a refused one spends its challenge too, and
+            // a replay is told as one (not as the counter regression it would also be).
+            guard try await !authorizations.spend([spentValueID], at: now).isEmpty else {
+                throw PasskeyError(.challengeUnknown, "the challenge was used")
+            }
+            throw error
         }
-        let verified = try relyingParty.verifyAuthentication(response, challenge: challenge, credential: credential.registered)
-        let recorded = try await store.recordUse(
-            credentialID: credential.credentialID, previousSignCount: credential.signCount, signCount: verified.signCount,
-            backedUp: verified.backedUp, at: now)
-        guard recorded else {
-            throw PasskeyError(.counterRegressed, "another sign-in with this passkey used the same signature counter")
-        }
+        // One transaction: the challenge spent, the counter recorded and the session started, or none of them.
         let (token, draft) = tokens.issue(.passkey)
-        let session = try await accounts.startSession(draft, accountID: credential.accountID)
-        guard let account = try await accounts.account(id: credential.accountID) else {
-            throw PasskeyError(.unknownCredential, "the account is gone")
+        let account: Account
+        do {
+            account = try await store.completeSignIn(
+                PasskeySignInRecord(
+                    credentialID: credential.credentialID, accountID: credential.accountID, previousSignCount: credential.signCount,
+                    signCount: verified.signCount, backedUp: verified.backedUp, challengeSpentValueID: spentValueID, session: draft, at: now))
+        } catch let error as PasskeyError where error.code != .challengeUnknown {
+            // Refused inside the transaction (the counter moved, the passkey or its account is gone): the
+            // rollback took the spend back, so the challenge is spent on its own, as for any refused answer.
+            _ = try await authorizations.spend([spentValueID], at: now)
+            throw error
         }
-        return (token, account, session)
+        return (token, account, draft.session(accountID: credential.accountID))
     }
 
     var timeoutMilliseconds: Int { Int(challengeLifetime * 1000) }

@@ -34,6 +34,11 @@ protocol PasskeyStore: Sendable {
     func recordUse(
         credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backedUp: Bool, at now: Date
     ) async throws -> Bool
+    /// A verified sign-in's writes, all in one transaction: spends the challenge (``PasskeyError``
+    /// `challenge_unknown` when it was spent before), records the use as ``recordUse(credentialID:previousSignCount:signCount:backedUp:at:)``
+    /// does (`counter_regressed` when the counter moved meanwhile) and starts the session. Returns the
+    /// account as stored; when any step fails, nothing is written.
+    func completeSignIn(_ record: PasskeySignInRecord) async throws -> Account
     /// Renames the account's passkey; returns whether it had one with that id.
     func rename(credentialID: [UInt8], accountID: String, to name: String) async throws -> Bool
     /// Removes the account's passkey, unless it is the account's last way to sign in (no password,

@@ -103,14 +103,42 @@ struct SQLPasskeyStore: PasskeyStore {
     }
 
     func recordUse(credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backedUp: Bool, at now: Date) async throws -> Bool {
-        let key = Base64URL.encode(credentialID)
-        let seconds = Self.seconds(now)
-        return try await database.transaction { sql in
-            try await sql.update("passkey_credentials")
-                .set("sign_count", to: Int64(signCount)).set("backed_up", to: backedUp ? 1 : 0).set("last_used_at", to: seconds)
-                .where("credential_id", .equal, key).where("sign_count", .equal, Int64(previousSignCount))
-                .returning("credential_id").first() != nil
+        try await database.transaction { sql in
+            try await Self.recordUse(
+                credentialID: credentialID, previousSignCount: previousSignCount, signCount: signCount, backedUp: backedUp, at: now, on: sql)
         }
+    }
+
+    func completeSignIn(_ record: PasskeySignInRecord) async throws -> Account {
+        try await database.transaction { sql in
+            // The spend first: a replay is told as one, not as the counter regression it would also be.
+            let spent = try await SpentValues.spend([record.challengeSpentValueID], at: Self.seconds(record.at), on: sql)
+            guard !spent.isEmpty else { throw PasskeyError(.challengeUnknown, "the challenge was used") }
+            let recorded = try await Self.recordUse(
+                credentialID: record.credentialID, previousSignCount: record.previousSignCount, signCount: record.signCount,
+                backedUp: record.backedUp, at: record.at, on: sql)
+            guard recorded else {
+                throw PasskeyError(.counterRegressed, "another sign-in with this passkey used the same signature counter")
+            }
+            try await SQLSessionStore.insert(record.session, accountID: record.accountID, on: sql)
+            guard let account = try await SQLAccountRepository.load(where: "a.id", equals: record.accountID, on: sql) else {
+                throw PasskeyError(.unknownCredential, "the account is gone")
+            }
+            return account
+        }
+    }
+
+    /// The counter update of ``recordUse(credentialID:previousSignCount:signCount:backedUp:at:)``, on `sql`.
+    private static func recordUse(
+        credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backedUp: Bool, at now: Date, on sql: any SQLDatabase
+    ) async throws -> Bool {
+        // SQL text, not a builder: this runs on every passkey sign-in (see docs/performance.md).
+        let query: SQLQueryString = """
+            UPDATE passkey_credentials SET sign_count = \(bind: Int64(signCount)), backed_up = \(bind: backedUp ? 1 : 0), last_used_at = \(bind: seconds(now))
+            WHERE credential_id = \(bind: Base64URL.encode(credentialID)) AND sign_count = \(bind: Int64(previousSignCount))
+            RETURNING credential_id
+            """
+        return try await sql.raw(query).first() != nil
     }
 
     func rename(credentialID: [UInt8], accountID: String, to name: String) async throws -> Bool {
