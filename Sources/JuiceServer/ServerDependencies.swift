@@ -174,7 +174,7 @@ struct ServerDependencies: Sendable {
             passkeys: passkeys,
             passkeyCeremonies: passkeyCeremonies,
             passkeySignUp: PasskeySignUp(
-                ceremonies: passkeyCeremonies,
+                ceremonies: passkeyCeremonies, accounts: accounts,
                 challenges: PasskeySignUpChallenges(
                     values: MintedValues(
                         secret: configuration.serverSecret, purpose: "juice passkey sign-up challenge v1",

@@ -16,6 +16,8 @@ import WebAuthn
 /// refused with nothing written.
 struct PasskeySignUp: Sendable {
     let ceremonies: PasskeyCeremonies
+    /// Where a username's availability is asked before the ceremony begins.
+    let accounts: any AccountRepository
     let challenges: PasskeySignUpChallenges
     /// The password sign-up's throttle: every begun sign-up counts against the client address.
     let signUps: LoginThrottle
@@ -27,7 +29,7 @@ struct PasskeySignUp: Sendable {
         if let wait = await signUps.retryAfter(username: "", address: address) { throw ServerError.tooManySignUps(retryAfter: wait) }
         await signUps.recordFailure(username: "", address: address)
         let username = try Self.username(rawUsername)
-        if let username, try await ceremonies.accounts.isUsernameTaken(username) { throw AccountStoreError.usernameTaken }
+        if let username, try await accounts.isUsernameTaken(username) { throw AccountStoreError.usernameTaken }
         let handle = ceremonies.random.bytes(32)
         guard let challenge = challenges.mint(userHandle: handle, username: username) else { throw ServerError.internalError() }
         let name = username ?? Self.generatedName(userHandle: handle)
