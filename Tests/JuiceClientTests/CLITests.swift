@@ -59,7 +59,8 @@ struct CLITests {
     func passwordAndDeletion() async throws {
         try await withCLI { juice, person, juiceCommand in
             let server = ["--server", juice.serverBaseURL.absoluteString]
-            _ = try await JuiceServerAPI(baseURL: juice.serverBaseURL).createAccount(PasswordCredential(user: "bob", password: "correct horse battery"))
+            _ = try await JuiceServerAPI(baseURL: juice.serverBaseURL).createAccount(
+                PasswordCredential(user: "bob", password: "correct horse battery"))
             let wrong = try await juiceCommand.run(["login", "--password", "--username", "bob"] + server, stdin: "wrong-SECRET\n")
             #expect(wrong.status != 0)
             #expect(!wrong.stderr.contains("wrong-SECRET") && !wrong.stdout.contains("wrong-SECRET"))

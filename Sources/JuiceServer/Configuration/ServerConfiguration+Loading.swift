@@ -141,7 +141,9 @@ extension ServerConfiguration {
             }
         }
         var trustedProxies = TrustedProxies.none
-        if let entries = reader.list("trusted_proxies", message: "must be a list of IP addresses or CIDR ranges (JUICE_TRUSTED_PROXIES: comma-separated)") {
+        if let entries = reader.list(
+            "trusted_proxies", message: "must be a list of IP addresses or CIDR ranges (JUICE_TRUSTED_PROXIES: comma-separated)")
+        {
             do {
                 trustedProxies = try TrustedProxies(parsing: entries)
             } catch {

@@ -96,7 +96,8 @@ enum AppleAtTheBrowser {
 extension ScriptedPerson {
     /// Waits for the browser to be opened the `index`th time, then signs in (or cancels) at Apple.
     func signInAtApple(
-        _ index: Int = 0, choice: AppleAtTheBrowser.Choice = .signIn(email: StackEnvironment.johnny.email, password: StackEnvironment.johnny.password),
+        _ index: Int = 0,
+        choice: AppleAtTheBrowser.Choice = .signIn(email: StackEnvironment.johnny.email, password: StackEnvironment.johnny.password),
         tamperState: String? = nil
     ) async throws -> HTTPAnswer {
         // As long as a command may take to open the browser (JuiceCommand's bound, less the time the

@@ -39,15 +39,18 @@ package actor Browser {
 
     /// Posts a form; `sendCookies: false` models a cross-site POST whose cookies the browser withholds
     /// (the answer's cookies are still kept).
-    package func postForm(_ url: String, _ fields: [(String, String)], headers: [(String, String)] = [], sendCookies: Bool = true) async throws -> HTTPResult
-    {
+    package func postForm(
+        _ url: String, _ fields: [(String, String)], headers: [(String, String)] = [], sendCookies: Bool = true
+    ) async throws -> HTTPResult {
         try await send(
             .POST, url, headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers, body: Self.encode(fields),
             sendCookies: sendCookies
         )
     }
 
-    package func send(_ method: HTTPMethod, _ url: String, headers: [(String, String)], body: String?, sendCookies: Bool = true) async throws -> HTTPResult {
+    package func send(
+        _ method: HTTPMethod, _ url: String, headers: [(String, String)], body: String?, sendCookies: Bool = true
+    ) async throws -> HTTPResult {
         let host = URL(string: url)?.host ?? ""
         var request = HTTPClientRequest(url: url)
         request.method = method

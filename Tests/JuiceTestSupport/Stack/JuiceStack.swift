@@ -16,7 +16,8 @@ package struct StackEnvironment: Sendable {
     package static let teamID = "TEAMJUICE1"
     package static let bundleID = "com.example.apple-samplecode.juice"
     package static let servicesID = "com.example.apple-samplecode.juice.web"
-    package static let johnny = EmulatorConfiguration.AppleID(email: "appleseed@juice.test", password: "juice", firstName: "Johnny", lastName: "Appleseed")
+    package static let johnny = EmulatorConfiguration.AppleID(
+        email: "appleseed@juice.test", password: "juice", firstName: "Johnny", lastName: "Appleseed")
     package static let jane = EmulatorConfiguration.AppleID(email: "jane@juice.test", password: "juice-jane", firstName: "Jane", lastName: "Doe")
     /// A Work & School account whose organization gives apps no email.
     package static let pupil = EmulatorConfiguration.AppleID(
@@ -96,7 +97,9 @@ package struct StackEnvironment: Sendable {
 
     /// Makes an environment, opens its database migrated to the current schema, runs `body`, then
     /// closes the database and removes the environment (also when `body` throws).
-    package static func withMigratedDatabase<T: Sendable>(_ kind: TestDatabase, _ body: @Sendable (any JuiceDatabase) async throws -> T) async throws -> T {
+    package static func withMigratedDatabase<T: Sendable>(
+        _ kind: TestDatabase, _ body: @Sendable (any JuiceDatabase) async throws -> T
+    ) async throws -> T {
         try await with(kind) { environment in
             var logger = Logger(label: "juice-test-database")
             logger.logLevel = .warning
