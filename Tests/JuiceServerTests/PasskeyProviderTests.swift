@@ -12,7 +12,7 @@ struct PasskeyProviderTests {
     /// Apple Passwords' AAGUID in the list.
     static let applePasswords: [UInt8] = [0xfb, 0xfc, 0x30, 0x07, 0x15, 0x4e, 0x4e, 0xcc, 0x8c, 0x0b, 0x6e, 0x02, 0x05, 0x57, 0xd7, 0xbd]
 
-    @Test("the bundled list names known AAGUIDs; zero, unknown, missing or malformed ones are Passkey; bad lines are skipped")
+    @Test("the bundled list names known AAGUIDs; zero, unknown, missing or malformed ones are Passkey; bad lines are left out")
     func list() {
         let providers = PasskeyProviders.bundled
         #expect(providers.count > 300, "the vendored list was read")
