@@ -33,11 +33,6 @@ package struct ConfigurationReader {
         problems.append(.init(field: field, message: message))
     }
 
-    /// Whether `field` is given (present and not `null`).
-    package func has(_ field: String) -> Bool {
-        document[field].map { $0 != .null } ?? false
-    }
-
     /// A whole number in `range`, written as a JSON number or as a string of digits (the environment's).
     package mutating func integer(_ field: String, in range: ClosedRange<Int>) -> Int? {
         guard let value = document[field], value != .null else { return nil }
