@@ -47,13 +47,7 @@ public struct PasskeySignIn: Sendable {
     ///   account's passkeys). A passkey the server refuses is removed from the store again.
     public func addPasskey(name: String?, sessionToken: String) async throws -> ServerPasskey {
         let options = try await server.beginPasskeyRegistration(sessionToken: sessionToken)
-        let request = options.registrationRequest(from: provider(relyingPartyIdentifier: options.relyingPartyIdentifier))
-        guard
-            case .publicKeyCredentialRegistration(let registration) = try await AuthorizationController(requests: [request]).performRequests()
-                .credential
-        else {
-            throw AuthorizationError.unknown("the registration request returned another kind of credential")
-        }
+        let registration = try await makePasskey(options)
         do {
             return try await server.finishPasskeyRegistration(registration, name: name, sessionToken: sessionToken)
         } catch {
@@ -72,13 +66,7 @@ public struct PasskeySignIn: Sendable {
     ///   ``CredentialStoreError`` when the session cannot be saved.
     public func signUp(username: String?, passkeyName: String?) async throws -> ServerSession {
         let options = try await server.beginPasskeySignUp(username: username)
-        let request = options.registrationRequest(from: provider(relyingPartyIdentifier: options.relyingPartyIdentifier))
-        guard
-            case .publicKeyCredentialRegistration(let registration) = try await AuthorizationController(requests: [request]).performRequests()
-                .credential
-        else {
-            throw AuthorizationError.unknown("the registration request returned another kind of credential")
-        }
+        let registration = try await makePasskey(options)
         let session: ServerSession
         do {
             session = try await server.finishPasskeySignUp(registration, userHandle: options.userID, username: username, name: passkeyName)
@@ -116,5 +104,18 @@ public struct PasskeySignIn: Sendable {
             guard error.code == .notInteractive else { throw error }
             throw .notHandled("no passkey of \(request.relyingPartyIdentifier) is saved in \(request.provider.store.directory.path)")
         }
+    }
+
+    /// Makes a passkey here for the server's creation `options` (the platform authenticator, through
+    /// ``AuthorizationController``) and keeps its key in the store.
+    private func makePasskey(_ options: PasskeyCreationOptions) async throws -> PlatformPublicKeyCredentialRegistration {
+        let request = options.registrationRequest(from: provider(relyingPartyIdentifier: options.relyingPartyIdentifier))
+        guard
+            case .publicKeyCredentialRegistration(let registration) = try await AuthorizationController(requests: [request]).performRequests()
+                .credential
+        else {
+            throw AuthorizationError.unknown("the registration request returned another kind of credential")
+        }
+        return registration
     }
 }

@@ -40,10 +40,7 @@ struct PasskeyWebController: Sendable {
                 try origin.verifySameOrigin(request)
                 let body = try await request.decodeJSON(PasskeyAPIController.AuthenticationBody.self)
                 let (sessionToken, _, _) = try await ceremonies.finishAuthentication(try body.authenticationResponse())
-                var response = try ApplePopupController.Completed(location: "/account").response(from: request, context: context)
-                response.setCookie(web.cookies.session(sessionToken))
-                response.setCookie(web.csrf.rotate())
-                return response
+                return try signedIn(sessionToken, request, context)
             } catch {
                 return localizedRefusal(error, request, context)
             }
@@ -55,10 +52,7 @@ struct PasskeyWebController: Sendable {
                 let (sessionToken, _, _) = try await signUp.finish(
                     try body.registration.registrationResponse(), userHandle: try body.userHandleBytes(), username: body.username,
                     transports: body.response.transports ?? [], name: body.name)
-                var response = try ApplePopupController.Completed(location: "/account").response(from: request, context: context)
-                response.setCookie(web.cookies.session(sessionToken))
-                response.setCookie(web.csrf.rotate())
-                return response
+                return try signedIn(sessionToken, request, context)
             } catch {
                 return localizedRefusal(error, request, context)
             }
@@ -94,6 +88,15 @@ struct PasskeyWebController: Sendable {
     }
 
     /// `{"error", "reason"}` for a script, the reason in the page's language.
+    /// The answer to a page's passkey sign-in or sign-up: the new session's cookie, a fresh CSRF token, and
+    /// `{"location": "/account"}` for the page's script.
+    private func signedIn(_ sessionToken: String, _ request: Request, _ context: AppRequestContext) throws -> Response {
+        var response = try ApplePopupController.Completed(location: "/account").response(from: request, context: context)
+        response.setCookie(web.cookies.session(sessionToken))
+        response.setCookie(web.csrf.rotate())
+        return response
+    }
+
     private func localizedRefusal(_ error: any Error, _ request: Request, _ context: AppRequestContext) -> Response {
         let refusal = ErrorMiddleware.serverError(for: error, logger: context.logger)
         var localized = ServerError(refusal.code, status: refusal.status, web.errorMessage(refusal, request.language) ?? refusal.reason)
