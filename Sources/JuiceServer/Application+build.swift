@@ -111,7 +111,18 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
             sessions: dependencies.sessions, accounts: dependencies.accounts, cookies: dependencies.cookies, time: dependencies.time
         )
     )
-    let routes = RouteCatalog(router)
+    let catalog = buildRoutes(on: router, dependencies: dependencies)
+    // Last: it wraps only the not-found answer, turning a known path with another method into 405.
+    router.add(middleware: MethodNotAllowedMiddleware(routes: catalog.routes))
+    return router
+}
+
+/// Adds every route of Juice to `router`, each in the ``ProtectedRoutes`` group that says who may reach
+/// it; the catalog lists them with their methods and protection (`RouteProtectionTests` reads it).
+func buildRoutes(on router: Router<AppRequestContext>, dependencies: ServerDependencies) -> RouteCatalog<AppRequestContext> {
+    let catalog = RouteCatalog(router)
+    // Every route is added to the group that says who may reach it (RouteProtection); RouteProtectionTests reads the table.
+    let routes = ProtectedRoutes(catalog, csrf: dependencies.csrf, origin: OriginCheck(origin: dependencies.configuration.publicOrigin))
     let security = SQLAccountSecurityStore(database: dependencies.database)
     let web = WebController(
         pages: dependencies.pages, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
@@ -119,52 +130,30 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
         passkeyRelyingPartyID: dependencies.configuration.resolvedPasskeyRelyingPartyID,
         appleScript: AppleJSScript(appleBaseURL: dependencies.configuration.apple.appleBaseURL)
     )
-    routes.addRoutes(web.endpoints)
-    routes.addRoutes(
-        AccountSettingsController(
-            web: web, change: PasswordChange(passwords: dependencies.passwords, store: security, time: dependencies.time), security: security,
-            sessions: dependencies.sessions, origin: OriginCheck(origin: dependencies.configuration.publicOrigin), time: dependencies.time
-        ).endpoints
-    )
-    routes.addRoutes(WellKnownController(configuration: dependencies.configuration).endpoints)
-    routes.addRoutes(AppleAuthController(signIn: dependencies.appleSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf).endpoints)
-    routes.addRoutes(
-        ApplePopupController(
-            popup: dependencies.popupSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf,
-            origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
-        ).endpoints
-    )
-    routes.addRoutes(
-        APIController(
-            native: dependencies.nativeSignIn, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
-            lifecycle: dependencies.lifecycle, origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
-        ).endpoints
-    )
-    routes.addRoutes(
-        PasskeyAPIController(
-            ceremonies: dependencies.passkeyCeremonies, signUp: dependencies.passkeySignUp,
-            origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
-        ).endpoints
-    )
-    routes.addRoutes(
-        PasskeyWebController(
-            web: web, ceremonies: dependencies.passkeyCeremonies, signUp: dependencies.passkeySignUp,
-            origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
-        ).endpoints
-    )
-    routes.addRoutes(
+    web.addRoutes(to: routes)
+    AccountSettingsController(
+        web: web, change: PasswordChange(passwords: dependencies.passwords, store: security, time: dependencies.time), security: security,
+        sessions: dependencies.sessions, time: dependencies.time
+    ).addRoutes(to: routes)
+    routes.openReads.addRoutes(WellKnownController(configuration: dependencies.configuration).endpoints)
+    AppleAuthController(signIn: dependencies.appleSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf).addRoutes(to: routes)
+    ApplePopupController(popup: dependencies.popupSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf).addRoutes(to: routes)
+    APIController(
+        native: dependencies.nativeSignIn, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
+        lifecycle: dependencies.lifecycle
+    ).addRoutes(to: routes)
+    PasskeyAPIController(ceremonies: dependencies.passkeyCeremonies, signUp: dependencies.passkeySignUp).addRoutes(to: routes)
+    PasskeyWebController(web: web, ceremonies: dependencies.passkeyCeremonies, signUp: dependencies.passkeySignUp).addRoutes(to: routes)
+    routes.signedInReads.addRoutes(
         EventsController(
             sessions: dependencies.sessions, lifecycle: dependencies.lifecycle, cookies: dependencies.cookies, time: dependencies.time
         ).endpoints
     )
-    routes.addRoutes(
-        NotificationController(verifier: dependencies.notificationVerifier, lifecycle: dependencies.lifecycle, time: dependencies.time).endpoints
-    )
-    routes.addRoutes(OpenAPIDocument.endpoints)
-    routes.addRoutes(OperationsController(database: dependencies.database, metrics: dependencies.metrics).endpoints)
-    // Last: it wraps only the not-found answer, turning a known path with another method into 405.
-    router.add(middleware: MethodNotAllowedMiddleware(routes: routes.routes))
-    return router
+    NotificationController(verifier: dependencies.notificationVerifier, lifecycle: dependencies.lifecycle, time: dependencies.time)
+        .addRoutes(to: routes)
+    routes.openReads.addRoutes(OpenAPIDocument.endpoints)
+    routes.openReads.addRoutes(OperationsController(database: dependencies.database, metrics: dependencies.metrics).endpoints)
+    return catalog
 }
 
 /// Opens the configured database: a SQLite file, or a pool of connections to PostgreSQL.
