@@ -6,7 +6,6 @@ import HummingbirdTesting
 import JuiceTestSupport
 import Logging
 import NIOCore
-import NIOFoundationCompat
 import Testing
 
 @testable import JuiceServer
@@ -175,7 +174,7 @@ struct RouteProtectionTests {
         let body = ByteBuffer(string: #"{"username": "route-table", "password": "fresh-squeezed-juice"}"#)
         return try await client.execute(uri: "/api/accounts", method: .post, headers: [.contentType: "application/json"], body: body) { response in
             #expect(response.status == .created)
-            let answer = try JSONDecoder().decode([String: JSONValueIgnoringRest].self, from: Data(buffer: response.body))
+            let answer = try JSONDecoder().decode([String: JSONValueIgnoringRest].self, from: Data(String(buffer: response.body).utf8))
             return try #require(answer["token"]?.text)
         }
     }

@@ -1,6 +1,7 @@
 import AppleSignIn
 import Foundation
 import Hummingbird
+import JuiceEncodings
 
 /// The web Sign in with Apple flow, without HTTP: ``begin(session:browser:)`` makes the authorize
 /// URL, ``complete(formBody:)`` checks and consumes Apple's `form_post` answer, and
