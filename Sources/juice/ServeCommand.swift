@@ -3,6 +3,7 @@ import AppleSignIn
 import ArgumentParser
 import Foundation
 import Hummingbird
+import JuiceEncodings
 import JuiceServer
 import Logging
 import ServiceLifecycle

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JuiceEncodings
 
 /// Reads fields of a configuration document, collecting every problem instead of stopping at the first.
 ///
