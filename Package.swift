@@ -70,6 +70,7 @@ let package = Package(
         .target(
             name: "JuiceInfrastructure",
             dependencies: [
+                "JuiceEncodings",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,0 +1,42 @@
+import Foundation
+import JuiceInfrastructure
+import JuiceTestSupport
+import Testing
+
+@testable import JuiceServer
+
+/// Issue 48: every value on Juice's pages is escaped by Unicode scalar; each page is parsed back by Python's
+/// `html.parser` to prove that hostile text opened no element and no attribute.
+@Suite("Juice pages: escaping by scalar, parsed back")
+struct PageEscapingTests {
+    static let partials: Set<String> = ["head", "foot", "messages"]
+
+    @Test("every template, with hostile text in every variable and the title, has the markup it has with harmless text")
+    func everyTemplate() async throws {
+        let pages = try PageRenderer()
+        let templates = Array(PageRenderer.templates.values)
+        let hostile = TemplateValues.every(templates, text: HostileMarkup.all)
+        let harmless = TemplateValues.every(templates, text: "harmless")
+        for name in PageRenderer.templates.keys.sorted() where !Self.partials.contains(name) {
+            let attacked = try await ParsedMarkup.html(
+                pages.render(name, language: .english, title: HostileMarkup.prependedLessThan, values: hostile))
+            let expected = try await ParsedMarkup.html(pages.render(name, language: .english, title: "harmless", values: harmless))
+            #expect(attacked.shape == expected.shape, "\(name): hostile text changed the page's markup")
+            #expect(attacked.shows(HostileMarkup.prependedLessThan), "\(name): the text is shown as text")
+        }
+    }
+
+    @Test("a username with a quote and U+0301 shows on the account page as text, in its own element")
+    func usernameOnTheAccountPage() async throws {
+        try await JuiceStack.with { stack in
+            let browser = Browser()
+            let username = "ann\"\u{301}><b>bold</b>"
+            let signUp = try await PasswordAccountTests.signUp(stack, browser, username: username, password: "tangerine-dream-42")
+            #expect(signUp.status == 303)
+            let account = try await browser.get(stack.serverURL + "/account")
+            let parsed = try await ParsedMarkup.html(account.body)
+            #expect(!parsed.elements.contains { $0.tag == "b" })
+            #expect(parsed.shows(username))
+        }
+    }
+}
