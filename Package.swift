@@ -312,6 +312,7 @@ let package = Package(
                 "JuiceTestSupport",
                 "JuiceProcesses",
                 "JuiceEncodings",
+                "JuiceInfrastructure",
                 "AppleIDEmulator",
                 "AppleSignIn",
                 .product(name: "Hummingbird", package: "hummingbird"),

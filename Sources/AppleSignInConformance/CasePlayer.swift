@@ -251,7 +251,8 @@ struct CasePlayer {
             switch probe.status {
             case 200..<300: return Delivery(observation: .accepted("\(chain), \(probePath) HTTP \(probe.status)"), probeBody: probe.body)
             case 500...: return Delivery(observation: .error("\(chain), then \(probePath) HTTP \(probe.status)"))
-            default: return Delivery(observation: .refused(start.cookies.explaining("\(chain), but \(probePath) HTTP \(probe.status): not signed in")))
+            default:
+                return Delivery(observation: .refused(start.cookies.explaining("\(chain), but \(probePath) HTTP \(probe.status): not signed in")))
             }
         } catch {
             return Delivery(observation: .failure(error, what: probePath))

@@ -1,6 +1,6 @@
 import Foundation
-import JuiceInfrastructure
 import JuiceEncodings
+import JuiceInfrastructure
 import JuiceTestSupport
 import Testing
 
@@ -62,8 +62,10 @@ struct EmulatorPageEscapingTests {
         try await RunningEmulator.with { emulator in
             let token = try await emulator.postForm(
                 "/auth/token",
-                [("client_id", HostileMarkup.metaRefreshClientID), ("grant_type", "authorization_code"), ("code", "x"),
-                 ("redirect_uri", HostileMarkup.reportRedirectURI)])
+                [
+                    ("client_id", HostileMarkup.metaRefreshClientID), ("grant_type", "authorization_code"), ("code", "x"),
+                    ("redirect_uri", HostileMarkup.reportRedirectURI),
+                ])
             #expect(token.status == 400)
             let page = try await emulator.get("/emulator/admin/requests", headers: FailureInjectionTests.admin + [("Accept", "text/html")])
             #expect(page.status == 200)

@@ -22,7 +22,8 @@ struct ServeResourcesTests {
             let expected = directory.url.resolvingSymlinksInPath().appendingPathComponent("juice_JuiceServer.resources/common-passwords.txt").path
             #expect(run.errorText.contains("juice_JuiceServer.resources/common-passwords.txt"), "\(run.errorText)")
             #expect(
-                run.errorText.contains(expected) || run.errorText.contains(directory.url.path), "the path next to the copied binary: \(run.errorText)")
+                run.errorText.contains(expected) || run.errorText.contains(directory.url.path), "the path next to the copied binary: \(run.errorText)"
+            )
             #expect(!FileManager.default.fileExists(atPath: data.path), "nothing was started or created")
         }
     }

@@ -29,7 +29,10 @@ struct OutputEscapingTests {
             ("\u{600}<", "\u{600}&lt;"),
             (HostileMarkup.noncharacters + "\u{1B}d\u{0}", "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}"),
             ("t\tl\nr\r", "t&#9;l&#10;r&#13;"),
-            ("\u{85}" + HostileMarkup.scalar(0xFDD0) + HostileMarkup.scalar(0x10FFFF), "\u{85}" + HostileMarkup.scalar(0xFDD0) + HostileMarkup.scalar(0x10FFFF)),
+            (
+                "\u{85}" + HostileMarkup.scalar(0xFDD0) + HostileMarkup.scalar(0x10FFFF),
+                "\u{85}" + HostileMarkup.scalar(0xFDD0) + HostileMarkup.scalar(0x10FFFF)
+            ),
         ])
     func xml(text: String, escaped: String) {
         #expect(Array(text.xmlEscaped.unicodeScalars) == Array(escaped.unicodeScalars))
@@ -53,7 +56,10 @@ struct OutputEscapingTests {
     func payloads() {
         let text = HostileMarkup.all + HostileMarkup.formSwapState + HostileMarkup.metaRefreshClientID
         #expect(!text.htmlEscaped.unicodeScalars.contains { ("<>\"'\u{1B}" + HostileMarkup.scalar(0xFFFE)).unicodeScalars.contains($0) })
-        #expect(!text.xmlEscaped.unicodeScalars.contains { ("<>\"'\u{1B}\n" + HostileMarkup.scalar(0xFFFE) + HostileMarkup.scalar(0xFFFF)).unicodeScalars.contains($0) })
+        #expect(
+            !text.xmlEscaped.unicodeScalars.contains {
+                ("<>\"'\u{1B}\n" + HostileMarkup.scalar(0xFFFE) + HostileMarkup.scalar(0xFFFF)).unicodeScalars.contains($0)
+            })
         #expect(!text.terminalEscaped.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
     }
 }

@@ -61,7 +61,8 @@ struct UsernameTests {
     func kept() throws {
         #expect(try Username.validate("ALICE") == "alice")
         #expect(try Username.validate("\u{FF41}\u{FF4C}\u{FF49}\u{FF43}\u{FF45}") == "alice")
-        #expect(try Username.validate("\u{FF76}\u{FF9E}\u{FF77}\u{FF78}") == "\u{30AC}\u{30AD}\u{30AF}", "halfwidth katakana width-maps, then composes")
+        #expect(
+            try Username.validate("\u{FF76}\u{FF9E}\u{FF77}\u{FF78}") == "\u{30AC}\u{30AD}\u{30AF}", "halfwidth katakana width-maps, then composes")
         for name in ["stra\u{DF}e", "\u{5F20}\u{4F1F}\u{660E}", "\u{C564}\u{B9AC}\u{C2A4}", "ni\u{F1}o", "o'brien-2.0_x@y", "\u{3B1}\u{3B2}\u{3B3}"] {
             #expect(try Username.validate(name) == name)
         }

@@ -13,13 +13,13 @@ struct EmulatorPageRenderer: Sendable {
 
     /// Every template by name (partials included).
     static let templates = [
-            "head": EmulatorPageTemplates.head, "foot": EmulatorPageTemplates.foot, "hidden": EmulatorPageTemplates.hiddenFields,
-            "sign_in": EmulatorPageTemplates.signIn, "consent": EmulatorPageTemplates.consent, "form_post": EmulatorPageTemplates.formPost,
-            "web_message": EmulatorPageTemplates.webMessage,
-            "error": EmulatorPageTemplates.error, "portal_sign_in": EmulatorPageTemplates.portalSignIn, "portal": EmulatorPageTemplates.portal,
-            "mail_message": EmulatorPageTemplates.mailMessage, "root": EmulatorPageTemplates.root,
-            "requests": EmulatorPageTemplates.requests,
-        ]
+        "head": EmulatorPageTemplates.head, "foot": EmulatorPageTemplates.foot, "hidden": EmulatorPageTemplates.hiddenFields,
+        "sign_in": EmulatorPageTemplates.signIn, "consent": EmulatorPageTemplates.consent, "form_post": EmulatorPageTemplates.formPost,
+        "web_message": EmulatorPageTemplates.webMessage,
+        "error": EmulatorPageTemplates.error, "portal_sign_in": EmulatorPageTemplates.portalSignIn, "portal": EmulatorPageTemplates.portal,
+        "mail_message": EmulatorPageTemplates.mailMessage, "root": EmulatorPageTemplates.root,
+        "requests": EmulatorPageTemplates.requests,
+    ]
 
     init() throws {
         self.library = try PageTemplateLibrary(templates: Self.templates, strings: EmulatorPageStrings.table)
