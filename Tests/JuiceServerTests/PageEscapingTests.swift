@@ -26,6 +26,23 @@ struct PageEscapingTests {
         }
     }
 
+    @Test("a username with a quote and U+0301, typed into the sign-in form, comes back in the input's value and adds no attribute")
+    func usernameReflectedOnTheLoginPage() async throws {
+        try await JuiceStack.with { stack in
+            let browser = Browser()
+            let hostile = try await PasswordAccountTests.signIn(
+                stack, browser, username: HostileMarkup.quoteWithCombiningMark, password: "tangerine-dream-42")
+            let harmless = try await PasswordAccountTests.signIn(stack, browser, username: "harmless", password: "tangerine-dream-42")
+            #expect(hostile.status == harmless.status)
+            let attacked = try await ParsedMarkup.html(hostile.body)
+            let expected = try await ParsedMarkup.html(harmless.body)
+            #expect(attacked.shape == expected.shape)
+            let input = attacked.elements.first { $0.tag == "input" && $0.attributes.contains("autocomplete") }
+            #expect(input?.attributes.contains("onfocus") == false)
+            #expect(attacked.shows(HostileMarkup.quoteWithCombiningMark))
+        }
+    }
+
     @Test("a username with a quote and U+0301 shows on the account page as text, in its own element")
     func usernameOnTheAccountPage() async throws {
         try await JuiceStack.with { stack in
