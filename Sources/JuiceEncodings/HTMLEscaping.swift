@@ -15,21 +15,18 @@ extension String {
     /// "\"\u{301}>".htmlEscaped   // "&quot;\u{301}&gt;"
     /// ```
     package var htmlEscaped: String {
-        var escaped = ""
-        escaped.reserveCapacity(utf8.count)
-        for scalar in unicodeScalars {
+        replacingScalars { scalar -> String? in
             switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            case "\t", "\n", "\u{C}", "\r": escaped.unicodeScalars.append(scalar)
-            case _ where Self.isControlOrNoncharacter(scalar): escaped += "\u{FFFD}"
-            default: escaped.unicodeScalars.append(scalar)
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&#39;"
+            case "\t", "\n", "\u{C}", "\r": nil
+            case _ where Self.isControlOrNoncharacter(scalar): "\u{FFFD}"
+            default: nil
             }
         }
-        return escaped
     }
 
     /// Whether `scalar` is a C0 or C1 control, DEL or a noncharacter.

@@ -13,18 +13,11 @@ extension String {
     /// "ok\u{1B}[2J".terminalEscaped   // "ok\\u{1B}[2J"
     /// ```
     package var terminalEscaped: String {
-        var escaped = ""
-        escaped.reserveCapacity(utf8.count)
-        for scalar in unicodeScalars {
-            if scalar == "\\" {
-                escaped += "\\\\"
-            } else if Self.isTerminalControl(scalar) {
-                escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                escaped.unicodeScalars.append(scalar)
-            }
+        replacingScalars { scalar -> String? in
+            if scalar == "\\" { return "\\\\" }
+            guard Self.isTerminalControl(scalar) else { return nil }
+            return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
         }
-        return escaped
     }
 
     /// Whether a terminal acts on `scalar` rather than showing it (see ``terminalEscaped``).

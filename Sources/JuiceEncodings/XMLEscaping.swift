@@ -11,23 +11,20 @@ extension String {
     /// "a<\u{600}b\u{FFFE}".xmlEscaped   // "a&lt;\u{600}b\u{FFFD}"
     /// ```
     package var xmlEscaped: String {
-        var escaped = ""
-        escaped.reserveCapacity(utf8.count)
-        for scalar in unicodeScalars {
+        replacingScalars { scalar -> String? in
             switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\t": escaped += "&#9;"
-            case "\n": escaped += "&#10;"
-            case "\r": escaped += "&#13;"
-            case _ where !Self.isXMLCharacter(scalar): escaped += "\u{FFFD}"
-            default: escaped.unicodeScalars.append(scalar)
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&apos;"
+            case "\t": "&#9;"
+            case "\n": "&#10;"
+            case "\r": "&#13;"
+            case _ where !Self.isXMLCharacter(scalar): "\u{FFFD}"
+            default: nil
             }
         }
-        return escaped
     }
 
     /// XML 1.0's `Char` production: tab, line feed, carriage return, U+0020–U+D7FF, U+E000–U+FFFD and

@@ -14,16 +14,10 @@ struct PageEscapingTests {
     @Test("every template, with hostile text in every variable and the title, has the markup it has with harmless text")
     func everyTemplate() async throws {
         let pages = try PageRenderer()
-        let templates = Array(PageRenderer.templates.values)
-        let hostile = TemplateValues.every(templates, text: HostileMarkup.all)
-        let harmless = TemplateValues.every(templates, text: "harmless")
-        for name in PageRenderer.templates.keys.sorted() where !Self.partials.contains(name) {
-            let attacked = try await ParsedMarkup.html(
-                pages.render(name, language: .english, title: HostileMarkup.prependedLessThan, values: hostile))
-            let expected = try await ParsedMarkup.html(pages.render(name, language: .english, title: "harmless", values: harmless))
-            #expect(attacked.shape == expected.shape, "\(name): hostile text changed the page's markup")
-            #expect(attacked.shows(HostileMarkup.prependedLessThan), "\(name): the text is shown as text")
-        }
+        let problems = try await TemplateValues.escapingProblems(
+            templates: PageRenderer.templates, partials: Self.partials, hostile: HostileMarkup.all, shown: HostileMarkup.prependedLessThan
+        ) { name, title, values in pages.render(name, language: .english, title: title, values: values) }
+        #expect(problems == [])
     }
 
     @Test("a username with a quote and U+0301, typed into the sign-in form, comes back in the input's value and adds no attribute")

@@ -41,3 +41,25 @@ package enum TemplateValues {
         return values
     }
 }
+
+extension TemplateValues {
+    /// Renders every template but the `partials` twice — with `hostile` in every variable and in the title,
+    /// and with harmless text — parses both back (``ParsedMarkup``) and returns what went wrong: a template
+    /// whose markup changed, or that does not show the first line of `shown` as text. Empty when all is well.
+    /// - Parameter render: renders a template by name with a title and values.
+    package static func escapingProblems(
+        templates: [String: String], partials: Set<String>, hostile: String, shown: String,
+        render: (_ name: String, _ title: String, _ values: [String: Any]) -> String
+    ) async throws -> [String] {
+        let hostileValues = every(Array(templates.values), text: hostile)
+        let harmlessValues = every(Array(templates.values), text: "harmless")
+        var problems: [String] = []
+        for name in templates.keys.sorted() where !partials.contains(name) {
+            let attacked = try await ParsedMarkup.html(render(name, shown, hostileValues))
+            let expected = try await ParsedMarkup.html(render(name, "harmless", harmlessValues))
+            if attacked.shape != expected.shape { problems.append("\(name): hostile text changed the markup: \(attacked.shape)") }
+            if !attacked.shows(shown) { problems.append("\(name): the text is not shown as text") }
+        }
+        return problems
+    }
+}
