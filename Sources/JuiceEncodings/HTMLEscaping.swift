@@ -16,16 +16,24 @@ extension String {
     /// ```
     package var htmlEscaped: String {
         replacingScalars { scalar -> String? in
+            if let reference = Self.markupReference(scalar) { return reference }
             switch scalar {
-            case "&": "&amp;"
-            case "<": "&lt;"
-            case ">": "&gt;"
-            case "\"": "&quot;"
-            case "'": "&#39;"
-            case "\t", "\n", "\u{C}", "\r": nil
-            case _ where Self.isControlOrNoncharacter(scalar): "\u{FFFD}"
-            default: nil
+            case "\t", "\n", "\u{C}", "\r": return nil
+            case _ where Self.isControlOrNoncharacter(scalar): return "\u{FFFD}"
+            default: return nil
             }
+        }
+    }
+
+    /// The character reference of `& < > " '` (the same in HTML and XML), `nil` for any other scalar.
+    static func markupReference(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar {
+        case "&": "&amp;"
+        case "<": "&lt;"
+        case ">": "&gt;"
+        case "\"": "&quot;"
+        case "'": "&#39;"
+        default: nil
         }
     }
 

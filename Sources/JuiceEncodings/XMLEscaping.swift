@@ -2,7 +2,7 @@ extension String {
     /// The text escaped for XML 1.0 text and attribute values (the conformance kit's JUnit report), one
     /// Unicode scalar at a time, so that the document stays well-formed whatever the text holds.
     ///
-    /// `& < > " '` become character references; tab, line feed and carriage return become `&#9;`,
+    /// `& < > " '` become character references (as in HTML); tab, line feed and carriage return become `&#9;`,
     /// `&#10;` and `&#13;` (an attribute value keeps them instead of having them normalized to spaces);
     /// a scalar XML 1.0 does not allow (the other C0 controls, U+FFFE, U+FFFF) becomes U+FFFD.
     /// Scalars, never `Character`s: see ``htmlEscaped``.
@@ -12,12 +12,8 @@ extension String {
     /// ```
     package var xmlEscaped: String {
         replacingScalars { scalar -> String? in
-            switch scalar {
-            case "&": "&amp;"
-            case "<": "&lt;"
-            case ">": "&gt;"
-            case "\"": "&quot;"
-            case "'": "&apos;"
+            if let reference = Self.markupReference(scalar) { return reference }
+            return switch scalar {
             case "\t": "&#9;"
             case "\n": "&#10;"
             case "\r": "&#13;"
