@@ -7,6 +7,14 @@ import JuiceInfrastructure
 import Logging
 import ServiceLifecycle
 
+/// Refuses to go on when the executable's resource bundle (`juice_JuiceServer.resources`, the common-password
+/// list) is missing, with an error naming the path it looked for: `juice serve` checks before it starts
+/// anything, and ``buildApplication(configuration:time:random:httpClient:logger:metrics:onServerRunning:)``
+/// before it opens the database.
+package func checkServerResources() throws {
+    if case .failure(let missing) = CommonPasswords.bundled { throw missing }
+}
+
 /// Builds the Juice server: opens and migrates the database, wires the stores and flows, and
 /// returns a Hummingbird application whose services (database lifetime, expiry purge) run with it.
 ///
@@ -25,7 +33,9 @@ import ServiceLifecycle
 ///   - logger: The application's logger (tokens, cookies and passwords are never logged).
 ///   - metrics: Where `GET /metrics` reads from (the process's registry by default).
 ///   - onServerRunning: Called with the bound port once the server listens.
-/// - Throws: a storage error, or ``DatabaseLocationError`` for a database this build cannot open.
+/// - Throws: a storage error, ``DatabaseLocationError`` for a database this build cannot open, or an error
+///   naming the path of the common-password list when the executable's resource bundle
+///   (`juice_JuiceServer.resources`) is missing: the server refuses to start without it.
 public func buildApplication(
     configuration: ServerConfiguration,
     time: TimeSource = .system,
@@ -35,6 +45,7 @@ public func buildApplication(
     metrics: ServerMetrics = .shared,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
+    try checkServerResources()
     let database = try await openDatabase(configuration.database, logger: logger)
     // The server's own outgoing client unless one is given: no redirects (OutgoingHTTP); a service
     // listed first (so stopped last) shuts it down.
