@@ -223,29 +223,44 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // What several test targets need: loopback ports, services run for the length of a test, HTTP
-        // answers read whole, captured logs.
+        // answers read whole, captured logs, spawned processes. It links none of the product's modules, so a
+        // module's tests link only what they test.
         .target(
             name: "JuiceTestSupport",
             dependencies: [
                 "JuiceProcesses",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/JuiceTestSupport",
+            // What the selenium scripts share; BrowserTools puts this directory on their PYTHONPATH.
+            exclude: ["juice_browser.py"],
+            swiftSettings: swiftSettings
+        ),
+        // The live stack (Stack/): the real server and the real emulator on loopback ports, SQLite or
+        // PostgreSQL, and the test clock with the toolkit's and the emulator's views: for the tests of the
+        // server, the client, the emulator, the kit and the CLI.
+        .target(
+            name: "JuiceStackSupport",
+            dependencies: [
+                "JuiceTestSupport",
                 "AppleSignIn",
                 "AppleIDEmulator",
-                // The live stack (Stack/): the real server and the real emulator, for every target's tests.
                 "JuiceServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Tests/JuiceTestSupport",
-            // What the selenium scripts share; BrowserTools puts this directory on their PYTHONPATH.
-            exclude: ["juice_browser.py"],
+            path: "Tests/JuiceStackSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -309,6 +324,7 @@ let package = Package(
         .testTarget(
             name: "AppleIDEmulatorTests",
             dependencies: [
+                "JuiceStackSupport",
                 "JuiceTestSupport",
                 "JuiceProcesses",
                 "JuiceEncodings",
@@ -330,6 +346,7 @@ let package = Package(
         .testTarget(
             name: "JuiceServerTests",
             dependencies: [
+                "JuiceStackSupport",
                 "JuiceTestSupport",
                 "JuiceProcesses",
                 "JuiceEncodings",
@@ -355,6 +372,7 @@ let package = Package(
         .testTarget(
             name: "JuiceClientTests",
             dependencies: [
+                "JuiceStackSupport",
                 "JuiceTestSupport",
                 "JuiceEncodings",
                 "JuiceClient",

@@ -1,6 +1,7 @@
 import AppleIDEmulator
 import AppleSignIn
 import Foundation
+import JuiceStackSupport
 import JuiceTestSupport
 import Synchronization
 import Testing

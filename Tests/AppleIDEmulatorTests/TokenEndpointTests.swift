@@ -1,6 +1,7 @@
 import AppleSignIn
 import Crypto
 import Foundation
+import JuiceStackSupport
 import JuiceTestSupport
 import NIOHTTP1
 import Testing

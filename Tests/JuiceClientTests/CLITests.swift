@@ -1,5 +1,6 @@
 import Foundation
 import JuiceClient
+import JuiceStackSupport
 import JuiceTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import JuiceStackSupport
 import JuiceTestSupport
 import NIOCore
 import Testing

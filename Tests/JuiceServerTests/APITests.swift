@@ -1,5 +1,6 @@
 import Foundation
 import JuiceProcesses
+import JuiceStackSupport
 import JuiceTestSupport
 import NIOHTTP1
 import Testing

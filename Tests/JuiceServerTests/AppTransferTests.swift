@@ -1,4 +1,5 @@
 import Foundation
+import JuiceStackSupport
 import JuiceTestSupport
 import SQLKit
 import Testing

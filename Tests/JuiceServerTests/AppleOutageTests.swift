@@ -1,5 +1,6 @@
 import AppleIDEmulator
 import Foundation
+import JuiceStackSupport
 import JuiceTestSupport
 import NIOHTTP1
 import SQLKit

@@ -1,5 +1,6 @@
 import AppleIDEmulator
 import Foundation
+import JuiceStackSupport
 import JuiceTestSupport
 import Logging
 import SQLKit

@@ -2,6 +2,7 @@ import AppleSignIn
 import Crypto
 import Foundation
 import JuiceEncodings
+import JuiceStackSupport
 import JuiceTestSupport
 import Testing
 

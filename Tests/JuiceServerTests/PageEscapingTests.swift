@@ -1,5 +1,6 @@
 import Foundation
 import JuiceInfrastructure
+import JuiceStackSupport
 import JuiceTestSupport
 import Testing
 

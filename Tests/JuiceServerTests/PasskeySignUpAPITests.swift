@@ -1,5 +1,6 @@
 import Foundation
 import JuiceEncodings
+import JuiceStackSupport
 import JuiceTestSupport
 import SQLKit
 import Testing

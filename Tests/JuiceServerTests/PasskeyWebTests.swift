@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JuiceEncodings
+import JuiceStackSupport
 import JuiceTestSupport
 import NIOHTTP1
 import SQLKit

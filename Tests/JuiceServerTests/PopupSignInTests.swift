@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JuiceInfrastructure
+import JuiceStackSupport
 import JuiceTestSupport
 import SQLKit
 import Testing

@@ -1,5 +1,6 @@
 import AppleSignIn
 import Foundation
+import JuiceStackSupport
 import JuiceTestSupport
 import Logging
 import SQLKit

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JuiceStackSupport
 import JuiceTestSupport
 import SQLKit
 import Testing

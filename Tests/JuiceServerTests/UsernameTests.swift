@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import JuiceStackSupport
 import JuiceTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import AppleSignIn
 import AsyncHTTPClient
 import Foundation
+import JuiceStackSupport
 import JuiceTestSupport
 import Logging
 import NIOCore

@@ -1,6 +1,7 @@
 import AppleSignIn
 import Crypto
 import Foundation
+import JuiceStackSupport
 import JuiceTestSupport
 
 @testable import AppleIDEmulator

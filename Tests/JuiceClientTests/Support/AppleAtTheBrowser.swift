@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import JuiceStackSupport
 import JuiceTestSupport
 import NIOCore
 import NIOHTTP1

@@ -1,5 +1,6 @@
 import Foundation
 import JuiceClient
+import JuiceStackSupport
 import JuiceTestSupport
 
 /// A JuiceClient sign-in wired to the real server and emulator (``JuiceStack``), a scripted person at

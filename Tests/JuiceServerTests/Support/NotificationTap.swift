@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import JuiceStackSupport
 import JuiceTestSupport
 import Logging
 import NIOCore

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceStackSupport
 import JuiceTestSupport
 import NIOHTTP1
 import Testing

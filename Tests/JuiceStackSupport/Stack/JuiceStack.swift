@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import Hummingbird
+import JuiceTestSupport
 import Logging
 import NIOHTTP1
 import ServiceLifecycle

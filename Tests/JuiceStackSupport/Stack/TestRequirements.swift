@@ -1,4 +1,5 @@
 import Foundation
+import JuiceTestSupport
 
 /// What the run demands of its environment.
 ///

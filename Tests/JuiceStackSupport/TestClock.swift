@@ -1,6 +1,7 @@
 import AppleIDEmulator
 import AppleSignIn
 import Foundation
+import JuiceTestSupport
 import Synchronization
 
 /// A wall clock tests move by hand, shared by the emulator and the relying party: it starts at the real
