@@ -54,6 +54,12 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Development mode: a seed file (JSON: teams, apps, apple_ids — a Work & School account, say) added to the embedded emulator.")
     var emulatorSeed: String?
 
+    @Flag(
+        name: .customLong("ready-json"),
+        help: "Once every listener accepts connections, print one JSON line on stdout: {\"ready\", \"url\", \"apple\"} (the banner goes to stderr)."
+    )
+    var readyJSON = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -79,6 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
             let development = try await DevelopmentStack.prepare(
                 dataDirectory: dataDirectory, host: host ?? "127.0.0.1", port: port ?? 8080, publicURL: publicURL, database: database,
                 emulatorPort: emulatorPort, emulatorSMTPPort: emulatorSMTPPort, demoAppleIDCount: demoAppleIDs, emulatorSeed: emulatorSeed,
+                readyJSON: readyJSON,
                 logger: logger
             )
             try await development.run()
@@ -95,8 +102,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let app: any ApplicationProtocol
         do {
+            let apple = configuration.apple.appleBaseURL.absoluteString
             let banner = ReadinessBanner(
-                listeners: 1, text: "Juice is running at \(configuration.publicBase) (Apple: \(configuration.apple.appleBaseURL.absoluteString))\n")
+                listeners: 1, text: "Juice is running at \(configuration.publicBase) (Apple: \(apple))\n",
+                readyLine: readyJSON ? ReadinessBanner.serveReadyLine(url: configuration.publicBase, apple: apple) : nil)
             app = try await buildApplication(configuration: configuration, logger: logger, onServerRunning: banner.listening)
         } catch let error as DatabaseLocationError {
             throw CLIError("database: \(error.reason)")

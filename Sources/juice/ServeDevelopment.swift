@@ -31,7 +31,7 @@ struct DevelopmentStack {
 
     static func prepare(
         dataDirectory: URL, host: String, port: Int, publicURL: String?, database: String?, emulatorPort: Int, emulatorSMTPPort: Int,
-        demoAppleIDCount: Int = 1, emulatorSeed: String? = nil, logger: Logger
+        demoAppleIDCount: Int = 1, emulatorSeed: String? = nil, readyJSON: Bool = false, logger: Logger
     ) async throws -> DevelopmentStack {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let keyFile = dataDirectory.appendingPathComponent("team-key.p8")
@@ -105,7 +105,8 @@ struct DevelopmentStack {
                   Demo Apple ID:  \(demo.email) / \(demo.password)  (\(demo.firstName) \(demo.lastName))\(moreDemoAppleIDs)\(seeded)
                 Press Ctrl-C to stop.
 
-                """)
+                """,
+            readyLine: readyJSON ? ReadinessBanner.serveReadyLine(url: publicBase, apple: emulatorBase) : nil)
         var emulatorLogger = logger
         emulatorLogger[metadataKey: "component"] = "emulator"
         let emulator = try await buildEmulatorApplication(

@@ -41,23 +41,28 @@ final class ServeProcess {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("juice-serve-\(UUID().uuidString).log")
     }
 
-    /// Starts it and waits until it prints the demo login.
+    /// Starts it and waits for its ready line (`--ready-json`: every listener accepts connections).
     func start() async throws {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let arguments =
             [
                 "serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--emulator-port", "\(emulatorPort)", "--public-url", url,
-                "--emulator-smtp-port", "\(smtpPort)", "--log-level", "warning",
+                "--emulator-smtp-port", "\(smtpPort)", "--log-level", "warning", "--ready-json",
             ] + extraArguments
         let child = try SpawnedChild.start(
             JuiceProcess.executable.path, arguments, environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") },
             standardIO: .file(log.path))
         self.child = child
-        for _ in 0..<300 where !output.contains("Demo Apple ID") {
+        for _ in 0..<300 where !isReady {
             guard child.isRunning else { break }
             try await Task.sleep(for: .milliseconds(100))
         }
-        guard output.contains("Demo Apple ID") else { throw ServeProcessError(output: output) }
+        guard isReady else { throw ServeProcessError(output: output) }
+    }
+
+    /// Whether the output has the ready line, naming this server's URL.
+    private var isReady: Bool {
+        output.split(separator: "\n").contains { $0.hasPrefix(#"{"apple":"#) && $0.contains(#""ready":true"#) && $0.contains(#""url":"\#(url)""#) }
     }
 
     /// Whether it runs (it was started and has not exited).
