@@ -181,7 +181,7 @@ export class Child {
     }
 
     /** Signals the child's process group at once, without waiting (for exit and signal handlers). */
-    killNow(signal: NodeJS.Signals): void {
+    killNow(signal: "SIGTERM" | "SIGKILL"): void {
         live.delete(this);
         if (this.process.pid !== undefined) killGroup(this.process.pid, signal);
     }
