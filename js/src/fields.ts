@@ -58,6 +58,13 @@ export class Fields {
         return value;
     }
 
+    /** Scopes: the emulator writes them as one space-separated string (as OAuth does); a list is read too. */
+    scopes(key: string): readonly string[] {
+        const value = this.body[key];
+        if (typeof value === "string") return value.split(" ").filter((scope) => scope.length > 0);
+        return this.strings(key);
+    }
+
     list(key: string): readonly unknown[] {
         const value = this.body[key] ?? [];
         if (!Array.isArray(value)) throw unexpected(`${this.path}.${key}`, "a list", value);

@@ -90,11 +90,11 @@ export function parseIssued(body: unknown): Issued {
             digest,
             clientId: c.string("client_id"),
             appleId: c.string("apple_id"),
-            scopes: c.strings("scopes"),
+            scopes: c.scopes("scopes"),
             issuedAt: c.integer("issued_at"),
             expiresAt: c.integer("expires_at"),
             usedAt: c.optionalInteger("used_at"),
-            device: c.raw("device") === true,
+            device: c.raw("device") === true || c.raw("device") === 1, // SQLite's 1
             isFor: (code) => digest === sha256Hex(code),
         };
     });
@@ -106,7 +106,7 @@ export function parseIssued(body: unknown): Issued {
             kind: t.string("kind"),
             clientId: t.string("client_id"),
             appleId: t.string("apple_id"),
-            scopes: t.strings("scopes"),
+            scopes: t.scopes("scopes"),
             issuedAt: t.integer("issued_at"),
             expiresAt: t.optionalInteger("expires_at"),
             revokedAt: t.optionalInteger("revoked_at"),

@@ -67,7 +67,6 @@ export class Child {
                 live.delete(this);
                 // The leader is gone; anything it left in its group goes too.
                 if (process.pid !== undefined) killGroup(process.pid, "SIGKILL");
-                this.removeDirectory();
                 resolve(code ?? (signal ? -1 : null));
             });
         });
@@ -186,20 +185,24 @@ export class Child {
         if (this.process.pid !== undefined) killGroup(this.process.pid, signal);
     }
 
-    /** SIGTERM to its process group, SIGKILL after `graceMs`; resolves with the exit status. Idempotent. */
+    /**
+     * SIGTERM to its process group, SIGKILL after `graceMs`; resolves with the exit status once it exited,
+     * and its directory is removed. Idempotent.
+     */
     async stop(graceMs = 10_000): Promise<number | null> {
         live.delete(this);
         if (this.running && this.process.pid !== undefined) {
             killGroup(this.process.pid, "SIGTERM");
             if (!(await this.exitsWithin(graceMs))) killGroup(this.process.pid, "SIGKILL");
         }
-        return this.exited;
+        const status = await this.exited;
+        this.removeDirectory();
+        return status;
     }
 
-    /** Makes `directory` the child's: removed once the child has exited (also when it goes with the Node process). */
+    /** Makes `directory` the child's: removed by `stop()`, or when the child goes with the Node process. */
     own(directory: string): void {
         this.directory = directory;
-        if (!this.running) this.removeDirectory();
     }
 
     /** Removes the directory the child owns, if any. */

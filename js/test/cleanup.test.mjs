@@ -20,8 +20,10 @@ function run(argv, files, env = {}) {
     // The files import juice-testkit the way a user's do: from node_modules beside them.
     mkdirSync(join(directory, "node_modules"));
     symlinkSync(PACKAGE, join(directory, "node_modules", "juice-testkit"));
+    // A runner started from a test must not think it runs inside this one (node --test's NODE_TEST_CONTEXT).
+    const { NODE_TEST_CONTEXT, ...inherited } = process.env;
     const child = spawn(argv[0], argv.slice(1), {
-        cwd: directory, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, PID_DIR: directory, ...env },
+        cwd: directory, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...inherited, PID_DIR: directory, ...env },
     });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
@@ -31,12 +33,12 @@ function run(argv, files, env = {}) {
 }
 
 /** The pids the test files wrote (one file per emulator), once `count` are there. */
-async function pidsIn(directory, count, running) {
+async function pidsIn(directory, count, running, output = () => "") {
     const deadline = Date.now() + 90_000;
     for (;;) {
         const files = readdirSync(directory).filter((name) => name.startsWith("pid-"));
         if (files.length >= count) return files.map((name) => Number(readFileSync(join(directory, name), "utf8")));
-        assert.ok(Date.now() < deadline && running(), "the run did not start its emulators");
+        assert.ok(Date.now() < deadline && running(), `the run did not start its emulators: ${output()}`);
         await sleep(50);
     }
 }
@@ -52,7 +54,7 @@ const HANGING_TEST = (helper) => `
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 ${helper}
-it("holds its emulator and ${"$"}{process.env.HANG ? "hangs" : "fails"}", async () => {
+it("holds its emulator, then fails or hangs", async () => {
     writeFileSync(join(process.env.PID_DIR, "pid-" + apple.emulator.pid), String(apple.emulator.pid));
     if (process.env.HANG) await new Promise(() => setInterval(() => {}, 1_000));
     throw new Error("a failing test");
@@ -89,7 +91,7 @@ describe("no emulator is left behind", () => {
             const started = run(argv("holds.test.mjs"), { "holds.test.mjs": FILES[name] });
             const result = await started.exited;
             assert.equal(result.code, 1, result.output);
-            const [pid] = await pidsIn(started.directory, 1, () => true);
+            const [pid] = await pidsIn(started.directory, 1, () => false, () => result.output);
             assert.ok(await goneWithin(pid), `emulator ${pid} outlived the failing ${name} run`);
         });
 
@@ -97,7 +99,7 @@ describe("no emulator is left behind", () => {
             it(`by a ${name} run interrupted with ${how}`, async function () {
                 this?.timeout?.(180_000);
                 const started = run(argv("holds.test.mjs"), { "holds.test.mjs": FILES[name] }, { HANG: "1" });
-                const [pid] = await pidsIn(started.directory, 1, () => started.child.exitCode === null);
+                const [pid] = await pidsIn(started.directory, 1, () => started.child.exitCode === null, started.output);
                 assert.ok(alive(pid));
                 // Ctrl-C reaches the whole foreground process group; SIGTERM (a CI's timeout) only the runner.
                 process.kill(group ? -started.child.pid : started.child.pid, signal);
