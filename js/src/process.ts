@@ -154,7 +154,6 @@ export class Child {
     detachFromEventLoop(): void {
         this.process.unref();
         this.process.stdout?.unref?.();
-        (this.process.stdout as unknown as { _handle?: { unref?: () => void } } | null)?._handle?.unref?.();
     }
 
     /** The end of what the child printed. */
