@@ -1,0 +1,4 @@
+"use strict";
+const path = require("node:path");
+
+exports.packageDirectory = path.resolve(__dirname, "..", "..");
