@@ -10,6 +10,7 @@ extension ConformanceReport {
         xml +=
             #"  <testsuite name="\#(backend.markupEscaped)" tests="\#(cases.count)" failures="\#(failed)" errors="0" skipped="\#(skippedCount)">"#
             + "\n"
+        xml += #"    <properties><property name="catalog" value="\#(catalog.markupEscaped)"/></properties>"# + "\n"
         for result in cases {
             xml += #"    <testcase classname="conformance.\#(result.level.rawValue)" name="\#(result.id.markupEscaped)">"# + "\n"
             let message = "\(result.verdict.rawValue): expected \(result.expect.rawValue), observed \(result.observed): \(result.detail)"
@@ -35,7 +36,7 @@ extension ConformanceReport {
         let idWidth = max(4, cases.map(\.id.count).max() ?? 0)
         func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
         var lines = [
-            "Backend: \(backend)", "Identity token checked: \(channel)", "", "\(pad("CASE", idWidth))  EXPECT  LEVEL        OBSERVED   VERDICT",
+            "Backend: \(backend)", "Identity token checked: \(channel)", "Catalogue: \(catalog)", "", "\(pad("CASE", idWidth))  EXPECT  LEVEL        OBSERVED   VERDICT",
         ]
         for result in cases {
             lines.append(

@@ -28,7 +28,7 @@ extension ConformanceReport {
             .warning{background:#fff6e0}.warning .verdict{color:#8a5a00}.inconclusive .verdict{color:#5b4bb7}.skipped{color:#777}
             </style></head><body>
             <h1>juice conformance</h1>
-            <p>Backend: <code>\(backend.markupEscaped)</code><br>Identity token checked: \(channel.markupEscaped)</p>
+            <p>Backend: <code>\(backend.markupEscaped)</code><br>Identity token checked: \(channel.markupEscaped)<br>Catalogue: \(catalog.markupEscaped)</p>
             <p><b>\(summary.markupEscaped)</b>. Exit status \(exitCode): 0 no case FAILED, 1 at least one FAILED.</p>
             <table><thead><tr><th>Case</th><th>Expect</th><th>Level</th><th>Observed</th><th>Verdict</th><th>Detail, fix, reference</th></tr></thead>
             <tbody>

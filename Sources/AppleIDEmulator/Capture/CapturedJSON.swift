@@ -1,5 +1,5 @@
 /// A JSON value as it was sent: the header and claims of a captured client secret, shown back unchanged.
-indirect enum CapturedJSON: Sendable, Hashable, Codable {
+package indirect enum CapturedJSON: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -8,7 +8,7 @@ indirect enum CapturedJSON: Sendable, Hashable, Codable {
     case array([CapturedJSON])
     case object([String: CapturedJSON])
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -27,7 +27,7 @@ indirect enum CapturedJSON: Sendable, Hashable, Codable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
