@@ -199,7 +199,9 @@ struct CasePlayer {
             user = Self.userJSON(email: other)
             userEmail = other
         }
-        var fields = [("state", plan.state == .neverIssued ? RandomText.token() : start.state), ("code", staged.signIn.code), ("id_token", staged.token)]
+        var fields = [
+            ("state", plan.state == .neverIssued ? RandomText.token() : start.state), ("code", staged.signIn.code), ("id_token", staged.token),
+        ]
         if let user { fields.append(("user", user)) }
         return FormPost(fields: fields, email: staged.signIn.email, userEmail: userEmail)
     }
@@ -249,7 +251,8 @@ struct CasePlayer {
                     + "--drifted-discovery and start the backend during the run to see what a drifted discovery does to it")
         case (false, _, _):
             return observation.appending(
-                readDuring ? "; the backend read discovery (issuer \(drifted)) during the drift" : "; the backend did not read discovery during the drift")
+                readDuring
+                    ? "; the backend read discovery (issuer \(drifted)) during the drift" : "; the backend did not read discovery during the drift")
         }
     }
 

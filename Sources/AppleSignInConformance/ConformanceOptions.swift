@@ -74,6 +74,9 @@ public struct ConformanceOptions: Sendable {
     /// as it did from June 2025: a backend that reads discovery once per process, started during the run,
     /// reads the drifted issuer (`web-issuer-drift`, `native-issuer-drift`).
     public var driftedDiscovery = false
+    /// The ids of the cases to play (`nil`: every case). A case a played one builds on (`sign-in` for the web
+    /// refusals and `key-rotation`) should be among them, or those cases cannot be judged.
+    public var caseIDs: Set<String>?
 
     /// Creates options with the required settings; the endpoints default to none except ``startPath``.
     public init(

@@ -36,7 +36,8 @@ extension ConformanceReport {
         let idWidth = max(4, cases.map(\.id.count).max() ?? 0)
         func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
         var lines = [
-            "Backend: \(backend)", "Identity token checked: \(channel)", "Catalogue: \(catalog)", "", "\(pad("CASE", idWidth))  EXPECT  LEVEL        OBSERVED   VERDICT",
+            "Backend: \(backend)", "Identity token checked: \(channel)", "Catalogue: \(catalog)", "",
+            "\(pad("CASE", idWidth))  EXPECT  LEVEL        OBSERVED   VERDICT",
         ]
         for result in cases {
             lines.append(

@@ -23,9 +23,9 @@ public struct ConformanceRun: Sendable {
         self.logger = logger
     }
 
-    /// The cases this run plays, in order.
+    /// The cases this run plays, in order (``ConformanceOptions/caseIDs``, or every case).
     public var cases: [ConformanceCase] {
-        ConformanceCatalog.all
+        ConformanceCatalog.all.filter { options.caseIDs?.contains($0.id) ?? true }
     }
 
     /// Runs every case.

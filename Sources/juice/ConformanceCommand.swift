@@ -117,7 +117,9 @@ struct ConformanceCommand: AsyncParsableCommand {
 
     func run() async throws {
         if listCases {
-            print(format == "json" ? String(decoding: try ConformanceCatalog.listingJSON(), as: UTF8.self) : ConformanceCatalog.listing(), terminator: "")
+            print(
+                format == "json" ? String(decoding: try ConformanceCatalog.listingJSON(), as: UTF8.self) : ConformanceCatalog.listing(),
+                terminator: "")
             return
         }
         do {
@@ -140,7 +142,8 @@ struct ConformanceCommand: AsyncParsableCommand {
         }
         // validate() has required each of these unless --list-cases.
         guard let backend, let port, let teamID, let keyID, let teamKey, let clientID, let redirectURI else {
-            throw ConformanceStartError(.invalidOptions, "--backend, --port, --team-id, --key-id, --team-key, --client-id and --redirect-uri are required")
+            throw ConformanceStartError(
+                .invalidOptions, "--backend, --port, --team-id, --key-id, --team-key, --client-id and --redirect-uri are required")
         }
         guard let data = FileManager.default.contents(atPath: teamKey), data.count <= 16_384 else {
             throw ConformanceStartError(.invalidOptions, "--team-key: cannot read \(teamKey)")

@@ -106,7 +106,8 @@ struct ConformanceCommandTests {
         #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("@import"), "the HTML report must need no other file")
     }
 
-    @Test("--list-cases prints the catalogue (each case's id, flow, severity and reference) as text or JSON, with its version; nothing else is needed")
+    @Test(
+        "--list-cases prints the catalogue (each case's id, flow, severity and reference) as text or JSON, with its version; nothing else is needed")
     func listCases() async throws {
         let text = try await JuiceProcess.run(["conformance", "--list-cases"], timeout: .seconds(60))
         #expect(text.status == 0, "\(text.stderr)")

@@ -8,8 +8,8 @@ import Testing
 /// The kit against Authlib's Flask client (Authlib 1.9.6, joserfc 1.8.0, Flask 3.1.3, as `scripts/test` pins
 /// them) in the repository's example backend, Examples/python/flask_authlib/app.py, unchanged. Each expected
 /// verdict was derived from the source before the run; the comment names the file and function that decide it.
-@Suite("juice conformance against Authlib's Flask client", .serialized)
-struct AuthlibBackendTests {
+@Suite("juice conformance against Authlib's Flask client and PyJWT's key client", .serialized)
+struct FlaskBackendTests {
     typealias Verdict = ConformanceVerdict
 
     static let expected: [String: Verdict] = [
@@ -79,10 +79,10 @@ struct AuthlibBackendTests {
 
     @Test(
         "Authlib's Flask client: every verdict as its source says; the issuer drift cannot be judged when discovery was read before it",
-        .enabled(if: AuthlibBackend.shouldRun(), "needs python3 with Authlib and Flask (scripts/test installs them)"),
+        .enabled(if: FlaskBackend.shouldRun(.authlib), "needs python3 with Authlib and Flask (scripts/test installs them)"),
         .timeLimit(.minutes(10)))
     func verdicts() async throws {
-        guard let report = try await Self.run(drifted: false) else { return }
+        guard let report = try await Self.run(.authlib) else { return }
         RealBackendTests.expect(report, Self.expected)
         #expect(report.channel.hasPrefix("the token endpoint's id_token"))
         let drift = try #require(report.cases.first { $0.id == "web-issuer-drift" })
@@ -92,10 +92,10 @@ struct AuthlibBackendTests {
 
     @Test(
         "Authlib started while Apple's discovery is drifted FAILS web-issuer-drift and every web sign-in; the report says it read the drifted issuer",
-        .enabled(if: AuthlibBackend.shouldRun(), "needs python3 with Authlib and Flask (scripts/test installs them)"),
+        .enabled(if: FlaskBackend.shouldRun(.authlib), "needs python3 with Authlib and Flask (scripts/test installs them)"),
         .timeLimit(.minutes(10)))
     func driftedDiscovery() async throws {
-        guard let report = try await Self.run(drifted: true) else { return }
+        guard let report = try await Self.run(.authlib, drifted: true) else { return }
         let byID = Dictionary(uniqueKeysWithValues: report.cases.map { ($0.id, $0) })
         for id in ["sign-in", "returning-user", "web-issuer-drift", "native-sign-in", "native-issuer-drift"] {
             #expect(byID[id]?.verdict == .failed, "\(id): \(byID[id]?.verdict.rawValue ?? "missing") \(byID[id]?.detail ?? "")")
@@ -105,17 +105,46 @@ struct AuthlibBackendTests {
         #expect(report.exitCode == 1)
     }
 
-    /// The report, or `nil` (with an issue under `JUICE_TEST_REQUIRE_ALL=1`) when python3 lacks Authlib.
-    static func run(drifted: Bool) async throws -> ConformanceReport? {
-        if let missing = AuthlibBackend.missingModule() {
-            Issue.record("JUICE_TEST_REQUIRE_ALL=1 requires the Authlib backend, but python3 cannot import \(missing)")
+    @Test(
+        "PyJWT's PyJWKClient at its defaults refetches a rotated key only after its 30 s cooldown: key-rotation WARNING with the delay and the fix",
+        .enabled(if: FlaskBackend.shouldRun(.pyjwt), "needs python3 with PyJWT and Flask (scripts/test installs them)"),
+        .timeLimit(.minutes(5)))
+    func pyjwtCooldown() async throws {
+        guard let report = try await Self.run(.pyjwt, cases: ["sign-in", "key-rotation"]) else { return }
+        let rotation = try #require(report.cases.first { $0.id == "key-rotation" })
+        #expect(report.cases.first?.verdict == .passed)
+        #expect(rotation.verdict == .warning, "\(rotation.detail)")
+        #expect(rotation.observed == "accepted-late")
+        #expect(rotation.detail.contains("refused a new key and kid for"))
+        #expect(rotation.fix.contains("cooldown_duration"))
+        #expect(report.exitCode == 0)
+    }
+
+    @Test(
+        "a PyJWKClient that never refetches for an unknown kid: key-rotation FAILED, the report says it never refetched",
+        .enabled(if: FlaskBackend.shouldRun(.pyjwtNeverRefetching), "needs python3 with PyJWT and Flask (scripts/test installs them)"),
+        .timeLimit(.minutes(5)))
+    func pyjwtNeverRefetches() async throws {
+        guard let report = try await Self.run(.pyjwtNeverRefetching, cases: ["sign-in", "key-rotation"]) else { return }
+        let rotation = try #require(report.cases.first { $0.id == "key-rotation" })
+        #expect(report.cases.first?.verdict == .passed)
+        #expect(rotation.verdict == .failed, "\(rotation.detail)")
+        #expect(rotation.detail.contains("never refetched Apple's keys"))
+        #expect(report.exitCode == 1)
+    }
+
+    /// The report, or `nil` (with an issue under `JUICE_TEST_REQUIRE_ALL=1`) when python3 lacks a module.
+    static func run(_ kind: FlaskBackend.Kind, drifted: Bool = false, cases: Set<String>? = nil) async throws -> ConformanceReport? {
+        let backend = FlaskBackend(kind: kind, port: try FreePort.pick(), applePort: try FreePort.pick(), teamKey: P256.Signing.PrivateKey())
+        if let missing = backend.missingModule() {
+            Issue.record("JUICE_TEST_REQUIRE_ALL=1 requires the \(kind) backend, but python3 cannot import \(missing)")
             return nil
         }
-        let backend = AuthlibBackend(port: try FreePort.pick(), applePort: try FreePort.pick(), teamKey: P256.Signing.PrivateKey())
         var options = backend.options()
         options.driftedDiscovery = drifted
+        options.caseIDs = cases
         let report = try await backend.serving { [options] in try await ConformanceRun(options: options).run() }
-        let name = drifted ? "authlib-drifted" : "authlib"
+        let name = drifted ? "\(kind)-drifted" : "\(kind)"
         try? Data(report.table().utf8).write(to: TestOutput.base.appendingPathComponent("conformance/\(name).txt"))
         return report
     }
