@@ -29,7 +29,7 @@ extension CasePlayer {
             guard case .timeout = observation else { return observation }
             return .timeout("\(nativePath) did not answer within \(bound) while Apple's token endpoint stalled")
         }
-        return await post(json, to: nativePath, appleDown: plan.has(.tokenServerError))
+        return await post(json, to: nativePath, appleDown: plan.appleFails)
     }
 
     /// A fresh native credential (a new nonce from the backend, a code and token from Apple) in the body the backend takes.

@@ -172,7 +172,7 @@ struct CasePlayer {
         let posted = try await formPost(start, plan: plan)
         let stalls = plan.has(.tokenDelay)
         let delivery = try await deliver(
-            &start, posted.fields, appleDown: plan.has(.tokenServerError),
+            &start, posted.fields, appleDown: plan.appleFails,
             client: stalls ? client.waiting(options.appleStallBound) : nil)
         if stalls, case .timeout = delivery.observation {
             return .timeout("the callback did not answer within \(options.appleStallBound) while Apple's token endpoint stalled")
@@ -199,6 +199,8 @@ struct CasePlayer {
             user = Self.userJSON(email: other)
             userEmail = other
         }
+        // An Apple ID that shares no email (omit_email) has none in `user` either: only its name.
+        if plan.has(.omitEmail), user != nil { user = #"{"name":{"firstName":"\#(AppleStage.name.first)","lastName":"\#(AppleStage.name.last)"}}"# }
         var fields = [
             ("state", plan.state == .neverIssued ? RandomText.token() : start.state), ("code", staged.signIn.code), ("id_token", staged.token),
         ]
@@ -275,7 +277,8 @@ struct CasePlayer {
         for _ in 0..<Self.maximumRedirects {
             guard (300..<400).contains(answer.status), let location = answer.location, let next = resolve(location, from: url) else { break }
             do {
-                answer = try await client.get(next, cookies: start.cookies.header(path: Self.path(next), .crossSiteNavigation))
+                // A backend may redeem the code on a redirect after the form_post (a same-site handoff): same bound.
+                answer = try await (callbackClient ?? client).get(next, cookies: start.cookies.header(path: Self.path(next), .crossSiteNavigation))
             } catch {
                 return Delivery(observation: .failure(error, what: Self.path(next)))
             }

@@ -134,6 +134,16 @@ public enum ConformanceCatalog {
                 + "long as Apple does ties up a worker per sign-in while Apple is slow",
             reference: Reference.appleFailing),
         .init(
+            "web-apple-invalid-client", "a valid form_post while Apple's token endpoint answers 401 invalid_client for a good secret",
+            expect: .refuse, [AppleRefusesClient()],
+            hint: "treat invalid_client from Apple as a failed sign-in (and an alert: a revoked key or a broken secret), never as a success",
+            reference: Reference.appleFailing),
+        .init(
+            "web-apple-malformed-answer", "a valid form_post while Apple's token endpoint answers 200 with a body that is not JSON",
+            expect: .refuse, [AppleAnswersMalformed()],
+            hint: "parse Apple's token response and require its tokens: an answer you cannot read is a failed redemption, not a sign-in",
+            reference: Reference.appleFailing),
+        .init(
             "account-deletion-revokes", "a signed-in user deletes the account at --delete: the backend must call /auth/revoke",
             expect: .accept, flow: .deletion,
             hint: "on account deletion, revoke the user's refresh (or access) token at APPLE/auth/revoke", reference: Reference.revoke),
@@ -208,6 +218,15 @@ public enum ConformanceCatalog {
             "native-apple-unavailable", "native: Apple's token endpoint answers 503 for the code", expect: .refuse, flow: .native,
             [AppleUnavailable()],
             hint: "when Apple fails, refuse the sign-in with an error of your own (4xx, or 502/503 with a JSON error), promptly; never a crash",
+            reference: Reference.appleFailing),
+        .init(
+            "native-apple-invalid-client", "native: Apple's token endpoint answers 401 invalid_client for a good secret", expect: .refuse,
+            flow: .native, [AppleRefusesClient()],
+            hint: "treat invalid_client from Apple as a failed sign-in (and an alert), never as a success", reference: Reference.appleFailing),
+        .init(
+            "native-apple-malformed-answer", "native: Apple's token endpoint answers 200 with a body that is not JSON", expect: .refuse,
+            flow: .native, [AppleAnswersMalformed()],
+            hint: "parse Apple's token response and require its tokens: an answer you cannot read is a failed redemption, not a sign-in",
             reference: Reference.appleFailing),
         .init(
             "native-apple-slow", "native: Apple's token endpoint holds its answer for the code past the stall bound (15 s)",

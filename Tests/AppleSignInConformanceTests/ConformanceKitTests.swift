@@ -71,6 +71,7 @@ struct ConformanceKitTests {
                 failed: [
                     "code-rejected-by-apple", "native-code-rejected-by-apple", "native-token-without-code", "native-token-replay",
                     "native-apple-unavailable", "native-apple-slow", "account-deletion-revokes", "web-apple-unavailable", "web-apple-slow",
+                    "web-apple-invalid-client", "web-apple-malformed-answer", "native-apple-invalid-client", "native-apple-malformed-answer",
                 ],
                 inconclusive: ["client-secret-lifetime"]),
             Expected(flaw: .requiresEmail, failed: ["native-no-email"]),
@@ -80,7 +81,10 @@ struct ConformanceKitTests {
             // Any failed redemption crashes it: Apple's refusal of the code (also a replayed one) and Apple's outage alike.
             Expected(
                 flaw: .crashesWhenAppleFails, failed: [],
-                warnings: ["native-code-rejected-by-apple", "native-apple-unavailable", "native-apple-slow", "native-token-replay"]),
+                warnings: [
+                    "native-code-rejected-by-apple", "native-apple-unavailable", "native-apple-slow", "native-token-replay",
+                    "native-apple-invalid-client", "native-apple-malformed-answer",
+                ]),
             // It refuses, but only when the kit's answer comes, past the bound: a stall, a warning.
             Expected(flaw: .waitsOnApple, failed: [], warnings: ["native-apple-slow", "web-apple-slow"]),
             // Its iOS app's tokens are refused: every native sign-in fails, so every native refusal proves nothing.

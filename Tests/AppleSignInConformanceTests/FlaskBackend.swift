@@ -5,10 +5,6 @@ import JuiceTestSupport
 
 @testable import AppleSignInConformance
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A Flask backend from PyPI packages (`scripts/test` pins them), Apple's base URL the kit's, on a loopback port:
 /// - `.authlib`: Authlib's Flask client (Authlib 1.9.6, Flask 3.1.3, joserfc 1.8.0) in the repository's example
 ///   backend (Examples/python/flask_authlib/app.py, unchanged), served by Fixtures/authlib/serve.py: web
@@ -72,45 +68,20 @@ struct FlaskBackend: Sendable {
 
     /// Serves the backend while `body` runs, then stops it; its output goes to `test-output/conformance/<kind>.log`.
     func serving<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        let directory = try TemporaryDirectory("authlib")
-        defer { directory.remove() }
-        let keyFile = try directory.writePrivate("team-key.pem", teamKey.pemRepresentation)
-        var environment = ProcessInfo.processInfo.environment
-        environment["APPLE_URL"] = "http://127.0.0.1:\(applePort)"
-        environment["TEAM_ID"] = Self.teamID
-        environment["KEY_ID"] = Self.keyID
-        environment["TEAM_KEY_FILE"] = keyFile.path
-        environment["CLIENT_ID"] = Self.servicesID
-        environment["BUNDLE_ID"] = Self.bundleID
-        environment["PORT"] = String(port)
-        environment["ISSUER"] = "https://appleid.apple.com"
-        environment["NEVER_REFETCH"] = kind == .pyjwtNeverRefetching ? "1" : "0"
-        environment["PYTHONDONTWRITEBYTECODE"] = "1"
-        let log = TestOutput.base.appendingPathComponent("conformance/\(kind).log")
-        try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let log = try PythonBackendProcess.log("\(kind)")
         let arguments =
             kind == .authlib
             ? [Self.directory.appendingPathComponent("Fixtures/authlib/serve.py").path, Self.example.path]
             : [Self.directory.appendingPathComponent("Fixtures/pyjwt/app.py").path]
-        let server = try SpawnedChild.start(
-            BrowserTools.python ?? "/usr/bin/python3", arguments, environment: environment, directory: Self.directory.path,
-            standardIO: .file(log.path))
-        return try await withCleanup {
-            try await eventually("\(kind) listening on \(port)", timeout: .seconds(60)) {
-                guard server.isRunning else { throw Failure(reason: "the backend exited; see \(log.path)") }
-                guard let socket = LoopbackSocket.connected(toPort: port) else { return false }
-                close(socket)
-                return true
-            }
-            return try await body()
-        } cleanup: {
-            await server.stop(grace: .seconds(10))
+        let extra = [
+            "CLIENT_ID": Self.servicesID, "BUNDLE_ID": Self.bundleID, "PORT": String(port), "ISSUER": "https://appleid.apple.com",
+            "NEVER_REFETCH": kind == .pyjwtNeverRefetching ? "1" : "0",
+        ]
+        return try await PythonBackendProcess.withEnvironment(
+            applePort: applePort, teamID: Self.teamID, keyID: Self.keyID, teamKey: teamKey, extra: extra
+        ) { _, environment in
+            let server = try PythonBackendProcess.start(arguments, environment: environment, directory: Self.directory.path, log: log)
+            return try await PythonBackendProcess.whileListening(server, name: "\(kind)", port: port, log: log, body)
         }
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        let reason: String
-        var description: String { reason }
     }
 }

@@ -52,11 +52,6 @@ extension AppleEngine {
         try await keys.rotate()
     }
 
-    /// The ids of the keys `/auth/keys` publishes now.
-    package func publishedKeyIDs() async throws -> [String] {
-        try await keys.publishedKeys().map(\.kid)
-    }
-
     /// `token` (one the engine minted) forged as `forgery` says: the hook for tokens Apple would never mint.
     package func forge(_ token: String, with forgery: TokenForgery) async throws -> String {
         guard let claims = TokenForgery.claims(of: token) else { throw EmulatorInternalError("not a token the engine minted") }

@@ -84,17 +84,6 @@ package final class AppleEngine: Sendable {
         return engine
     }
 
-    /// Records the port the server bound (with port 0, the base URL is known only then).
-    package func bind(port: Int) {
-        address.bind(port: port)
-    }
-
-    /// The base URL the engine is reached at.
-    package var baseURL: String { address.baseURL }
-
-    /// The `iss` of its tokens.
-    package var issuer: String { address.issuer }
-
     /// Closes the store (when no service owns it).
     package func close() async {
         await store.close()

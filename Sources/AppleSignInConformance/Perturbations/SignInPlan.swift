@@ -75,6 +75,12 @@ struct SignInPlan: Sendable {
         notification = Self.composed(notification, signature: signature, alter: alter)
     }
 
+    /// Apple's token endpoint fails (down, slow, refusing the client, answering garbage): a backend that reports it as a
+    /// gateway error (502, 503, 504) refuses cleanly.
+    var appleFails: Bool {
+        failures.contains { [.tokenServerError, .tokenDelay, .tokenInvalidClient, .tokenMalformedJSON].contains($0.kind) }
+    }
+
     /// Whether a failure of `kind` is in the plan.
     func has(_ kind: FailureKind) -> Bool {
         failures.contains { $0.kind == kind }
