@@ -1,6 +1,7 @@
 import AppleIDEmulator
 import Foundation
 import Logging
+import Synchronization
 
 /// The Apple a run plays: the emulator's engine (its token endpoint, keys, discovery, signer,
 /// client-secret check and clock), configured with the backend's team, key and client ids and the run's
@@ -13,6 +14,29 @@ struct AppleStage: Sendable {
     let mainAppleID: String
     /// The native sign-in's Apple ID.
     let nativeAppleID: String
+    /// The requests Apple's endpoints answered while a case made the token endpoint refuse every client
+    /// (`token_invalid_client`): not the backend's client secrets' fault.
+    let staged = StagedRefusals()
+
+    /// The ids of the requests answered while an injected `invalid_client` was in force.
+    final class StagedRefusals: Sendable {
+        private let ranges = Mutex<[ClosedRange<Int>]>([])
+        private let start = Mutex<Int?>(nil)
+
+        func begin(after id: Int) { start.withLock { $0 = id + 1 } }
+
+        func end(through id: Int) {
+            guard
+                let first = start.withLock({ state -> Int? in
+                    defer { state = nil }
+                    return state
+                }), first <= id
+            else { return }
+            ranges.withLock { $0.append(first...id) }
+        }
+
+        func contains(_ id: Int) -> Bool { ranges.withLock { $0.contains { $0.contains(id) } } }
+    }
 
     /// The first and last name of every Apple ID the kit signs in.
     static let name = (first: "Ada", last: "Lovelace")
@@ -46,6 +70,7 @@ struct AppleStage: Sendable {
 
     /// Puts `failures` in force; those that apply per client, for `clientID`.
     func put(_ failures: [AppleFailure], clientID: String) {
+        if failures.contains(where: { $0.kind == .tokenInvalidClient }) { staged.begin(after: lastRequestID()) }
         for failure in failures {
             let delay: Double? = failure.kind == .tokenDelay ? (options.appleStallBound + .seconds(15)).inSeconds : nil
             engine.inject(
@@ -56,6 +81,7 @@ struct AppleStage: Sendable {
 
     /// Clears the case's failures and forgeries; with `--drifted-discovery`, discovery stays drifted.
     func endCase() {
+        staged.end(through: lastRequestID())
         engine.clearFailures()
         if options.driftedDiscovery { engine.inject(.issuerDrift) }
     }

@@ -84,7 +84,8 @@ extension CasePlayer {
 
     /// `client-secret-lifetime`: judged from what Apple's token endpoint answered the backend's calls.
     func judgeClientSecrets() -> Observation {
-        let calls = apple.requests(to: "/auth/token")
+        // invalid_client answered while a case staged it says nothing about the backend's secrets.
+        let calls = apple.requests(to: "/auth/token").filter { !apple.staged.contains($0.id) }
         let refused = calls.filter { $0.error == "invalid_client" }
         if let first = refused.first {
             return .refused(

@@ -7,7 +7,7 @@ import JuiceTestSupport
 
 /// A Flask backend from PyPI packages (`scripts/test` pins them), Apple's base URL the kit's, on a loopback port:
 /// - `.authlib`: Authlib's Flask client (Authlib 1.9.6, Flask 3.1.3, joserfc 1.8.0) in the repository's example
-///   backend (Examples/python/flask_authlib/app.py, unchanged), served by Fixtures/authlib/serve.py: web
+///   backend (Examples/python/flask_authlib/app.py, as it is), served by Fixtures/authlib/serve.py: web
 ///   form_post, native and notifications;
 /// - `.pyjwt` / `.pyjwtNeverRefetching`: Fixtures/pyjwt/app.py, a web backend written here on PyJWT 2.15.1's
 ///   `PyJWKClient` at its defaults (or with a cooldown of a year: it never refetches for an unknown kid).

@@ -6,7 +6,7 @@ import Testing
 @testable import AppleSignInConformance
 
 /// The kit against Authlib's Flask client (Authlib 1.9.6, joserfc 1.8.0, Flask 3.1.3, as `scripts/test` pins
-/// them) in the repository's example backend, Examples/python/flask_authlib/app.py, unchanged. Each expected
+/// them) in the repository's example backend, Examples/python/flask_authlib/app.py, as it is. Each expected
 /// verdict was derived from the source before the run; the comment names the file and function that decide it.
 @Suite("juice conformance against Authlib's Flask client and PyJWT's key client", .serialized)
 struct FlaskBackendTests {
@@ -38,8 +38,8 @@ struct FlaskBackendTests {
         "code-rejected-by-apple": .passed, "web-apple-unavailable": .passed,
         // fetch_access_token: Apple's invalid_client raises OAuthError, an unreadable 200 fails in resp.json(): the 400 both times.
         "web-apple-invalid-client": .passed, "web-apple-malformed-answer": .passed,
-        // app.py:native checks only exchange.status_code: a 401 is refused (400), but a 200 it never reads signs in.
-        "native-apple-invalid-client": .passed, "native-apple-malformed-answer": .failed,
+        // app.py:native requires a 200 whose JSON carries an id_token: the 401 and the unreadable 200 are refused (400).
+        "native-apple-invalid-client": .passed, "native-apple-malformed-answer": .passed,
         // OAuth2Session has no default_timeout (requests_client/oauth2_session.py): the callback waits as long as
         // Apple does, past the kit's bound: refused only by a stall.
         "web-apple-slow": .warning,
@@ -91,8 +91,7 @@ struct FlaskBackendTests {
         #expect(report.channel.hasPrefix("the token endpoint's id_token"))
         let drift = try #require(report.cases.first { $0.id == "web-issuer-drift" })
         #expect(drift.detail.contains("only before the drift"))
-        #expect(report.failed == 1)
-        #expect(report.exitCode == 1)
+        #expect(report.exitCode == 0)
     }
 
     @Test(

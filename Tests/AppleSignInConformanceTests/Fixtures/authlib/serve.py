@@ -1,4 +1,4 @@
-"""Serves the repository's Flask + Authlib example (Examples/python/flask_authlib/app.py) unchanged, for the
+"""Serves the repository's Flask + Authlib example (Examples/python/flask_authlib/app.py) as it is, for the
 conformance kit to judge: Apple's base URL is the kit's, the rest comes from the environment.
 
     APPLE_URL TEAM_ID KEY_ID TEAM_KEY_FILE CLIENT_ID BUNDLE_ID PORT  python3 serve.py EXAMPLE_DIRECTORY
