@@ -72,7 +72,7 @@ struct AppleStage: Sendable {
     func put(_ failures: [AppleFailure], clientID: String) {
         if failures.contains(where: { $0.kind == .tokenInvalidClient }) { staged.begin(after: lastRequestID()) }
         for failure in failures {
-            let delay: Double? = failure.kind == .tokenDelay ? (options.appleStallBound + .seconds(15)).inSeconds : nil
+            let delay: Double? = [.tokenDelay, .keysDelay].contains(failure.kind) ? (options.appleStallBound + .seconds(15)).inSeconds : nil
             engine.inject(
                 failure.kind, clientID: failure.perClient ? clientID : nil, count: failure.count, delaySeconds: delay, status: failure.status,
                 relayDomain: failure.relayDomain)

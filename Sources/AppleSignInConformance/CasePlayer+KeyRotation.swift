@@ -20,12 +20,13 @@ extension CasePlayer {
         var fetchedNewKeys = false
     }
 
-    func playKeyRotation(_ plan: SignInPlan, retrying: Bool) async throws -> Observation {
+    /// - Parameter signIn: One sign-in on the case's flow (web or native), signed by Apple's newest key.
+    func playKeyRotation(retrying: Bool, signIn: () async throws -> Observation) async throws -> Observation {
         let window = retrying ? options.keyRotationWindow : .zero
-        let first = try await signInAfterRotation(plan, window: window)
+        let first = try await signInAfterRotation(window: window, signIn: signIn)
         guard first.acceptedAfter != nil else { return neverRefetched(first) }
         try await leaveKeyCacheAlone()
-        let second = try await signInAfterRotation(plan, window: window)
+        let second = try await signInAfterRotation(window: window, signIn: signIn)
         guard let delay = second.acceptedAfter else { return neverRefetched(second) }
         // The first rotation only makes the backend fetch (it may fall within a refetch interval the backend rightly keeps);
         // the second, staged after that fetch, is the one judged.
@@ -40,7 +41,7 @@ extension CasePlayer {
 
     /// Rotates to a key the backend has never seen (twice: the emulator publishes the next key ahead of use),
     /// then signs in every 2 s until the backend accepts or the window passes.
-    private func signInAfterRotation(_ plan: SignInPlan, window: Duration) async throws -> RotationAttempt {
+    private func signInAfterRotation(window: Duration, signIn: () async throws -> Observation) async throws -> RotationAttempt {
         try await apple.engine.rotateKeys()
         try await apple.engine.rotateKeys()
         let rotated = ContinuousClock.now
@@ -48,8 +49,7 @@ extension CasePlayer {
         var attempts = 0
         while true {
             attempts += 1
-            var start = try await startWeb()
-            let observation = try await deliver(&start, formPost(start, plan: plan).fields).observation
+            let observation = try await signIn()
             if observation.isAccepted {
                 return RotationAttempt(observation: observation, acceptedAfter: ContinuousClock.now - rotated, attempts: attempts)
             }

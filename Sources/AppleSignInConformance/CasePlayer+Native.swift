@@ -3,8 +3,13 @@ import Foundation
 import JuiceEncodings
 
 extension CasePlayer {
-    func playNative(_ plan: SignInPlan) async throws -> Observation {
+    func playNative(_ plan: SignInPlan, earlier: [String: ConformanceReport.CaseResult] = [:]) async throws -> Observation {
         guard let nativePath = options.nativePath else { return .skipped("no --native endpoint") }
+        if plan.rotatesKeys {
+            return try await playKeyRotation(retrying: earlier[ConformanceCatalog.nativeBaseline]?.verdict == .passed) {
+                await post(try await nativeBody(plan), to: nativePath)
+            }
+        }
         if plan.warmUp {
             // First a sign-in with Apple as usual, so a backend that caches Apple's keys has them; then the
             // failures come into force and a second, fresh credential is judged.
@@ -23,11 +28,11 @@ extension CasePlayer {
                 return .inconclusive("the first sign-in with this credential was not accepted (\(first.detail)): a replay means nothing")
             }
         }
-        if plan.has(.tokenDelay) {
+        if plan.stalls {
             let bound = options.appleStallBound
             let observation = await post(json, to: nativePath, appleDown: true, client: client.waiting(bound))
             guard case .timeout = observation else { return observation }
-            return .timeout("\(nativePath) did not answer within \(bound) while Apple's token endpoint stalled")
+            return .timeout("\(nativePath) did not answer within \(bound) while Apple stalled")
         }
         return await post(json, to: nativePath, appleDown: plan.appleFails)
     }

@@ -51,7 +51,7 @@ struct CasePlayer {
         do {
             switch conformanceCase.flow {
             case .web: return try await playWeb(plan, earlier: earlier)
-            case .native: return try await playNative(plan)
+            case .native: return try await playNative(plan, earlier: earlier)
             case .notification: return try await playNotification(plan)
             case .clientSecrets: return judgeClientSecrets()
             case .authorizationRequest: return try await judgeAuthorizationRequest()
@@ -160,7 +160,10 @@ struct CasePlayer {
         }
         if plan.rotatesKeys {
             // When no web sign-in works at all, one sign-in with the new key says as much as a minute of them.
-            return try await playKeyRotation(plan, retrying: earlier[ConformanceCatalog.webBaseline]?.verdict == .passed)
+            return try await playKeyRotation(retrying: earlier[ConformanceCatalog.webBaseline]?.verdict == .passed) {
+                var start = try await startWeb()
+                return try await deliver(&start, formPost(start, plan: plan).fields).observation
+            }
         }
         // Apple's failures are in force from the start: a backend may read discovery or keys when the sign-in starts.
         let mark = apple.lastRequestID()
@@ -170,12 +173,12 @@ struct CasePlayer {
             return .skipped("the authorization request carries no nonce (see authorization-request-nonce): there is nothing to compare")
         }
         let posted = try await formPost(start, plan: plan)
-        let stalls = plan.has(.tokenDelay)
+        let stalls = plan.stalls
         let delivery = try await deliver(
             &start, posted.fields, appleDown: plan.appleFails,
             client: stalls ? client.waiting(options.appleStallBound) : nil)
         if stalls, case .timeout = delivery.observation {
-            return .timeout("the callback did not answer within \(options.appleStallBound) while Apple's token endpoint stalled")
+            return .timeout("the callback did not answer within \(options.appleStallBound) while Apple stalled")
         }
         if plan.has(.issuerDrift) { return judgeDrift(delivery.observation, after: mark) }
         guard case .userFieldNamesOtherEmail = plan.person else { return delivery.observation }

@@ -4,7 +4,9 @@ import AppleIDEmulator
 /// key rotation last (so a backend that never refreshes its keys fails that case only).
 public enum ConformanceCatalog {
     /// Every case of a run; one whose endpoint (`--native`, `--notifications`, `--delete`) was not given is SKIPPED.
-    public static var all: [ConformanceCase] { web + nativeCases + audienceCases + notificationCases + recommended + [keyRotation] }
+    public static var all: [ConformanceCase] {
+        web + nativeCases + audienceCases + notificationCases + recommended + [keyRotation, nativeKeyRotation]
+    }
 
     /// The accepting web case every refusing web case is measured against.
     static let webBaseline = "sign-in"
@@ -318,6 +320,19 @@ public enum ConformanceCatalog {
                 + "fetches the keys for every sign-in cannot sign anyone in while Apple's key endpoint is down or slow",
             reference: Reference.keyRotation),
         .init(
+            "web-keys-slow", "after a web sign-in, Apple's key endpoint holds its answer past the stall bound while a fresh sign-in follows",
+            expect: .accept, level: .recommended, [KeysSlow()],
+            hint: "cache Apple's key set and put a deadline on its refetch: a backend that fetches the keys for every sign-in waits as "
+                + "long as Apple's key endpoint does",
+            reference: Reference.keyRotation),
+        .init(
+            "native-keys-slow",
+            "native: after a sign-in, Apple's key endpoint holds its answer past the stall bound while a fresh credential is posted",
+            expect: .accept, level: .recommended, flow: .native, [KeysSlow()],
+            hint: "cache Apple's key set and put a deadline on its refetch: a backend that fetches the keys for every sign-in waits as "
+                + "long as Apple's key endpoint does",
+            reference: Reference.keyRotation),
+        .init(
             "native-keys-unavailable", "native: after a sign-in, Apple's key endpoint answers 503 and a fresh credential signs in",
             expect: .accept, level: .recommended, flow: .native, [KeysUnavailable()],
             hint:
@@ -330,6 +345,12 @@ public enum ConformanceCatalog {
             hint: "sign client secrets with ES256 by your team key, iss=team id, sub=client id, aud=https://appleid.apple.com, exp-iat ≤ 15777000 s",
             reference: Reference.clientSecret),
     ]
+
+    /// Key rotation on the native flow: the same judgement, after the web one.
+    static let nativeKeyRotation = ConformanceCase(
+        "native-key-rotation", "native: Apple rotates to a new key and kid the backend has never seen; the next native sign-in uses it",
+        expect: .accept, flow: .native, [KeyRotation()],
+        hint: keyRotation.hint, reference: Reference.keyRotation)
 
     static let keyRotation = ConformanceCase(
         "key-rotation", "Apple rotates to a new key and kid the backend has never seen; the next sign-in uses it", expect: .accept,

@@ -61,9 +61,9 @@ struct ConformanceKitTests {
         "each flawed backend gets exactly the verdicts its flaw names; the report, JUnit and table say so",
         arguments: [
             Expected(flaw: .trustsTokenAudience, failed: ["id-token-wrong-audience", "native-id-token-wrong-audience", "several-audiences"]),
-            Expected(flaw: .neverRefreshesKeys, failed: ["key-rotation"]),
+            Expected(flaw: .neverRefreshesKeys, failed: ["key-rotation", "native-key-rotation"]),
             // It refetches, but only after its cooldown: a weakness (WARNING with the delay), never the flaw of never refetching.
-            Expected(flaw: .refetchesKeysLate, failed: [], warnings: ["key-rotation"]),
+            Expected(flaw: .refetchesKeysLate, failed: [], warnings: ["key-rotation", "native-key-rotation"]),
             Expected(flaw: .reusableState, failed: ["state-replay"]),
             // Without a redeemed code there is no refresh token to revoke, and no client secret to judge.
             Expected(
@@ -90,8 +90,9 @@ struct ConformanceKitTests {
             // Its iOS app's tokens are refused: every native sign-in fails, so every native refusal proves nothing.
             Expected(
                 flaw: .oneAudience,
-                failed: ConformanceCatalog.nativeCases.filter { $0.expect == .accept }.map(\.id) + ["several-audiences"],
-                inconclusive: Set(ConformanceCatalog.nativeCases.filter { $0.expect == .refuse }.map(\.id) + ["native-keys-unavailable"])),
+                failed: ConformanceCatalog.nativeCases.filter { $0.expect == .accept }.map(\.id) + ["several-audiences", "native-key-rotation"],
+                inconclusive: Set(
+                    ConformanceCatalog.nativeCases.filter { $0.expect == .refuse }.map(\.id) + ["native-keys-unavailable", "native-keys-slow"])),
             Expected(flaw: .strictBooleans, failed: ["booleans-as-strings"]),
             // A 5xx or a stall on hostile input refuses it, but badly: a warning, not a failure.
             Expected(flaw: .crashesOnUnsignedTokens, failed: [], warnings: ["id-token-alg-none", "native-id-token-alg-none"]),
@@ -109,7 +110,7 @@ struct ConformanceKitTests {
                 warnings: ["id-token-issued-seconds-ahead"],
                 inconclusive: webRefusals.union([
                     "state-replay", "account-deletion-revokes", "consent-revoked-ends-session", "account-delete-ends-session",
-                    "several-audiences", "web-keys-unavailable",
+                    "several-audiences", "web-keys-unavailable", "web-keys-slow",
                 ])),
         ])
     func flawedBackend(expected: Expected) async throws {

@@ -81,6 +81,9 @@ struct SignInPlan: Sendable {
         failures.contains { [.tokenServerError, .tokenDelay, .tokenInvalidClient, .tokenMalformedJSON].contains($0.kind) }
     }
 
+    /// Apple holds an answer (token endpoint or keys) past the stall bound: the judged requests are timed against it.
+    var stalls: Bool { has(.tokenDelay) || has(.keysDelay) }
+
     /// Whether a failure of `kind` is in the plan.
     func has(_ kind: FailureKind) -> Bool {
         failures.contains { $0.kind == kind }
