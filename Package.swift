@@ -70,6 +70,7 @@ let package = Package(
         .target(
             name: "JuiceInfrastructure",
             dependencies: [
+                "JuiceEncodings",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -311,6 +312,7 @@ let package = Package(
                 "JuiceTestSupport",
                 "JuiceProcesses",
                 "JuiceEncodings",
+                "JuiceInfrastructure",
                 "AppleIDEmulator",
                 "AppleSignIn",
                 .product(name: "Hummingbird", package: "hummingbird"),

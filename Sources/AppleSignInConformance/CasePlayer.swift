@@ -74,7 +74,7 @@ struct CasePlayer {
     /// the page's form), follows same-origin redirects, and requires the last one to go to the kit's
     /// `/auth/authorize` with state, redirect_uri, client_id and form_post.
     func startWeb() async throws -> WebStart {
-        var jar = CookieJar(secureContext: URL(string: options.backend).map(CookieJar.isSecureContext) ?? false)
+        var jar = CookieJar(backend: URL(string: options.backend))
         guard let startPath = options.startPath else { throw StartProblem(reason: Self.noWebStart) }
         var url = options.backend + startPath
         var answer = try await startRequest(url) { try await client.get(url, cookies: jar.header(path: Self.path(url), .sameSite)) }
@@ -297,7 +297,7 @@ struct CasePlayer {
         guard let probePath = options.probePath else {
             switch answer.status {
             case 200..<400: return Delivery(observation: .accepted(chain))
-            case 400..<500: return Delivery(observation: .refused(chain))
+            case 400..<500: return Delivery(observation: .refused(start.cookies.explaining(chain)))
             default: return Delivery(observation: .error(chain))
             }
         }
@@ -306,7 +306,8 @@ struct CasePlayer {
             switch probe.status {
             case 200..<300: return Delivery(observation: .accepted("\(chain), \(probePath) HTTP \(probe.status)"), probeBody: probe.body)
             case 500...: return Delivery(observation: .error("\(chain), then \(probePath) HTTP \(probe.status)"))
-            default: return Delivery(observation: .refused("\(chain), but \(probePath) HTTP \(probe.status): not signed in"))
+            default:
+                return Delivery(observation: .refused(start.cookies.explaining("\(chain), but \(probePath) HTTP \(probe.status): not signed in")))
             }
         } catch {
             return Delivery(observation: .failure(error, what: probePath))

@@ -7,6 +7,14 @@ import JuiceInfrastructure
 import Logging
 import ServiceLifecycle
 
+/// Refuses to go on when the executable's resource bundle (`juice_JuiceServer.resources`, the common-password
+/// list) is missing, with an error naming the path it looked for: `juice serve` checks before it starts
+/// anything, and ``buildApplication(configuration:time:random:httpClient:logger:metrics:onServerRunning:)``
+/// before it opens the database.
+package func checkServerResources() throws {
+    if case .failure(let missing) = CommonPasswords.bundled { throw missing }
+}
+
 /// Builds the Juice server: opens and migrates the database, wires the stores and flows, and
 /// returns a Hummingbird application whose services (database lifetime, expiry purge) run with it.
 ///
@@ -25,7 +33,9 @@ import ServiceLifecycle
 ///   - logger: The application's logger (tokens, cookies and passwords are never logged).
 ///   - metrics: Where `GET /metrics` reads from (the process's registry by default).
 ///   - onServerRunning: Called with the bound port once the server listens.
-/// - Throws: a storage error, or ``DatabaseLocationError`` for a database this build cannot open.
+/// - Throws: a storage error, ``DatabaseLocationError`` for a database this build cannot open, or an error
+///   naming the path of the common-password list when the executable's resource bundle
+///   (`juice_JuiceServer.resources`) is missing: the server refuses to start without it.
 public func buildApplication(
     configuration: ServerConfiguration,
     time: TimeSource = .system,
@@ -35,6 +45,7 @@ public func buildApplication(
     metrics: ServerMetrics = .shared,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
+    try checkServerResources()
     let database = try await openDatabase(configuration.database, logger: logger)
     // The server's own outgoing client unless one is given: no redirects (OutgoingHTTP); a service
     // listed first (so stopped last) shuts it down.
@@ -111,7 +122,18 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
             sessions: dependencies.sessions, accounts: dependencies.accounts, cookies: dependencies.cookies, time: dependencies.time
         )
     )
-    let routes = RouteCatalog(router)
+    let catalog = buildRoutes(on: router, dependencies: dependencies)
+    // Last: it wraps only the not-found answer, turning a known path with another method into 405.
+    router.add(middleware: MethodNotAllowedMiddleware(routes: catalog.routes))
+    return router
+}
+
+/// Adds every route of Juice to `router`, each in the ``ProtectedRoutes`` group that says who may reach
+/// it; the catalog lists them with their methods and protection (`RouteProtectionTests` reads it).
+func buildRoutes(on router: Router<AppRequestContext>, dependencies: ServerDependencies) -> RouteCatalog<AppRequestContext> {
+    let catalog = RouteCatalog(router)
+    // Every route is added to the group that says who may reach it (RouteProtection); RouteProtectionTests reads the table.
+    let routes = ProtectedRoutes(catalog, csrf: dependencies.csrf, origin: OriginCheck(origin: dependencies.configuration.publicOrigin))
     let security = SQLAccountSecurityStore(database: dependencies.database)
     let web = WebController(
         pages: dependencies.pages, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
@@ -119,52 +141,30 @@ func buildRouter(dependencies: ServerDependencies) -> Router<AppRequestContext> 
         passkeyRelyingPartyID: dependencies.configuration.resolvedPasskeyRelyingPartyID,
         appleScript: AppleJSScript(appleBaseURL: dependencies.configuration.apple.appleBaseURL)
     )
-    routes.addRoutes(web.endpoints)
-    routes.addRoutes(
-        AccountSettingsController(
-            web: web, change: PasswordChange(passwords: dependencies.passwords, store: security, time: dependencies.time), security: security,
-            sessions: dependencies.sessions, origin: OriginCheck(origin: dependencies.configuration.publicOrigin), time: dependencies.time
-        ).endpoints
-    )
-    routes.addRoutes(WellKnownController(configuration: dependencies.configuration).endpoints)
-    routes.addRoutes(AppleAuthController(signIn: dependencies.appleSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf).endpoints)
-    routes.addRoutes(
-        ApplePopupController(
-            popup: dependencies.popupSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf,
-            origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
-        ).endpoints
-    )
-    routes.addRoutes(
-        APIController(
-            native: dependencies.nativeSignIn, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
-            lifecycle: dependencies.lifecycle, origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
-        ).endpoints
-    )
-    routes.addRoutes(
-        PasskeyAPIController(
-            ceremonies: dependencies.passkeyCeremonies, signUp: dependencies.passkeySignUp,
-            origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
-        ).endpoints
-    )
-    routes.addRoutes(
-        PasskeyWebController(
-            web: web, ceremonies: dependencies.passkeyCeremonies, signUp: dependencies.passkeySignUp,
-            origin: OriginCheck(origin: dependencies.configuration.publicOrigin)
-        ).endpoints
-    )
-    routes.addRoutes(
+    web.addRoutes(to: routes)
+    AccountSettingsController(
+        web: web, change: PasswordChange(passwords: dependencies.passwords, store: security, time: dependencies.time), security: security,
+        sessions: dependencies.sessions, time: dependencies.time
+    ).addRoutes(to: routes)
+    routes.openReads.addRoutes(WellKnownController(configuration: dependencies.configuration).endpoints)
+    AppleAuthController(signIn: dependencies.appleSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf).addRoutes(to: routes)
+    ApplePopupController(popup: dependencies.popupSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf).addRoutes(to: routes)
+    APIController(
+        native: dependencies.nativeSignIn, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
+        lifecycle: dependencies.lifecycle
+    ).addRoutes(to: routes)
+    PasskeyAPIController(ceremonies: dependencies.passkeyCeremonies, signUp: dependencies.passkeySignUp).addRoutes(to: routes)
+    PasskeyWebController(web: web, ceremonies: dependencies.passkeyCeremonies, signUp: dependencies.passkeySignUp).addRoutes(to: routes)
+    routes.signedInReads.addRoutes(
         EventsController(
             sessions: dependencies.sessions, lifecycle: dependencies.lifecycle, cookies: dependencies.cookies, time: dependencies.time
         ).endpoints
     )
-    routes.addRoutes(
-        NotificationController(verifier: dependencies.notificationVerifier, lifecycle: dependencies.lifecycle, time: dependencies.time).endpoints
-    )
-    routes.addRoutes(OpenAPIDocument.endpoints)
-    routes.addRoutes(OperationsController(database: dependencies.database, metrics: dependencies.metrics).endpoints)
-    // Last: it wraps only the not-found answer, turning a known path with another method into 405.
-    router.add(middleware: MethodNotAllowedMiddleware(routes: routes.routes))
-    return router
+    NotificationController(verifier: dependencies.notificationVerifier, lifecycle: dependencies.lifecycle, time: dependencies.time)
+        .addRoutes(to: routes)
+    routes.openReads.addRoutes(OpenAPIDocument.endpoints)
+    routes.openReads.addRoutes(OperationsController(database: dependencies.database, metrics: dependencies.metrics).endpoints)
+    return catalog
 }
 
 /// Opens the configured database: a SQLite file, or a pool of connections to PostgreSQL.

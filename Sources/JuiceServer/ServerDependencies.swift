@@ -52,7 +52,7 @@ struct ServerDependencies: Sendable {
     /// Revocations owed to Apple, retried until confirmed.
     let revocations: RevocationQueue
     /// The daily refresh-token check.
-    let refreshTokenCheck: RefreshTokenCheck
+    let refreshTokenCheck: RefreshTokenRevalidation
     /// The sending team's app-transfer step.
     let appTransfer: AppTransfer
     /// Prometheus metrics (`GET /metrics`).
@@ -165,7 +165,7 @@ struct ServerDependencies: Sendable {
                 keys: keys, issuer: configuration.apple.issuer, audiences: configuration.apple.clientIDs, time: time
             ),
             revocations: revocations,
-            refreshTokenCheck: RefreshTokenCheck(store: lifecycle, client: backgroundClient, cipher: cipher, time: time),
+            refreshTokenCheck: RefreshTokenRevalidation(store: lifecycle, client: backgroundClient, cipher: cipher, time: time),
             appTransfer: AppTransfer(store: lifecycle, client: client, time: time),
             metrics: metrics,
             mailDelivery: configuration.mail.map {

@@ -1,3 +1,5 @@
+import JuiceEncodings
+
 /// Synchronous ways into the WebAuthn parsers for the libFuzzer target `cbor` in `Fuzz/` (not API:
 /// reachable only through `@_spi(Fuzzing) import WebAuthn`).
 @_spi(Fuzzing) public enum WebAuthnFuzzingEntryPoints {

@@ -1,6 +1,7 @@
 import AppleSignIn
 import ArgumentParser
 import Foundation
+import JuiceEncodings
 
 /// `juice client-secret`: prints a client secret signed with the team's .p8 key.
 struct ClientSecretCommand: AsyncParsableCommand {

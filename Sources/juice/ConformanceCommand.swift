@@ -1,6 +1,7 @@
 import AppleSignInConformance
 import ArgumentParser
 import Foundation
+import JuiceEncodings
 
 /// `juice conformance`: plays Apple against any Sign in with Apple backend and reports a verdict per case.
 struct ConformanceCommand: AsyncParsableCommand {
@@ -130,7 +131,7 @@ struct ConformanceCommand: AsyncParsableCommand {
             if let path = html { try write(Data(report.html().utf8), to: path) }
             if report.exitCode != 0 { throw ExitCode(report.exitCode) }
         } catch let error as ConformanceStartError {
-            FileHandle.standardError.write(Data("juice conformance could not start: \(error.reason)\n".utf8))
+            FileHandle.standardError.write(Data("juice conformance could not start: \(error.reason.terminalEscaped)\n".utf8))
             throw ExitCode(2)
         }
     }

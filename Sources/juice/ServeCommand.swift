@@ -3,6 +3,7 @@ import AppleSignIn
 import ArgumentParser
 import Foundation
 import Hummingbird
+import JuiceEncodings
 import JuiceServer
 import Logging
 import ServiceLifecycle
@@ -66,6 +67,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Without its resource bundle the server cannot check new passwords: say so, and where it looked, before anything starts.
+        do { try checkServerResources() } catch { throw CLIError("\(error)") }
         var logger = Logger(label: "juice")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         // swift-metrics users anywhere in the process report to the registry GET /metrics renders.

@@ -1,6 +1,7 @@
 import AppleSignIn
 import ArgumentParser
 import Foundation
+import JuiceEncodings
 
 /// `juice verify-token`: verifies an Apple identity token and prints its claims as JSON.
 struct VerifyTokenCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JuiceEncodings
 import JuiceTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import AppleIDEmulator
 import Foundation
+import JuiceEncodings
 import JuiceTestSupport
 import Testing
 

@@ -17,6 +17,15 @@ struct ConformanceKitTests {
         return try await backend.serving { try await ConformanceRun(options: options).run() }
     }
 
+    @Test("a backend whose session cookie a browser would drop (Domain of another site) fails its sign-ins, and the detail says why")
+    func sessionCookieForOtherDomain() async throws {
+        let report = try await Self.run(try Self.backend(.sessionCookieForOtherDomain))
+        let signIn = try #require(report.cases.first { $0.id == "sign-in" })
+        #expect(signIn.verdict == .failed)
+        #expect(signIn.detail.contains("not signed in; a browser would have dropped: sid: Domain=juice.example does not domain-match 127.0.0.1"))
+        #expect(report.exitCode == 1)
+    }
+
     @Test("a correct backend passes every case, required and recommended, and the run exits 0")
     func correctBackendPasses() async throws {
         let report = try await Self.run(try Self.backend(nil))

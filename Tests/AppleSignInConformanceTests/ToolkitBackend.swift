@@ -51,6 +51,8 @@ struct ToolkitBackend: Sendable {
         case oneAudience
         /// Parses a notification's `events` only as the JSON string Apple sends, refusing (400) an object.
         case eventsStringOnly
+        /// Sets its session cookie with a `Domain` its own host does not match, which a browser drops.
+        case sessionCookieForOtherDomain
     }
 
     static let teamID = "TEAMCONF01"
@@ -185,7 +187,8 @@ struct ToolkitBackend: Sendable {
                 }
             }
             let session = await state.startSession(subject: identity.subject, email: identity.email, refreshToken: refreshToken)
-            return Response(status: .seeOther, headers: [.location: "/me", .setCookie: "sid=\(session); Path=/; HttpOnly; SameSite=Lax"])
+            let domain = flaw == .sessionCookieForOtherDomain ? "; Domain=juice.example" : ""
+            return Response(status: .seeOther, headers: [.location: "/me", .setCookie: "sid=\(session); Path=/; HttpOnly; SameSite=Lax\(domain)"])
         }
         router.get("/me") { request, _ in
             guard let session = Self.cookie("sid", in: request), let email = await state.signedInEmail(session) else {

@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import JuiceEncodings
 import JuiceTestSupport
 import Testing
 

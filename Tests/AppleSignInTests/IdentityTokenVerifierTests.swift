@@ -232,7 +232,7 @@ struct IdentityTokenVerifierTests {
     @Test("c_hash is base64url of the left half of SHA-256 (OpenID Connect test vector)")
     func codeHashVector() {
         // OpenID Connect Core, Appendix A.4: code "Qcb0Orv1zh30vL1MPRsbm-diHiMwcLyZvn1arpZv-Jxf_11jnpEX3Tgfvk" → c_hash "LDktKdoQak3Pk0cnXxCltA".
-        #expect(CodeHashPolicy.hash(of: "Qcb0Orv1zh30vL1MPRsbm-diHiMwcLyZvn1arpZv-Jxf_11jnpEX3Tgfvk") == "LDktKdoQak3Pk0cnXxCltA")
+        #expect(CodeHashRule.hash(of: "Qcb0Orv1zh30vL1MPRsbm-diHiMwcLyZvn1arpZv-Jxf_11jnpEX3Tgfvk") == "LDktKdoQak3Pk0cnXxCltA")
     }
 
     @Test(

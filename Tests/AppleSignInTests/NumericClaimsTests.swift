@@ -16,7 +16,7 @@ struct NumericClaimsTests {
     func identityTokenTimes() async throws {
         let verifier = IdentityTokenVerifier(
             keys: try TestKeys.staticKeySet(time: time.source), audiences: [TokenForge.audience], time: time.source)
-        for claim in NumericClaimsPolicy.timeClaims {
+        for claim in NumericClaimsRule.timeClaims {
             for value in Self.hostile {
                 var claims = TokenForge.appleClaims()
                 claims[claim.name] = value

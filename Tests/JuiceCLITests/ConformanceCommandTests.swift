@@ -158,6 +158,20 @@ struct ConformanceCommandTests {
         }
     }
 
+    @Test("a backend's text in a start error reaches stderr shown, not sent: escape sequences, BEL and a C1 CSI as \\u{…} (issue 48)")
+    func startErrorIsTerminalEscaped() async throws {
+        let juice = try JuiceBackend()
+        defer { juice.stop() }
+        let location =
+            "http://127.0.0.1:\(juice.kitPort)/auth/authorize?state=s&redirect_uri=%1B%5B2J%1B%5D0%3Bpwned%07%C2%9B31m%E2%80%AEtxt"
+        try await ScriptedHTTPServer.with(.redirect(status: 302, location: location)) { server in
+            let result = try await JuiceProcess.run(juice.conformanceArguments(backend: server.url("")), timeout: .seconds(60))
+            #expect(result.status == 2)
+            #expect(!result.stderr.unicodeScalars.contains { [0x1B, 0x07, 0x9B, 0x202E].contains($0.value) }, "\(result.stderr)")
+            #expect(result.stderr.contains(#"\u{1B}[2J\u{1B}]0;pwned\u{7}\u{9B}31m\u{202E}txt"#), "\(result.stderr)")
+        }
+    }
+
     @Test("a team key that is not a key: exit status 2, and the file's content is not echoed")
     func badTeamKeyExits2() async throws {
         let juice = try JuiceBackend()

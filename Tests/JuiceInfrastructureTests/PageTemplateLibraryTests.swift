@@ -1,4 +1,5 @@
 import JuiceInfrastructure
+import JuiceTestSupport
 import Testing
 
 @Suite("PageTemplateLibrary: a page gets its language, title and string table; values are escaped")
@@ -32,6 +33,20 @@ struct PageTemplateLibraryTests {
         let page = library.render("page", language: .english, title: "t", values: ["name": "<script>\"&"])
         #expect(!page.contains("<script>"))
         #expect(page.contains("&lt;script&gt;"))
+    }
+
+    @Test("values are escaped by Unicode scalar, not by Character: a quote with U+0301 and < after U+0600 open nothing (issue 48)")
+    func escapesByScalar() async throws {
+        let templates = ["page": #"<p title="{{value}}">{{value}}</p>"#]
+        let library = try PageTemplateLibrary(templates: templates, strings: { _ in [:] })
+        for value in [HostileMarkup.quoteWithCombiningMark, HostileMarkup.prependedLessThan, HostileMarkup.formSwapState] {
+            let page = library.render("page", language: .english, title: "t", values: ["value": value])
+            let parsed = try await ParsedMarkup.html(page)
+            #expect(parsed.shape == [.init(tag: "p", attributes: ["title"])], "\(page)")
+            #expect(parsed.texts == [value, value])
+        }
+        let controls = library.render("page", language: .english, title: "t", values: ["value": "a\u{1B}b" + HostileMarkup.scalar(0xFFFE) + "c"])
+        #expect(controls == "<p title=\"a\u{FFFD}b\u{FFFD}c\">a\u{FFFD}b\u{FFFD}c</p>")
     }
 
     @Test("an unknown template renders nothing, and a template that does not compile is refused")

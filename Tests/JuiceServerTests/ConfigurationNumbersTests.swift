@@ -1,6 +1,7 @@
 import AppleSignIn
 import Crypto
 import Foundation
+import JuiceEncodings
 import JuiceTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import AppleSignIn
 import Foundation
+import JuiceEncodings
 import JuiceTestSupport
 import Testing
 

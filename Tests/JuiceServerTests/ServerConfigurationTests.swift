@@ -2,6 +2,7 @@ import AppleSignIn
 import Crypto
 import Foundation
 import Hummingbird
+import JuiceEncodings
 import JuiceTestSupport
 import Testing
 

@@ -41,6 +41,51 @@ struct UsernameTests {
         #expect(problem.serverError.status == .badRequest)
     }
 
+    /// Issue 48: `alice` with an invisible character, or in a compatibility form, looked like `alice`.
+    static let lookAlikes: [(String, Username.Problem)] = [
+        ("alice\u{34F}", .invisibleOrUnassigned), ("ali\u{FE0F}ce", .invisibleOrUnassigned), ("alice\u{3164}", .invisibleOrUnassigned),
+        ("alice\u{1160}", .invisibleOrUnassigned), ("\u{115F}alice", .invisibleOrUnassigned), ("ali\u{180B}ce", .invisibleOrUnassigned),
+        ("alice\u{FFA0}", .invisibleOrUnassigned), ("\u{1D41A}\u{1D425}\u{1D422}\u{1D41C}\u{1D41E}", .compatibilityForm),
+        ("\u{24D0}\u{24DB}\u{24D8}\u{24D2}\u{24D4}", .compatibilityForm), ("\u{24B6}lice", .compatibilityForm),
+        ("\u{FB01}nance", .compatibilityForm), ("o\u{FB00}ice", .compatibilityForm), ("alice\u{B2}", .compatibilityForm),
+        ("ali\u{2605}ce", .symbolOrPunctuation), ("alice\u{2019}s", .symbolOrPunctuation), ("ali\u{B7}ce", .symbolOrPunctuation),
+    ]
+
+    @Test("PRECIS IdentifierClass: invisible characters, compatibility forms and non-ASCII symbols are refused", arguments: lookAlikes)
+    func lookAlike(username: String, problem: Username.Problem) {
+        #expect(throws: problem) { try Username.validate(username) }
+        #expect(problem.serverError.code == .invalidUsername)
+    }
+
+    @Test("what UsernameCaseMapped keeps: case and width map to one name, letters of any script, marks, ß and ASCII symbols")
+    func kept() throws {
+        #expect(try Username.validate("ALICE") == "alice")
+        #expect(try Username.validate("\u{FF41}\u{FF4C}\u{FF49}\u{FF43}\u{FF45}") == "alice")
+        #expect(
+            try Username.validate("\u{FF76}\u{FF9E}\u{FF77}\u{FF78}") == "\u{30AC}\u{30AD}\u{30AF}", "halfwidth katakana width-maps, then composes")
+        for name in ["stra\u{DF}e", "\u{5F20}\u{4F1F}\u{660E}", "\u{C564}\u{B9AC}\u{C2A4}", "ni\u{F1}o", "o'brien-2.0_x@y", "\u{3B1}\u{3B2}\u{3B3}"] {
+            #expect(try Username.validate(name) == name)
+        }
+    }
+
+    /// Every path calls the same rule, which `lookAlike` holds to each character; three kinds here keep
+    /// the run under the sign-up throttle (10 attempts an hour from one address).
+    @Test("every path that creates a username refuses the look-alikes: password sign-up (API and page), passkey sign-up")
+    func lookAlikesOnEveryPath() async throws {
+        try await JuiceStack.with { stack in
+            let created = try await APIRequests.json(stack, "POST", "/api/accounts", ["username": "alice", "password": "tangerine-dream-42"])
+            #expect(created.status == 201)
+            for username in ["alice\u{34F}", "\u{1D41A}\u{1D425}\u{1D422}\u{1D41C}\u{1D41E}", "alice\u{3164}"] {
+                let api = try await APIRequests.json(stack, "POST", "/api/accounts", ["username": username, "password": "tangerine-dream-42"])
+                #expect(api.status == 400 && api.error == "invalid_username", "\(username.unicodeScalars.map { String($0.value, radix: 16) })")
+                let passkey = try await APIRequests.json(stack, "POST", "/api/accounts/passkey/options", ["username": username])
+                #expect(passkey.status == 400 && passkey.error == "invalid_username")
+            }
+            let page = try await PasswordAccountTests.signUp(stack, Browser(), username: "ali\u{FE0F}ce", password: "tangerine-dream-42")
+            #expect(page.status == 400)
+        }
+    }
+
     @Test("over the API: the NFD spelling of an NFC account is taken and signs in to it; U+202E is invalid_username, not invalid_password")
     func overTheAPI() async throws {
         try await JuiceStack.with { stack in

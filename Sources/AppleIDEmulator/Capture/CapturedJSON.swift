@@ -1,4 +1,8 @@
 /// A JSON value as it was sent: the header and claims of a captured client secret, shown back unchanged.
+///
+/// Decoding refuses a value nested deeper than ``maximumDepth``: a record is kept only in a shape that
+/// serialises again, so one request cannot make `GET /emulator/admin/requests` fail for every later reader
+/// (a client secret whose header nested ~510 objects decoded, then could not be encoded).
 package indirect enum CapturedJSON: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
@@ -8,7 +12,13 @@ package indirect enum CapturedJSON: Sendable, Hashable, Codable {
     case array([CapturedJSON])
     case object([String: CapturedJSON])
 
+    /// The deepest nesting kept (objects and arrays); a real client secret's header and claims have depth 1.
+    static let maximumDepth = 16
+
     package init(from decoder: any Decoder) throws {
+        guard decoder.codingPath.count < Self.maximumDepth else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "nested too deeply to keep"))
+        }
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 extension EmulatorConfiguration {
     /// Reads a seed: teams, apps and Apple IDs in the configuration's JSON shape, to be merged with

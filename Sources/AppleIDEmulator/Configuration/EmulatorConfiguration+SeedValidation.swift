@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 extension EmulatorConfiguration {
     /// ``validate()`` for the result of ``merging(_:)`` with `seed`, naming each problem where its author

@@ -1,3 +1,5 @@
+import JuiceEncodings
+
 /// Why an emulator configuration was refused: every problem found, each with the field it is about.
 ///
 /// ```text
@@ -6,21 +8,8 @@
 /// - apple_ids[1].email: "bob@example.org" appears twice
 /// ```
 public struct EmulatorConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// One problem.
-    public struct Problem: Sendable, Hashable, CustomStringConvertible {
-        /// The field, as a path like `apps[0].redirect_uris[1]`.
-        public let field: String
-        /// What is wrong (never includes a secret's value).
-        public let message: String
-
-        /// Creates a problem.
-        public init(field: String, message: String) {
-            self.field = field
-            self.message = message
-        }
-
-        public var description: String { "\(field): \(message)" }
-    }
+    /// One problem with one field.
+    public typealias Problem = ConfigurationProblem
 
     /// Every problem found.
     public let problems: [Problem]

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JuiceEncodings
 import JuiceInfrastructure
 
 /// A team key created by ``TeamKeyGenerator``: what goes into the emulator configuration.
@@ -28,27 +29,9 @@ public struct GeneratedTeamKey: Sendable, Hashable {
 /// ```
 public enum TeamKeyGenerator {
     /// Why a key could not be created: a ``Code`` and a reason.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct Failure: CodedError {
         /// A stable identifier for the problem, e.g. `"invalid_team_id"`; the set is closed.
-        public struct Code: Sendable, Hashable, CustomStringConvertible {
-            private enum Base: String, Sendable {
-                case invalidTeamID = "invalid_team_id"
-                case cannotWrite = "cannot_write"
-            }
-
-            private let base: Base
-
-            private init(_ base: Base) { self.base = base }
-
-            /// The code's stable string, e.g. for a log line or an error body.
-            public var description: String { base.rawValue }
-
-            /// The team id is not 10 uppercase letters or digits.
-            public static let invalidTeamID = Code(.invalidTeamID)
-
-            /// The key file exists already or cannot be created.
-            public static let cannotWrite = Code(.cannotWrite)
-        }
+        public typealias Code = ErrorCode<TeamKeyGenerator.Failure>
 
         /// What is wrong.
         public let code: Code
@@ -60,11 +43,6 @@ public enum TeamKeyGenerator {
             self.reason = reason
         }
 
-        public var description: String { reason }
-
-        /// Errors are equal when their codes are.
-        public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-        public func hash(into hasher: inout Hasher) { hasher.combine(code) }
     }
 
     /// Generates a key and writes its private half to `url` with mode 0600.
@@ -91,4 +69,11 @@ public enum TeamKeyGenerator {
     static func writeSecretFile(_ text: String, to url: URL) throws(Failure) {
         if let problem = OwnerOnlyFile.create(url, contents: text) { throw Failure(.cannotWrite, "\(url.path) \(problem)") }
     }
+}
+
+extension ErrorCode<TeamKeyGenerator.Failure> {
+    /// The team id is not 10 uppercase letters or digits.
+    public static var invalidTeamID: Self { Self("invalid_team_id") }
+    /// The key file exists already or cannot be created.
+    public static var cannotWrite: Self { Self("cannot_write") }
 }

@@ -127,7 +127,7 @@ struct AuthorizeController: Sendable {
                 "form_post", language: language, title: EmulatorPageRenderer.string("redirecting", language),
                 values: ["redirect_uri": authorize.redirectURI, "hidden": EmulatorPageRenderer.hidden(fields)]
             )
-            return HTTPExchange.html(body, language: language, scriptHash: pages.autoSubmitScriptHash)
+            return HTTPExchange.html(body, language: language, scriptHash: pages.autoSubmitScriptHash, formPostAnswer: true)
         case .webMessage:
             let value = Dictionary(fields, uniquingKeysWith: { first, _ in first })
             let message: WebMessage

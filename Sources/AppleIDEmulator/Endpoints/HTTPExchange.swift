@@ -94,8 +94,15 @@ enum HTTPExchange {
     }
 
     /// An HTML page with security headers; `scriptHash` allows one inline script.
+    ///
+    /// Forms may post only to the emulator itself (`form-action 'self'`): a crafted value that got markup
+    /// into the sign-in page still could not send the typed Apple ID and password elsewhere. The form_post
+    /// answer alone (`formPostAnswer`) leaves `form-action` out: its one form, built by the emulator, goes to
+    /// the registered redirect URI, and Chromium applies `form-action` to every redirect the submission then
+    /// follows, so naming that origin would break a backend whose callback redirects to another origin.
     static func html(
-        _ text: String, status: HTTPResponse.Status = .ok, language: PageLanguage, scriptHash: String? = nil, extraHeaders: HTTPFields = [:]
+        _ text: String, status: HTTPResponse.Status = .ok, language: PageLanguage, scriptHash: String? = nil, formPostAnswer: Bool = false,
+        extraHeaders: HTTPFields = [:]
     ) -> Response {
         var headers = extraHeaders
         headers[.contentType] = "text/html; charset=utf-8"
@@ -105,8 +112,9 @@ enum HTTPExchange {
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         let script = scriptHash.map { "'sha256-\($0)'" } ?? "'none'"
+        let formAction = formPostAnswer ? "" : "form-action 'self'; "
         headers[.contentSecurityPolicy] =
-            "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src \(script); frame-ancestors 'none'; base-uri 'none'"
+            "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src \(script); \(formAction)frame-ancestors 'none'; base-uri 'none'"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 

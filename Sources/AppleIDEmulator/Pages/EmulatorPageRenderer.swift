@@ -11,16 +11,18 @@ struct EmulatorPageRenderer: Sendable {
     /// The CSP hash of the web_message page's script.
     let webMessageScriptHash: String
 
+    /// Every template by name (partials included).
+    static let templates = [
+        "head": EmulatorPageTemplates.head, "foot": EmulatorPageTemplates.foot, "hidden": EmulatorPageTemplates.hiddenFields,
+        "sign_in": EmulatorPageTemplates.signIn, "consent": EmulatorPageTemplates.consent, "form_post": EmulatorPageTemplates.formPost,
+        "web_message": EmulatorPageTemplates.webMessage,
+        "error": EmulatorPageTemplates.error, "portal_sign_in": EmulatorPageTemplates.portalSignIn, "portal": EmulatorPageTemplates.portal,
+        "mail_message": EmulatorPageTemplates.mailMessage, "root": EmulatorPageTemplates.root,
+        "requests": EmulatorPageTemplates.requests,
+    ]
+
     init() throws {
-        let templates = [
-            "head": EmulatorPageTemplates.head, "foot": EmulatorPageTemplates.foot, "hidden": EmulatorPageTemplates.hiddenFields,
-            "sign_in": EmulatorPageTemplates.signIn, "consent": EmulatorPageTemplates.consent, "form_post": EmulatorPageTemplates.formPost,
-            "web_message": EmulatorPageTemplates.webMessage,
-            "error": EmulatorPageTemplates.error, "portal_sign_in": EmulatorPageTemplates.portalSignIn, "portal": EmulatorPageTemplates.portal,
-            "mail_message": EmulatorPageTemplates.mailMessage, "root": EmulatorPageTemplates.root,
-            "requests": EmulatorPageTemplates.requests,
-        ]
-        self.library = try PageTemplateLibrary(templates: templates, strings: EmulatorPageStrings.table)
+        self.library = try PageTemplateLibrary(templates: Self.templates, strings: EmulatorPageStrings.table)
         self.autoSubmitScriptHash = Data(SHA256.hash(data: Array(EmulatorPageTemplates.autoSubmitScript.utf8))).base64EncodedString()
         self.webMessageScriptHash = Data(SHA256.hash(data: Array(EmulatorPageTemplates.webMessageScript.utf8))).base64EncodedString()
     }

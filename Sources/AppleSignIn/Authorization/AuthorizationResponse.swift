@@ -1,3 +1,5 @@
+import JuiceEncodings
+
 /// Apple's answer to an authorization request, as posted to the redirect URI (`form_post`) or
 /// carried in its query or fragment.
 ///

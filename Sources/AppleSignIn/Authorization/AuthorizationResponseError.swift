@@ -1,34 +1,9 @@
+import JuiceEncodings
+
 /// An authorization response that cannot be used.
-public struct AuthorizationResponseError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct AuthorizationResponseError: CodedError {
     /// A stable identifier for the problem.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        // The set of codes is closed: a caller matches on the static members and cannot invent one.
-        private enum Base: String, Sendable {
-            case userCancelled = "user_cancelled_authorize"
-            case appleError = "apple_error"
-            case missingField = "missing_field"
-            case malformedUser = "malformed_user"
-            case malformedBody = "malformed_body"
-        }
-
-        private let base: Base
-
-        private init(_ base: Base) { self.base = base }
-
-        /// The stable string of the code, e.g. for a log line or an error body.
-        public var description: String { base.rawValue }
-
-        /// The person pressed Cancel (`error=user_cancelled_authorize`).
-        public static let userCancelled = Code(.userCancelled)
-        /// Apple returned another `error`.
-        public static let appleError = Code(.appleError)
-        /// A required field (`code`, `state`) is missing or empty.
-        public static let missingField = Code(.missingField)
-        /// The `user` field is not the JSON Apple sends.
-        public static let malformedUser = Code(.malformedUser)
-        /// The body is not form-urlencoded UTF-8, or is too large.
-        public static let malformedBody = Code(.malformedBody)
-    }
+    public typealias Code = ErrorCode<AuthorizationResponseError>
 
     /// The problem.
     public let code: Code
@@ -48,6 +23,17 @@ public struct AuthorizationResponseError: Error, Sendable, Hashable, CustomStrin
 
     public var description: String { "\(code): \(reason)" }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+extension ErrorCode<AuthorizationResponseError> {
+    /// The person pressed Cancel (`error=user_cancelled_authorize`).
+    public static var userCancelled: Self { Self("user_cancelled_authorize") }
+    /// Apple returned another `error`.
+    public static var appleError: Self { Self("apple_error") }
+    /// A required field (`code`, `state`) is missing or empty.
+    public static var missingField: Self { Self("missing_field") }
+    /// The `user` field is not the JSON Apple sends.
+    public static var malformedUser: Self { Self("malformed_user") }
+    /// The body is not form-urlencoded UTF-8, or is too large.
+    public static var malformedBody: Self { Self("malformed_body") }
 }

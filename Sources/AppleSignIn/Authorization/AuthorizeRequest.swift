@@ -112,31 +112,9 @@ public struct AuthorizeRequest: Sendable, Hashable {
 }
 
 /// An authorization request that breaks Apple's rules: a ``Code`` and a reason.
-public struct AuthorizeRequestError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct AuthorizeRequestError: CodedError {
     /// A stable identifier for the problem, e.g. `"scopes_need_form_post"`; the set is closed.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Base: String, Sendable {
-            case scopesNeedFormPost = "scopes_need_form_post"
-            case idTokenInQuery = "id_token_in_query"
-            case baseURLHasPath = "base_url_has_path"
-        }
-
-        private let base: Base
-
-        private init(_ base: Base) { self.base = base }
-
-        /// The code's stable string, e.g. for a log line or an error body.
-        public var description: String { base.rawValue }
-
-        /// Scopes were asked for with a response mode other than `form_post`.
-        public static let scopesNeedFormPost = Code(.scopesNeedFormPost)
-
-        /// An `id_token` was asked for in the query.
-        public static let idTokenInQuery = Code(.idTokenInQuery)
-
-        /// The Apple base URL has a path.
-        public static let baseURLHasPath = Code(.baseURLHasPath)
-    }
+    public typealias Code = ErrorCode<AuthorizeRequestError>
 
     /// What is wrong.
     public let code: Code
@@ -148,9 +126,13 @@ public struct AuthorizeRequestError: Error, Sendable, Hashable, CustomStringConv
         self.reason = reason
     }
 
-    public var description: String { reason }
+}
 
-    /// Errors are equal when their codes are.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+extension ErrorCode<AuthorizeRequestError> {
+    /// Scopes were asked for with a response mode other than `form_post`.
+    public static var scopesNeedFormPost: Self { Self("scopes_need_form_post") }
+    /// An `id_token` was asked for in the query.
+    public static var idTokenInQuery: Self { Self("id_token_in_query") }
+    /// The Apple base URL has a path.
+    public static var baseURLHasPath: Self { Self("base_url_has_path") }
 }

@@ -1,29 +1,9 @@
+import JuiceEncodings
+
 /// A client secret that cannot be made as asked: a ``Code`` and a reason.
-public struct ClientSecretError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ClientSecretError: CodedError {
     /// A stable identifier for the problem, e.g. `"lifetime_too_long"`; the set is closed.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Base: String, Sendable {
-            case lifetimeTooLong = "lifetime_too_long"
-            case lifetimeTooShort = "lifetime_too_short"
-            case signingFailed = "signing_failed"
-        }
-
-        private let base: Base
-
-        private init(_ base: Base) { self.base = base }
-
-        /// The code's stable string, e.g. for a log line or an error body.
-        public var description: String { base.rawValue }
-
-        /// The lifetime asked for is over Apple's six months (15,777,000 s).
-        public static let lifetimeTooLong = Code(.lifetimeTooLong)
-
-        /// The lifetime asked for is 60 s or less.
-        public static let lifetimeTooShort = Code(.lifetimeTooShort)
-
-        /// The team key could not sign.
-        public static let signingFailed = Code(.signingFailed)
-    }
+    public typealias Code = ErrorCode<ClientSecretError>
 
     /// What is wrong.
     public let code: Code
@@ -35,9 +15,13 @@ public struct ClientSecretError: Error, Sendable, Hashable, CustomStringConverti
         self.reason = reason
     }
 
-    public var description: String { reason }
+}
 
-    /// Errors are equal when their codes are.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+extension ErrorCode<ClientSecretError> {
+    /// The lifetime asked for is over Apple's six months (15,777,000 s).
+    public static var lifetimeTooLong: Self { Self("lifetime_too_long") }
+    /// The lifetime asked for is 60 s or less.
+    public static var lifetimeTooShort: Self { Self("lifetime_too_short") }
+    /// The team key could not sign.
+    public static var signingFailed: Self { Self("signing_failed") }
 }

@@ -97,14 +97,14 @@ public struct AppleSignInConfiguration: Sendable {
     /// Reads the toolkit's fields of a configuration document with `reader` (which collects every problem);
     /// `nil` when one is missing or unusable. The caller rejects unknown fields and throws the problems.
     package static func read(_ reader: inout ConfigurationReader, baseDirectory: URL) -> AppleSignInConfiguration? {
-        let clientID = reader.requiredString("client_id")
-        let teamID = reader.identifier("team_id", kind: "team id")
-        let keyID = reader.identifier("key_id", kind: "key id")
-        let redirectURI = reader.optionalURL("redirect_uri", requireHTTPS: true)
-        let scopes = reader.scopes("scope")
-        let additionalClientIDs = reader.stringArray("additional_client_ids")
-        let appleBaseURL = reader.optionalURL("apple_base_url", requireHTTPS: false) ?? Self.appleBaseURL
-        let issuer = reader.optionalString("issuer") ?? appleBaseURL.absoluteString.trimmingTrailingSlash
+        let clientID = reader.requiredString(.clientID)
+        let teamID = reader.identifier(.teamID, kind: "team id")
+        let keyID = reader.identifier(.keyID, kind: "key id")
+        let redirectURI = reader.optionalURL(.redirectURI, requireHTTPS: true)
+        let scopes = reader.scopes(.scope)
+        let additionalClientIDs = reader.stringArray(.additionalClientIDs)
+        let appleBaseURL = reader.optionalURL(.appleBaseURL, requireHTTPS: false) ?? Self.appleBaseURL
+        let issuer = reader.optionalString(.issuer) ?? appleBaseURL.absoluteString.trimmingTrailingSlash
         let privateKey = reader.privateKey(baseDirectory: baseDirectory)
         guard let clientID, let teamID, let keyID, let privateKey else { return nil }
         return AppleSignInConfiguration(

@@ -1,19 +1,9 @@
+import JuiceEncodings
+
 /// A configuration that cannot be used, with every problem found (not just the first).
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     /// One problem with one field.
-    public struct Problem: Sendable, Hashable, CustomStringConvertible {
-        /// The field, as named in `config.json` (e.g. `"team_id"`).
-        public let field: String
-        /// What is wrong with it; never contains key material.
-        public let message: String
-
-        public init(field: String, message: String) {
-            self.field = field
-            self.message = message
-        }
-
-        public var description: String { "\(field): \(message)" }
-    }
+    public typealias Problem = ConfigurationProblem
 
     /// Every problem found.
     public let problems: [Problem]

@@ -1,24 +1,23 @@
 import Crypto
 import Foundation
+import JuiceEncodings
 
 /// Reads fields of a configuration document, collecting every problem instead of stopping at the first.
 ///
 /// The one reader of JSON configuration in the toolkit and the server: `AppleSignInConfiguration` reads the
 /// toolkit's fields with it, and the server its own fields of the same document (``extraFields``).
 package struct ConfigurationReader {
-    static let knownFields: Set<String> = [
-        "client_id", "team_id", "key_id", "redirect_uri", "scope", "private_key_path", "private_key",
-        "additional_client_ids", "apple_base_url", "issuer",
-    ]
+    /// The toolkit's settings, by name.
+    static let knownFields = Set(ConfigurationField.toolkit.map(\.name))
 
     package let document: [String: JSONValue]
     package private(set) var problems: [ConfigurationError.Problem] = []
     /// Fields beyond the toolkit's own that the caller (e.g. the server) reads itself.
     var extraFields: Set<String> = []
 
-    package init(document: [String: JSONValue], extraFields: Set<String> = []) {
+    package init(document: [String: JSONValue], extraFields: some Sequence<ConfigurationField> = []) {
         self.document = document
-        self.extraFields = extraFields
+        self.extraFields = Set(extraFields.map(\.name))
     }
 
     /// The object in a configuration file's bytes, or a `config` problem.
@@ -29,13 +28,13 @@ package struct ConfigurationReader {
         return document
     }
 
-    package mutating func problem(_ field: String, _ message: String) {
-        problems.append(.init(field: field, message: message))
+    package mutating func problem(_ field: ConfigurationField, _ message: String) {
+        problems.append(.init(field: field.name, message: message))
     }
 
     /// A whole number in `range`, written as a JSON number or as a string of digits (the environment's).
-    package mutating func integer(_ field: String, in range: ClosedRange<Int>) -> Int? {
-        guard let value = document[field], value != .null else { return nil }
+    package mutating func integer(_ field: ConfigurationField, in range: ClosedRange<Int>) -> Int? {
+        guard let value = document[field.name], value != .null else { return nil }
         let number: Int? =
             switch value {
             case .integer(let integer): Int(exactly: integer)
@@ -52,8 +51,8 @@ package struct ConfigurationReader {
     }
 
     /// `true` or `false`, as JSON or as a string (the environment's).
-    package mutating func bool(_ field: String) -> Bool? {
-        guard let value = document[field], value != .null else { return nil }
+    package mutating func bool(_ field: ConfigurationField) -> Bool? {
+        guard let value = document[field.name], value != .null else { return nil }
         switch value {
         case .bool(let flag): return flag
         case .string(let text) where ["true", "false"].contains(text.lowercased()): return text.lowercased() == "true"
@@ -65,8 +64,8 @@ package struct ConfigurationReader {
 
     /// A list of strings (a JSON array of strings), entries trimmed and empty ones dropped; `nil` when
     /// absent, or not a list (a problem: `message`).
-    package mutating func list(_ field: String, message: String) -> [String]? {
-        guard let value = document[field], value != .null else { return nil }
+    package mutating func list(_ field: ConfigurationField, message: String) -> [String]? {
+        guard let value = document[field.name], value != .null else { return nil }
         guard case .array(let items) = value, items.allSatisfy({ $0.stringValue != nil }) else {
             problem(field, message)
             return nil
@@ -74,8 +73,8 @@ package struct ConfigurationReader {
         return items.compactMap { $0.stringValue?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    package mutating func optionalString(_ field: String) -> String? {
-        guard let value = document[field], value != .null else { return nil }
+    package mutating func optionalString(_ field: ConfigurationField) -> String? {
+        guard let value = document[field.name], value != .null else { return nil }
         guard let text = value.stringValue else {
             problem(field, "must be a string")
             return nil
@@ -83,9 +82,9 @@ package struct ConfigurationReader {
         return text
     }
 
-    mutating func requiredString(_ field: String) -> String? {
+    mutating func requiredString(_ field: ConfigurationField) -> String? {
         guard let text = optionalString(field) else {
-            if document[field] == nil || document[field] == .null { problem(field, "is required") }
+            if document[field.name] == nil || document[field.name] == .null { problem(field, "is required") }
             return nil
         }
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -96,7 +95,7 @@ package struct ConfigurationReader {
     }
 
     /// A 10-character team or key id: uppercase letters and digits.
-    mutating func identifier(_ field: String, kind: String) -> String? {
+    mutating func identifier(_ field: ConfigurationField, kind: String) -> String? {
         guard let text = requiredString(field) else { return nil }
         guard text.count == 10 else {
             problem(field, "a \(kind) has 10 characters; \"\(text.prefix(40))\" has \(text.count)")
@@ -109,7 +108,7 @@ package struct ConfigurationReader {
         return text
     }
 
-    mutating func optionalURL(_ field: String, requireHTTPS: Bool) -> URL? {
+    mutating func optionalURL(_ field: ConfigurationField, requireHTTPS: Bool) -> URL? {
         guard let text = optionalString(field) else { return nil }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
             problem(field, "\"\(text.prefix(200))\" is not an absolute URL")
@@ -134,8 +133,8 @@ package struct ConfigurationReader {
         host == "localhost" || host == "127.0.0.1" || host == "::1" || host == "[::1]"
     }
 
-    mutating func stringArray(_ field: String) -> [String] {
-        guard let value = document[field], value != .null else { return [] }
+    mutating func stringArray(_ field: ConfigurationField) -> [String] {
+        guard let value = document[field.name], value != .null else { return [] }
         guard case .array(let entries) = value else {
             problem(field, "must be an array of strings")
             return []
@@ -146,8 +145,8 @@ package struct ConfigurationReader {
     }
 
     /// `"name email"` or `["name", "email"]`; defaults to both.
-    mutating func scopes(_ field: String) -> [AuthorizeRequest.Scope] {
-        guard let value = document[field], value != .null else { return [.name, .email] }
+    mutating func scopes(_ field: ConfigurationField) -> [AuthorizeRequest.Scope] {
+        guard let value = document[field.name], value != .null else { return [.name, .email] }
         let names: [String]
         switch value {
         case .string(let text): names = text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
@@ -169,28 +168,28 @@ package struct ConfigurationReader {
 
     /// The P-256 key from `private_key_path` or inline `private_key` (exactly one of them).
     mutating func privateKey(baseDirectory: URL) -> P256.Signing.PrivateKey? {
-        let path = optionalString("private_key_path")
-        let inline = optionalString("private_key")
+        let path = optionalString(.privateKeyPath)
+        let inline = optionalString(.privateKey)
         let pem: String
-        let origin: String
+        let origin: ConfigurationField
         switch (path, inline) {
         case (nil, nil):
-            problem("private_key_path", "is required (or give the PEM inline as \"private_key\")")
+            problem(.privateKeyPath, "is required (or give the PEM inline as \"private_key\")")
             return nil
         case (.some, .some):
-            problem("private_key", "give either \"private_key_path\" or \"private_key\", not both")
+            problem(.privateKey, "give either \"private_key_path\" or \"private_key\", not both")
             return nil
         case (let path?, nil):
             let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
             guard let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8) else {
-                problem("private_key_path", "cannot read the key file \(url.path)")
+                problem(.privateKeyPath, "cannot read the key file \(url.path)")
                 return nil
             }
             pem = text
-            origin = "private_key_path"
+            origin = .privateKeyPath
         case (nil, let text?):
             pem = text
-            origin = "private_key"
+            origin = .privateKey
         }
         do {
             return try TeamPrivateKey.parse(pem: pem)
@@ -201,8 +200,8 @@ package struct ConfigurationReader {
     }
 
     package mutating func rejectUnknownFields() {
-        for field in document.keys.sorted() where !Self.knownFields.contains(field) && !extraFields.contains(field) {
-            problem(field, "is not a known setting")
+        for name in document.keys.sorted() where !Self.knownFields.contains(name) && !extraFields.contains(name) {
+            problems.append(.init(field: name, message: "is not a known setting"))
         }
     }
 }

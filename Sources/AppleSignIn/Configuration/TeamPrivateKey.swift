@@ -1,35 +1,14 @@
 import Crypto
 import Foundation
+import JuiceEncodings
 
 /// Reads the team's Sign in with Apple key: a P-256 key in a PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`),
 /// as in the `AuthKey_XXXXXXXXXX.p8` file Apple lets you download once.
 public enum TeamPrivateKey {
     /// A key that is not a P-256 PKCS#8 PEM: a ``Code`` and a reason that never holds key material.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct Failure: CodedError {
         /// A stable identifier for the problem, e.g. `"sec1_key"`; the set is closed.
-        public struct Code: Sendable, Hashable, CustomStringConvertible {
-            private enum Base: String, Sendable {
-                case sec1Key = "sec1_key"
-                case notPKCS8 = "not_pkcs8"
-                case notP256 = "not_p256"
-            }
-
-            private let base: Base
-
-            private init(_ base: Base) { self.base = base }
-
-            /// The code's stable string, e.g. for a log line or an error body.
-            public var description: String { base.rawValue }
-
-            /// A SEC1 EC key (`BEGIN EC PRIVATE KEY`), not Apple's PKCS#8.
-            public static let sec1Key = Code(.sec1Key)
-
-            /// Not a PKCS#8 PEM (`BEGIN PRIVATE KEY`).
-            public static let notPKCS8 = Code(.notPKCS8)
-
-            /// A PKCS#8 PEM, but not a P-256 private key.
-            public static let notP256 = Code(.notP256)
-        }
+        public typealias Code = ErrorCode<TeamPrivateKey.Failure>
 
         /// What is wrong.
         public let code: Code
@@ -41,11 +20,6 @@ public enum TeamPrivateKey {
             self.reason = reason
         }
 
-        public var description: String { reason }
-
-        /// Errors are equal when their codes are.
-        public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-        public func hash(into hasher: inout Hasher) { hasher.combine(code) }
     }
 
     /// Parses a .p8 PEM.
@@ -63,4 +37,13 @@ public enum TeamPrivateKey {
             throw Failure(.notP256, "the key is not a P-256 (ES256) private key")
         }
     }
+}
+
+extension ErrorCode<TeamPrivateKey.Failure> {
+    /// A SEC1 EC key (`BEGIN EC PRIVATE KEY`), not Apple's PKCS#8.
+    public static var sec1Key: Self { Self("sec1_key") }
+    /// Not a PKCS#8 PEM (`BEGIN PRIVATE KEY`).
+    public static var notPKCS8: Self { Self("not_pkcs8") }
+    /// A PKCS#8 PEM, but not a P-256 private key.
+    public static var notP256: Self { Self("not_p256") }
 }

@@ -14,15 +14,15 @@ import Foundation
 /// ```
 public struct IdentityTokenVerifier: Sendable {
     /// The required issuer.
-    public var issuer: String { rules.issuer }
+    public var issuer: String { settings.issuer }
     /// The accepted audiences.
-    public var audiences: Set<String> { rules.audiences }
+    public var audiences: Set<String> { settings.audiences }
     /// The allowed clock skew, at most 60 seconds.
-    public var clockSkew: TimeInterval { rules.clockSkew }
+    public var clockSkew: TimeInterval { settings.clockSkew }
 
-    private let rules: AppleJWTRules
-    private let policies: [any TokenPolicy] = [
-        IssuerPolicy(), AudiencePolicy(), NumericClaimsPolicy(), LifetimePolicy(), NoncePolicy(), CodeHashPolicy(),
+    private let settings: AppleJWTSettings
+    private let claimRules: [any TokenRule] = [
+        IssuerRule(), AudienceRule(), NumericClaimsRule(), LifetimeRule(), NonceRule(), CodeHashRule(),
     ]
 
     /// Creates a verifier.
@@ -39,8 +39,8 @@ public struct IdentityTokenVerifier: Sendable {
         clockSkew: TimeInterval = 60,
         time: TimeSource = .system
     ) {
-        self.rules = AppleJWTRules(keys: keys, issuer: issuer, audiences: audiences, clockSkew: clockSkew, time: time)
-        precondition(!rules.audiences.isEmpty, "IdentityTokenVerifier needs at least one accepted audience")
+        self.settings = AppleJWTSettings(keys: keys, issuer: issuer, audiences: audiences, clockSkew: clockSkew, time: time)
+        precondition(!settings.audiences.isEmpty, "IdentityTokenVerifier needs at least one accepted audience")
     }
 
     /// Verifies `token` and returns its claims.
@@ -57,9 +57,9 @@ public struct IdentityTokenVerifier: Sendable {
     public func verify(
         _ token: String, nonceClaim: String? = nil, authorizationCode: String? = nil, requiresNonce: Bool = false
     ) async throws(TokenVerificationError) -> IdentityToken {
-        let jws = try await rules.signature.verify(token)
+        let jws = try await settings.signature.verify(token)
         return try checkClaims(
-            of: jws, now: rules.time.now, nonce: nonceClaim, authorizationCode: authorizationCode, requiresNonce: requiresNonce
+            of: jws, now: settings.time.now, nonce: nonceClaim, authorizationCode: authorizationCode, requiresNonce: requiresNonce
         )
     }
 
@@ -67,8 +67,8 @@ public struct IdentityTokenVerifier: Sendable {
     func checkClaims(
         of jws: CompactJWS, now: Date, nonce: String?, authorizationCode: String?, requiresNonce: Bool
     ) throws(TokenVerificationError) -> IdentityToken {
-        let expectations = rules.expectations(now: now, nonce: nonce, authorizationCode: authorizationCode, requiresNonce: requiresNonce)
-        try AppleJWTRules.check(jws.claims, by: policies, against: expectations)
+        let expectations = settings.expectations(now: now, nonce: nonce, authorizationCode: authorizationCode, requiresNonce: requiresNonce)
+        try AppleJWTSettings.check(jws.claims, by: claimRules, against: expectations)
         return try IdentityToken(verifiedClaims: jws.claims)
     }
 }

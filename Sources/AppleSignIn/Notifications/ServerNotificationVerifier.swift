@@ -12,8 +12,8 @@ import Foundation
 /// if try await seen.insert(notification.id) { apply(notification) }
 /// ```
 public struct ServerNotificationVerifier: Sendable {
-    private let rules: AppleJWTRules
-    private let policies: [any TokenPolicy] = [IssuerPolicy(), AudiencePolicy(), NumericClaimsPolicy(), LifetimePolicy()]
+    private let settings: AppleJWTSettings
+    private let claimRules: [any TokenRule] = [IssuerRule(), AudienceRule(), NumericClaimsRule(), LifetimeRule()]
 
     /// The largest request body accepted.
     public static let maximumBodySize = 64 * 1024
@@ -26,7 +26,7 @@ public struct ServerNotificationVerifier: Sendable {
         clockSkew: TimeInterval = 60,
         time: TimeSource = .system
     ) {
-        self.rules = AppleJWTRules(keys: keys, issuer: issuer, audiences: audiences, clockSkew: clockSkew, time: time)
+        self.settings = AppleJWTSettings(keys: keys, issuer: issuer, audiences: audiences, clockSkew: clockSkew, time: time)
     }
 
     /// Verifies a request body `{"payload": "<JWT>"}`.
@@ -40,13 +40,13 @@ public struct ServerNotificationVerifier: Sendable {
 
     /// Verifies the notification JWT itself.
     public func verify(payload token: String) async throws(TokenVerificationError) -> ServerNotification {
-        let jws = try await rules.signature.verify(token)
-        return try checkClaims(of: jws, now: rules.time.now)
+        let jws = try await settings.signature.verify(token)
+        return try checkClaims(of: jws, now: settings.time.now)
     }
 
     /// Every rule after the signature (issuer, audience, lifetime), then the event.
     func checkClaims(of jws: CompactJWS, now: Date) throws(TokenVerificationError) -> ServerNotification {
-        try AppleJWTRules.check(jws.claims, by: policies, against: rules.expectations(now: now))
+        try AppleJWTSettings.check(jws.claims, by: claimRules, against: settings.expectations(now: now))
         return try Self.notification(from: jws.claims)
     }
 

@@ -1,37 +1,12 @@
+import JuiceEncodings
+
 /// A call to Apple's REST endpoints that failed.
 ///
 /// When Apple answered with an error body, ``code`` is ``Code/apple`` and ``appleError`` /
 /// ``appleErrorDescription`` carry Apple's `error` and `error_description` (e.g. `invalid_grant`).
-public struct AppleIDClientError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct AppleIDClientError: CodedError {
     /// What kind of failure.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        // The set of codes is closed: a caller matches on the static members and cannot invent one.
-        private enum Base: String, Sendable {
-            case apple = "apple_error"
-            case timeout
-            case unreachable
-            case invalidResponse = "invalid_response"
-            case clientSecret = "client_secret"
-        }
-
-        private let base: Base
-
-        private init(_ base: Base) { self.base = base }
-
-        /// The stable string of the code, e.g. for a log line or an error body.
-        public var description: String { base.rawValue }
-
-        /// Apple answered with an OAuth error body.
-        public static let apple = Code(.apple)
-        /// No answer within the deadline.
-        public static let timeout = Code(.timeout)
-        /// Apple could not be reached (connection, TLS, DNS).
-        public static let unreachable = Code(.unreachable)
-        /// Apple answered something that is not its documented shape.
-        public static let invalidResponse = Code(.invalidResponse)
-        /// The client secret could not be signed.
-        public static let clientSecret = Code(.clientSecret)
-    }
+    public typealias Code = ErrorCode<AppleIDClientError>
 
     /// The kind of failure.
     public let code: Code
@@ -66,4 +41,17 @@ public struct AppleIDClientError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     public var description: String { "\(code): \(reason)" }
+}
+
+extension ErrorCode<AppleIDClientError> {
+    /// Apple answered with an OAuth error body.
+    public static var apple: Self { Self("apple_error") }
+    /// No answer within the deadline.
+    public static var timeout: Self { Self("timeout") }
+    /// Apple could not be reached (connection, TLS, DNS).
+    public static var unreachable: Self { Self("unreachable") }
+    /// Apple answered something that is not its documented shape.
+    public static var invalidResponse: Self { Self("invalid_response") }
+    /// The client secret could not be signed.
+    public static var clientSecret: Self { Self("client_secret") }
 }

@@ -1,3 +1,5 @@
+import JuiceEncodings
+
 /// Why a call to the Juice server failed: the server's own `{"error", "reason"}` answer, an answer
 /// that is not the documented shape, or no answer at all. Never carries a token or password.
 ///
@@ -8,126 +10,9 @@
 ///     try await store.removeSession(for: api.baseURL)
 /// }
 /// ```
-public struct JuiceServerError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct JuiceServerError: CodedError {
     /// A stable identifier for the problem, e.g. `"unreachable"`; the set is closed.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Base: String, Sendable, CaseIterable {
-            case unreachable = "unreachable"
-            case unexpectedResponse = "unexpected_response"
-            case unrecognized = "unrecognized"
-            case invalidRequest = "invalid_request"
-            case unauthorized = "unauthorized"
-            case invalidIdentityToken = "invalid_identity_token"
-            case invalidCode = "invalid_code"
-            case invalidNonce = "invalid_nonce"
-            case invalidCredentials = "invalid_credentials"
-            case usernameTaken = "username_taken"
-            case invalidUsername = "invalid_username"
-            case weakPassword = "weak_password"
-            case reauthenticationRequired = "reauthentication_required"
-            case rateLimited = "rate_limited"
-            case serverBusy = "server_busy"
-            case appleUnavailable = "apple_unavailable"
-            case lastSignInMethod = "last_sign_in_method"
-            case challengeUnknown = "challenge_unknown"
-            case challengeExpired = "challenge_expired"
-            case originMismatch = "origin_mismatch"
-            case unknownCredential = "unknown_credential"
-            case credentialExists = "credential_exists"
-            case counterRegressed = "counter_regressed"
-            case badSignature = "bad_signature"
-            case notFound = "not_found"
-            case internalError = "internal_error"
-        }
-
-        private let base: Base
-
-        private init(_ base: Base) { self.base = base }
-
-        /// The code the server's `error` names, or ``unrecognized`` for one this client does not know.
-        init(serverCode: String) { self.base = Base(rawValue: serverCode) ?? .unrecognized }
-
-        /// The code's stable string, as the server writes it.
-        public var description: String { base.rawValue }
-
-        /// The server could not be reached, or did not answer in time (client-side).
-        public static let unreachable = Code(.unreachable)
-
-        /// The server answered something other than the documented shape (client-side).
-        public static let unexpectedResponse = Code(.unexpectedResponse)
-
-        /// The server answered a code this client does not know; ``JuiceServerError/serverCode`` holds it.
-        public static let unrecognized = Code(.unrecognized)
-
-        /// The server: the request is malformed.
-        public static let invalidRequest = Code(.invalidRequest)
-
-        /// The server: no valid session or bearer token.
-        public static let unauthorized = Code(.unauthorized)
-
-        /// The server: the identity token failed verification.
-        public static let invalidIdentityToken = Code(.invalidIdentityToken)
-
-        /// The server: the authorization code was already used, or Apple refused it.
-        public static let invalidCode = Code(.invalidCode)
-
-        /// The server: the nonce is unknown, expired or already used.
-        public static let invalidNonce = Code(.invalidNonce)
-
-        /// The server: wrong user name or password.
-        public static let invalidCredentials = Code(.invalidCredentials)
-
-        /// The server: the username belongs to another account.
-        public static let usernameTaken = Code(.usernameTaken)
-
-        /// The server: the username breaks a rule; the reason says which.
-        public static let invalidUsername = Code(.invalidUsername)
-
-        /// The server: the password is too easy to guess; the reason says why.
-        public static let weakPassword = Code(.weakPassword)
-
-        /// The server: the change needs a fresh sign-in.
-        public static let reauthenticationRequired = Code(.reauthenticationRequired)
-
-        /// The server: too many attempts.
-        public static let rateLimited = Code(.rateLimited)
-
-        /// The server: every password-hashing slot is taken; try again shortly.
-        public static let serverBusy = Code(.serverBusy)
-
-        /// The server: Apple could not be reached.
-        public static let appleUnavailable = Code(.appleUnavailable)
-
-        /// The server: that passkey is the account's last way to sign in.
-        public static let lastSignInMethod = Code(.lastSignInMethod)
-
-        /// The server: the passkey challenge was never issued or was already used.
-        public static let challengeUnknown = Code(.challengeUnknown)
-
-        /// The server: the passkey challenge has expired.
-        public static let challengeExpired = Code(.challengeExpired)
-
-        /// The server: the passkey was used for another origin than the server's.
-        public static let originMismatch = Code(.originMismatch)
-
-        /// The server: no account has that passkey (it was removed).
-        public static let unknownCredential = Code(.unknownCredential)
-
-        /// The server: that passkey is already registered.
-        public static let credentialExists = Code(.credentialExists)
-
-        /// The server: the passkey's signature counter went back (a copied authenticator).
-        public static let counterRegressed = Code(.counterRegressed)
-
-        /// The server: the passkey's signature does not verify.
-        public static let badSignature = Code(.badSignature)
-
-        /// The server: no such resource.
-        public static let notFound = Code(.notFound)
-
-        /// The server: an internal failure.
-        public static let internalError = Code(.internalError)
-    }
+    public typealias Code = ErrorCode<JuiceServerError>
 
     /// What went wrong.
     public let code: Code
@@ -163,7 +48,72 @@ public struct JuiceServerError: Error, Sendable, Hashable, CustomStringConvertib
         return status.map { "\(code) (HTTP \($0)): \(reason)" } ?? "\(code): \(reason)"
     }
 
-    /// Errors are equal when their codes are.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+extension ErrorCode<JuiceServerError> {
+    /// The server could not be reached, or did not answer in time (client-side).
+    public static var unreachable: Self { Self("unreachable") }
+    /// The server answered something other than the documented shape (client-side).
+    public static var unexpectedResponse: Self { Self("unexpected_response") }
+    /// The server answered a code this client does not know; ``JuiceServerError/serverCode`` holds it.
+    public static var unrecognized: Self { Self("unrecognized") }
+    /// The server: the request is malformed.
+    public static var invalidRequest: Self { Self("invalid_request") }
+    /// The server: no valid session or bearer token.
+    public static var unauthorized: Self { Self("unauthorized") }
+    /// The server: the identity token failed verification.
+    public static var invalidIdentityToken: Self { Self("invalid_identity_token") }
+    /// The server: the authorization code was already used, or Apple refused it.
+    public static var invalidCode: Self { Self("invalid_code") }
+    /// The server: the nonce is unknown, expired or already used.
+    public static var invalidNonce: Self { Self("invalid_nonce") }
+    /// The server: wrong user name or password.
+    public static var invalidCredentials: Self { Self("invalid_credentials") }
+    /// The server: the username belongs to another account.
+    public static var usernameTaken: Self { Self("username_taken") }
+    /// The server: the username breaks a rule; the reason says which.
+    public static var invalidUsername: Self { Self("invalid_username") }
+    /// The server: the password is too easy to guess; the reason says why.
+    public static var weakPassword: Self { Self("weak_password") }
+    /// The server: the change needs a fresh sign-in.
+    public static var reauthenticationRequired: Self { Self("reauthentication_required") }
+    /// The server: too many attempts.
+    public static var rateLimited: Self { Self("rate_limited") }
+    /// The server: every password-hashing slot is taken; try again shortly.
+    public static var serverBusy: Self { Self("server_busy") }
+    /// The server: Apple could not be reached.
+    public static var appleUnavailable: Self { Self("apple_unavailable") }
+    /// The server: that passkey is the account's last way to sign in.
+    public static var lastSignInMethod: Self { Self("last_sign_in_method") }
+    /// The server: the passkey challenge was never issued or was already used.
+    public static var challengeUnknown: Self { Self("challenge_unknown") }
+    /// The server: the passkey challenge has expired.
+    public static var challengeExpired: Self { Self("challenge_expired") }
+    /// The server: the passkey was used for another origin than the server's.
+    public static var originMismatch: Self { Self("origin_mismatch") }
+    /// The server: no account has that passkey (it was removed).
+    public static var unknownCredential: Self { Self("unknown_credential") }
+    /// The server: that passkey is already registered.
+    public static var credentialExists: Self { Self("credential_exists") }
+    /// The server: the passkey's signature counter went back (a copied authenticator).
+    public static var counterRegressed: Self { Self("counter_regressed") }
+    /// The server: the passkey's signature does not verify.
+    public static var badSignature: Self { Self("bad_signature") }
+    /// The server: no such resource.
+    public static var notFound: Self { Self("not_found") }
+    /// The server: an internal failure.
+    public static var internalError: Self { Self("internal_error") }
+    /// The code a server's `error` names, or ``unrecognized`` for one this client does not know.
+    init(serverCode: String) {
+        self = Self.answered.first { $0.description == serverCode } ?? .unrecognized
+    }
+
+    /// The codes the server answers with (the client-side ones excepted).
+    static var answered: [Self] {
+        [
+            .invalidRequest, .unauthorized, .invalidIdentityToken, .invalidCode, .invalidNonce, .invalidCredentials, .usernameTaken, .invalidUsername,
+            .weakPassword, .reauthenticationRequired, .rateLimited, .serverBusy, .appleUnavailable, .lastSignInMethod, .challengeUnknown,
+            .challengeExpired, .originMismatch, .unknownCredential, .credentialExists, .counterRegressed, .badSignature, .notFound, .internalError,
+        ]
+    }
 }

@@ -124,14 +124,15 @@ struct APIController: Sendable {
     let sessions: any SessionStore
     let deletion: AccountDeletion
     let lifecycle: any AppleLifecycleStore
-    let origin: OriginCheck
 
-    var endpoints: RouteCollection<AppRequestContext> {
-        let routes = RouteCollection(context: AppRequestContext.self)
-        routes.post("/api/auth/nonce") { _, _ in
+    func addRoutes(to routes: ProtectedRoutes) {
+        // JSON sign-ins: a browser cannot send `application/json` cross-site without CORS (none is allowed), and
+        // they answer a bearer token, never a cookie.
+        let jsonSignIn = routes.exempt(because: "a JSON sign-in: no cross-site browser request can send it, and it sets no cookie")
+        jsonSignIn.post("/api/auth/nonce") { _, _ in
             NonceResponse(rawNonce: native.issueNonce())
         }
-        routes.post("/api/auth/apple") { request, context in
+        jsonSignIn.post("/api/auth/apple") { request, context in
             let body = try await request.decodeJSON(AppleSignInBody.self)
             let signedIn = context.signedIn.flatMap { $0.viaCookie ? nil : $0 }
             let (sessionToken, result) = try await native.signIn(
@@ -143,34 +144,31 @@ struct APIController: Sendable {
             )
             return SignInResponse(token: sessionToken, account: AccountResponse(result.account))
         }
-        routes.post("/api/accounts") { request, context -> EditedResponse<SignInResponse> in
+        jsonSignIn.post("/api/accounts") { request, context -> EditedResponse<SignInResponse> in
             let body = try await request.decodeJSON(PasswordBody.self)
             let (sessionToken, account, _) = try await passwords.signUp(
                 username: body.username, password: body.password, address: context.clientAddress)
             return EditedResponse(status: .created, response: SignInResponse(token: sessionToken, account: AccountResponse(account)))
         }
-        routes.post("/api/auth/password") { request, context in
+        jsonSignIn.post("/api/auth/password") { request, context in
             let body = try await request.decodeJSON(PasswordBody.self)
             let (sessionToken, account, _) = try await passwords.signIn(
                 username: body.username, password: body.password, address: context.clientAddress)
             return SignInResponse(token: sessionToken, account: AccountResponse(account))
         }
-        routes.get("/api/me") { _, context -> AccountResponse in
-            AccountResponse(try context.requireSignedIn().account)
+        routes.signedInReads.get("/api/me") { _, context -> AccountResponse in
+            AccountResponse(context.signedIn.account)
         }
-        routes.post("/api/signout") { request, context in
-            let signedIn = try context.requireSignedIn()
-            try checkOrigin(request, signedIn)
-            try await sessions.end(sessionID: signedIn.session.id)
+        routes.signedInChanges.post("/api/signout") { _, context in
+            try await sessions.end(sessionID: context.signedIn.session.id)
             return SignedOutResponse(signedOut: true)
         }
-        routes.delete("/api/account") { request, context in
-            let signedIn = try context.requireSignedIn()
-            try checkOrigin(request, signedIn)
-            let revocation = try await deletion.delete(accountID: signedIn.account.id, logger: context.logger)
+        routes.signedInChanges.delete("/api/account") { _, context in
+            let revocation = try await deletion.delete(accountID: context.signedIn.account.id, logger: context.logger)
             return DeletedResponse(deleted: revocation != nil, appleRevocation: revocation ?? .noToken)
         }
-        routes.get("/api/credential-state") { request, context in
+        // With `?user=` anyone may ask about one Apple user (what an app asks at launch); without it, the signed-in one.
+        routes.openReads.get("/api/credential-state") { request, context in
             if let user = request.uri.queryParameters.get("user") {
                 guard !user.isEmpty, user.utf8.count <= 256 else { throw ServerError.invalidRequest("user must be an Apple user identifier") }
                 return CredentialStateResponse(state: try await lifecycle.credentialState(subject: user))
@@ -179,11 +177,5 @@ struct APIController: Sendable {
             guard let subject = signedIn.account.apple?.subject else { return CredentialStateResponse(state: .notFound) }
             return CredentialStateResponse(state: try await lifecycle.credentialState(subject: subject))
         }
-        return routes
-    }
-
-    /// A cookie-authenticated change must come from the public origin (a bearer token cannot be forged cross-site).
-    private func checkOrigin(_ request: Request, _ signedIn: SignedIn) throws {
-        try origin.verify(request, signedIn)
     }
 }

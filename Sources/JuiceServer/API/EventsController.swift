@@ -31,10 +31,11 @@ struct EventsController: Sendable {
     /// How long one stream lasts at most.
     var maximumDuration: Duration = .seconds(3600)
 
-    var endpoints: RouteCollection<AppRequestContext> {
-        let routes = RouteCollection(context: AppRequestContext.self)
+    var endpoints: RouteCollection<SignedInContext> {
+        let routes = RouteCollection(context: SignedInContext.self)
         routes.get("/api/events") { request, context -> Response in
-            guard let signedIn = context.signedIn, let token = sessionToken(in: request) else {
+            let signedIn = context.signedIn
+            guard let token = sessionToken(in: request) else {
                 throw ServerError.unauthorized("a valid session cookie or bearer token is required")
             }
             let subject = signedIn.account.apple?.subject

@@ -26,30 +26,34 @@ struct CommonPasswords: Sendable {
         self.passwords = passwords
     }
 
-    /// Where the list may be: the resource bundle SwiftPM puts next to the executable (`swift run`,
-    /// `swift test`, an install that copies `juice_JuiceServer.resources` along), then the source tree
-    /// the binary was built from. Not `Bundle.module`: its accessor traps when the bundle is missing,
-    /// and a copied binary without its bundle must refuse sign-ups (500), not stop.
-    static var candidates: [URL] {
-        [
-            Bundle.main.bundleURL.appendingPathComponent("juice_JuiceServer.resources/common-passwords.txt"),
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Resources/common-passwords.txt"),
-        ]
+    /// Where the list must be: in the resource bundle SwiftPM puts next to the executable (`swift run`,
+    /// `swift test`, an install that copies `juice_JuiceServer.resources` along). Nowhere else: a binary never
+    /// falls back to the source tree it was built from, which a copied release binary may still find on the
+    /// build machine and nowhere else. Not `Bundle.module`: its accessor traps when the bundle is missing.
+    static var location: URL {
+        Bundle.main.bundleURL.appendingPathComponent("juice_JuiceServer.resources/common-passwords.txt")
     }
 
     private static func load() -> Result<CommonPasswords, CommonPasswordsUnavailable> {
-        for url in candidates {
-            guard let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8) else { continue }
-            return .success(CommonPasswords(lines: text.split(separator: "\n", omittingEmptySubsequences: true)))
+        let url = location
+        guard let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8) else {
+            return .failure(CommonPasswordsUnavailable(path: url.path))
         }
-        return .failure(CommonPasswordsUnavailable())
+        let list = CommonPasswords(lines: text.split(separator: "\n", omittingEmptySubsequences: true))
+        guard list.count > 0 else { return .failure(CommonPasswordsUnavailable(path: url.path)) }
+        return .success(list)
     }
 }
 
-/// The bundled password list is missing from the build (a packaging error, never caused by input).
+/// The bundled password list is missing from the build (a packaging error, never caused by input):
+/// `buildApplication` refuses to start with it, so a copied `juice` without its resources says why at once
+/// instead of answering every sign-up with a 500.
 struct CommonPasswordsUnavailable: Error, CustomStringConvertible {
+    /// The file that was looked for.
+    let path: String
+
     var description: String {
-        "the list of common passwords is missing: copy juice_JuiceServer.resources next to the juice executable"
+        "the list of common passwords is missing: \(path) could not be read; copy juice_JuiceServer.resources "
+            + "(from the build directory) next to the juice executable"
     }
 }

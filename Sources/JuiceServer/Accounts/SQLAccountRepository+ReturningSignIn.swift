@@ -29,11 +29,11 @@ extension SQLAccountRepository {
                     SELECT \(bind: session.id), \(bind: session.tokenHash), i.account_id, \(bind: session.method.rawValue), \(bind: createdAt), \(bind: expiresAt)
                     FROM i
                     RETURNING account_id)
-                SELECT \(unsafeRaw: accountColumns)
+                SELECT \(unsafeRaw: AccountsTable.columns)
                 FROM i
                 JOIN started s ON s.account_id = i.account_id
                 JOIN accounts a ON a.id = i.account_id
                 """
-        return try await sql.raw(query).first().map(account(from:))
+        return try await sql.raw(query).first().map(AccountsTable.account(from:))
     }
 }

@@ -18,11 +18,11 @@ struct SQLAccountRepository: AccountRepository {
     }
 
     func account(id: String) async throws -> Account? {
-        try await database.read { sql in try await Self.load(where: "a.id", equals: id, on: sql) }
+        try await database.read { sql in try await AccountsTable.load(where: "a.id", equals: id, on: sql) }
     }
 
     func account(appleSubject subject: String) async throws -> Account? {
-        try await database.read { sql in try await Self.load(where: "i.subject", equals: subject, on: sql) }
+        try await database.read { sql in try await AccountsTable.load(where: "i.subject", equals: subject, on: sql) }
     }
 
     func passwordCredential(username: String) async throws -> StoredPasswordCredential? {
@@ -53,30 +53,20 @@ struct SQLAccountRepository: AccountRepository {
         let accountID = random.identifier()
         return try await database.transaction { sql in
             let now = Int64(session.createdAt.timeIntervalSince1970)
-            try await Self.insertAccount(id: accountID, username: username, at: now, on: sql)
+            try await AccountsTable.insert(id: accountID, username: username, at: now, on: sql)
             try await sql.insert(into: "password_credentials").columns("account_id", "password_hash", "created_at")
                 .values(SQLBind(accountID), SQLBind(passwordHash), SQLBind(now)).run()
-            try await SQLSessionStore.insert(session, accountID: accountID, on: sql)
-            guard let account = try await Self.load(where: "a.id", equals: accountID, on: sql) else { throw AccountStoreError.accountMissing }
+            try await SessionsTable.insert(session, accountID: accountID, on: sql)
+            guard let account = try await AccountsTable.load(where: "a.id", equals: accountID, on: sql) else {
+                throw AccountStoreError.accountMissing
+            }
             return (account, session.session(accountID: accountID))
         }
     }
 
-    /// Inserts a new account with `username` (normalized; `nil` for none).
-    /// - Throws: ``AccountStoreError/usernameTaken`` when another account has it (checked here; a
-    ///   concurrent insert loses on the unique index, and PostgreSQL's retry then finds it taken).
-    static func insertAccount(id: String, username: String?, at now: Int64, on sql: any SQLDatabase) async throws {
-        if let username {
-            let taken = try await sql.select().column("id").from("accounts").where("username", .equal, username).first()
-            guard taken == nil else { throw AccountStoreError.usernameTaken }
-        }
-        try await sql.insert(into: "accounts").columns("id", "created_at", "is_private_email", "username")
-            .values(SQLBind(id), SQLBind(now), SQLBind(0), SQLBind(username)).run()
-    }
-
     func startSession(_ draft: SessionDraft, accountID: String) async throws -> Session {
         try await database.transaction { sql in
-            try await SQLSessionStore.insert(draft, accountID: accountID, on: sql)
+            try await SessionsTable.insert(draft, accountID: accountID, on: sql)
             return draft.session(accountID: accountID)
         }
     }
@@ -101,7 +91,7 @@ struct SQLAccountRepository: AccountRepository {
             // A known Apple ID is updated and found in one statement (a refusal below rolls it back).
             var existing = try await Self.refreshIdentity(signIn, at: now, on: sql)
             if existing == nil, let transferSubject = signIn.transferSubject,
-                try await Self.rekeyTransferred(from: transferSubject, to: signIn.subject, at: now, on: sql) != nil
+                try await AppleIdentitiesTable.rekeyTransferred(from: transferSubject, to: signIn.subject, at: now, on: sql) != nil
             {
                 existing = try await Self.refreshIdentity(signIn, at: now, on: sql)
             }
@@ -143,7 +133,7 @@ struct SQLAccountRepository: AccountRepository {
                     )
                     .run()
             }
-            guard let stored = try await Self.load(where: "a.id", equals: accountID, on: sql) else { throw AccountStoreError.accountMissing }
+            guard let stored = try await AccountsTable.load(where: "a.id", equals: accountID, on: sql) else { throw AccountStoreError.accountMissing }
             let account = try await Self.applyProfile(signIn, to: stored, on: sql)
             // Only a new account is welcomed (never a returning sign-in or a link), to the email Apple gave.
             if created, let mail, let email = signIn.email?.trimmed, !email.isEmpty {
@@ -154,7 +144,7 @@ struct SQLAccountRepository: AccountRepository {
             if let replacingSession {
                 try await sql.delete(from: "sessions").where("id", .equal, replacingSession).run()
             }
-            try await SQLSessionStore.insert(session, accountID: accountID, on: sql)
+            try await SessionsTable.insert(session, accountID: accountID, on: sql)
             return AppleSignInResult(account: account, session: session.session(accountID: accountID), createdAccount: created, linked: linked)
         }
     }
@@ -226,32 +216,6 @@ struct SQLAccountRepository: AccountRepository {
         return assignments.joined(separator: ", ")
     }
 
-    /// Re-keys the Apple ID an app transfer renamed: the row whose stored `transfer_subject` (from the
-    /// sending team's migration step) or `subject` equals `transferSubject` takes the new `sub`, and the
-    /// old `sub` is recorded as transferred. Returns the row as it was (`subject`, `account_id`), or `nil`.
-    static func rekeyTransferred(
-        from transferSubject: String, to subject: String, at now: Int64, on sql: any SQLDatabase
-    ) async throws
-        -> (any SQLRow)?
-    {
-        let query: SQLQueryString = """
-            SELECT subject, account_id FROM apple_identities
-            WHERE transfer_subject = \(bind: transferSubject) OR subject = \(bind: transferSubject)
-            """
-        guard let row = try await sql.raw(query).first() else { return nil }
-        let oldSubject = try row.decode(column: "subject", as: String.self)
-        // The old refresh token was sealed for the old sub (and belongs to the old team): it is dropped.
-        try await sql.update("apple_identities")
-            .set("subject", to: subject).set(SQLColumn("transfer_subject"), to: SQLLiteral.null).set(SQLColumn("refresh_token"), to: SQLLiteral.null)
-            .set("updated_at", to: now)
-            .where("subject", .equal, oldSubject).run()
-        try await sql.insert(into: "transferred_subjects").columns("old_subject", "new_subject", "transferred_at")
-            .values(SQLBind(oldSubject), SQLBind(subject), SQLBind(now))
-            .onConflict(with: ["old_subject"]) { $0.set("new_subject", to: subject).set("transferred_at", to: now) }
-            .run()
-        return row
-    }
-
     /// Fills the name only where the account has none; takes the email from Apple when it sends one.
     /// Starts from `account` as this transaction just read it and returns it as written, so the row is
     /// not read a second time; a returning sign-in that changes nothing writes nothing.
@@ -294,52 +258,6 @@ struct SQLAccountRepository: AccountRepository {
         try await update.where("id", .equal, accountID).run()
     }
 
-    /// Reads one account with its Apple ID and username.
-    static func load(where column: String, equals value: String, on sql: any SQLDatabase) async throws -> Account? {
-        let filter: SQLQueryString = column == "a.id" ? "a.id = \(bind: value)" : "i.subject = \(bind: value)"
-        let query: SQLQueryString = """
-            SELECT \(unsafeRaw: accountColumns)
-            FROM accounts a
-            LEFT JOIN apple_identities i ON i.account_id = a.id
-            WHERE \(filter)
-            """
-        return try await sql.raw(query).first().map(account(from:))
-    }
-
-    /// The columns of an account as ``account(from:)`` reads them, from `accounts a`,
-    /// `apple_identities i`.
-    static let accountColumns = """
-        a.id, a.created_at, a.given_name, a.family_name, a.email, a.is_private_email, a.username,
-        i.subject, i.client_id, i.email AS apple_email, i.is_private_email AS apple_private_email, i.real_user_status,
-        i.state, i.created_at AS apple_created_at, CASE WHEN i.refresh_token IS NULL THEN 0 ELSE 1 END AS has_refresh_token
-        """
-
-    /// An account from a row with ``accountColumns``.
-    static func account(from row: any SQLRow) throws -> Account {
-        var apple: AppleIdentity?
-        if let subject = try row.decode(column: "subject", as: String?.self) {
-            apple = AppleIdentity(
-                subject: subject,
-                clientID: try row.decode(column: "client_id", as: String.self),
-                email: try row.decode(column: "apple_email", as: String?.self),
-                isPrivateEmail: try row.decode(column: "apple_private_email", as: Int?.self).map { $0 != 0 },
-                realUserStatus: try row.decode(column: "real_user_status", as: Int?.self).flatMap(RealUserStatus.init(rawValue:)),
-                status: AppleIdentityStatus(stored: try row.decode(column: "state", as: String.self)),
-                hasRefreshToken: try row.decode(column: "has_refresh_token", as: Int.self) != 0,
-                createdAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "apple_created_at", as: Int64.self)))
-            )
-        }
-        return Account(
-            id: try row.decode(column: "id", as: String.self),
-            createdAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "created_at", as: Int64.self))),
-            givenName: try row.decode(column: "given_name", as: String?.self),
-            familyName: try row.decode(column: "family_name", as: String?.self),
-            email: try row.decode(column: "email", as: String?.self),
-            isPrivateEmail: try row.decode(column: "is_private_email", as: Int.self) != 0,
-            username: try row.decode(column: "username", as: String?.self),
-            apple: apple
-        )
-    }
 }
 
 extension Optional where Wrapped == String {

@@ -57,7 +57,7 @@ struct SQLAccountSecurityStore: AccountSecurityStore {
             try await sql.select().columns("id", "account_id", "method", "created_at", "expires_at", "last_seen_at").from("sessions")
                 .where("account_id", .equal, accountID).where("expires_at", .greaterThan, seconds)
                 .orderBy("created_at", .descending).orderBy("id").limit(100)
-                .all().map(SQLSessionStore.session(from:))
+                .all().map(SessionsTable.session(from:))
         }
     }
 

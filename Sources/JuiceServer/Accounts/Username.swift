@@ -1,7 +1,11 @@
 import Foundation
 
 /// Usernames as PRECIS `UsernameCaseMapped` (RFC 8265 §3.3) treats them: one stored spelling per
-/// name, whatever form the keyboard produced, and no invisible or direction-changing characters.
+/// name, whatever form the keyboard produced, and only the code points of the IdentifierClass
+/// (``UsernameIdentifierClass``): no invisible, compatibility-form or direction-changing characters, so
+/// that `alice` followed by U+034F, or `𝐚𝐥𝐢𝐜𝐞`, is refused instead of becoming a second `alice`.
+/// Every path that creates or renames a username goes through ``validate(_:)`` (password sign-up,
+/// passkey sign-up, adding a password to an account; the API and the CLI reach these).
 enum Username {
     /// Why a chosen username is refused.
     enum Problem: Error, Sendable, Hashable {
@@ -9,24 +13,30 @@ enum Username {
         case length
         /// A space or other separator.
         case whitespace
-        /// A control, format (bidi overrides and isolates, zero-width joiners), private-use,
-        /// surrogate or unassigned code point.
+        /// A control, format (bidi overrides and isolates, zero-width joiners), default-ignorable
+        /// (U+034F, variation selectors), Hangul filler or old jamo, private-use, noncharacter or
+        /// unassigned code point.
         case invisibleOrUnassigned
+        /// A compatibility form of another character (`𝐚`, `ⓐ`, the ligature `ﬁ`): NFKC changes it.
+        case compatibilityForm
+        /// A symbol, punctuation or other character beyond ASCII that the IdentifierClass refuses.
+        case symbolOrPunctuation
     }
 
-    /// The stored form: trimmed, fullwidth forms mapped to their ASCII counterparts (width mapping),
+    /// The stored form: trimmed, fullwidth and halfwidth forms mapped to their ordinary counterparts (width
+    /// mapping: U+3000 and U+FF01–U+FFEE, the code points Unicode decomposes as `<wide>` or `<narrow>`),
     /// lowercased (case mapping), then NFC. "Zoéuser" typed with a precomposed é and with e + U+0301,
     /// and "ＺＯＥ" and "zoe", are the same name.
     static func normalize(_ raw: String) -> String {
-        var scalars = String.UnicodeScalarView()
+        var mapped = ""
         for scalar in raw.unicodeScalars {
-            switch scalar.value {
-            case 0xFF01...0xFF5E: scalars.append(Unicode.Scalar(scalar.value - 0xFEE0) ?? scalar)
-            case 0x3000: scalars.append(" ")
-            default: scalars.append(scalar)
+            if scalar.value == 0x3000 || (0xFF01...0xFFEE).contains(scalar.value) {
+                mapped += String(scalar).precomposedStringWithCompatibilityMapping
+            } else {
+                mapped.unicodeScalars.append(scalar)
             }
         }
-        return String(scalars).trimmingWhitespace().lowercased().nfc
+        return mapped.trimmingWhitespace().lowercased().nfc
     }
 
     /// The normalized form of a username a person chooses.
@@ -42,7 +52,12 @@ enum Username {
             default: continue
             }
         }
-        return username
+        switch UsernameIdentifierClass.firstRefusal(in: username)?.refusal {
+        case nil: return username
+        case .invisible: throw .invisibleOrUnassigned
+        case .compatibilityForm: throw .compatibilityForm
+        case .symbolOrPunctuation: throw .symbolOrPunctuation
+        }
     }
 }
 

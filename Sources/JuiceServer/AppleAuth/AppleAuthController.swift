@@ -10,9 +10,8 @@ struct AppleAuthController: Sendable {
     let cookies: SessionCookies
     let csrf: CSRFProtection
 
-    var endpoints: RouteCollection<AppRequestContext> {
-        let routes = RouteCollection(context: AppRequestContext.self)
-        routes.get("/auth/apple") { request, context in
+    func addRoutes(to routes: ProtectedRoutes) {
+        routes.openReads.get("/auth/apple") { request, context in
             let session = context.signedIn?.viaCookie == true ? context.signedIn?.session : nil
             let (browser, cookie) = signIn.binding.start(request)
             let url = try await signIn.begin(session: session, browser: browser)
@@ -21,11 +20,11 @@ struct AppleAuthController: Sendable {
             response.setCookie(cookie)
             return response
         }
-        routes.get("/auth/apple/native") { request, _ in
+        routes.openReads.get("/auth/apple/native") { request, _ in
             // Answers JSON errors (a native client reads them), never a page.
             do {
                 let query = request.uri.queryParameters
-                let url = try await signIn.beginNative(
+                let url = try await signIn.beginLoopbackBridge(
                     redirectURI: query.get("redirect_uri"), state: query.get("state"), nonce: query.get("nonce")
                 )
                 var response = Response.redirect(to: url.absoluteString, type: .found)
@@ -35,18 +34,21 @@ struct AppleAuthController: Sendable {
                 return error.serverError.jsonResponse()
             }
         }
-        routes.post("/auth/apple/callback") { request, _ in
-            let body = try await request.bodyText()
-            switch try await signIn.complete(formBody: body) {
-            case .cancelled:
-                return Response.seeOther("/?notice=cancelled")
-            case .bridged(let url):
-                return Response.seeOther(url.absoluteString)
-            case .handoff(let sealed):
-                return Response.seeOther("/auth/apple/finish?answer=" + sealed)
+        // Apple's answer is a cross-site `form_post` (no Origin of ours, no Lax cookie): the single-use `state`,
+        // bound to the browser that started the flow (``FlowBinding``), is its CSRF defence.
+        routes.exempt(because: "Apple's cross-site form_post; the single-use state bound to the starting browser defends it")
+            .post("/auth/apple/callback") { request, _ in
+                let body = try await request.bodyText()
+                switch try await signIn.complete(formBody: body) {
+                case .cancelled:
+                    return Response.seeOther("/?notice=cancelled")
+                case .bridged(let url):
+                    return Response.seeOther(url.absoluteString)
+                case .handoff(let sealed):
+                    return Response.seeOther("/auth/apple/finish?answer=" + sealed)
+                }
             }
-        }
-        routes.get("/auth/apple/finish") { request, context in
+        routes.openReads.get("/auth/apple/finish") { request, context in
             let sessionID = context.signedIn?.viaCookie == true ? context.signedIn?.session.id : nil
             let (sessionToken, result) = try await signIn.finish(
                 sealed: request.uri.queryParameters.get("answer") ?? "", browser: signIn.binding.browser(of: request), sessionID: sessionID)
@@ -55,6 +57,5 @@ struct AppleAuthController: Sendable {
             response.setCookie(csrf.rotate())
             return response
         }
-        return routes
     }
 }

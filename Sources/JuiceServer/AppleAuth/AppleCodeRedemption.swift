@@ -1,6 +1,7 @@
 import AppleSignIn
 import Foundation
 import Hummingbird
+import JuiceEncodings
 
 /// Redeems an authorization code for the user a verified identity token names, for the web callback
 /// and the native API alike: exchanges it at Apple (timed in `/metrics`), checks that Apple's token

@@ -9,24 +9,21 @@ import Hummingbird
 ///   resolved, signs in with the form_post callback's checks, sets the session cookie and answers
 ///   `{"location": "/account"}`.
 ///
-/// Both are same-origin only (`Origin` must be the public origin, signed in or not) and answer
-/// `{"error", "reason"}` on failure.
+/// Both are script routes (``RouteProtection/script``): same-origin only (`Origin` must be the public origin, signed in
+/// or not), checked by their group, and answer `{"error", "reason"}` on failure.
 struct ApplePopupController: Sendable {
     let popup: ApplePopupSignIn
     let cookies: SessionCookies
     let csrf: CSRFProtection
-    let origin: OriginCheck
 
     /// The answer of a completed sign-in: where the page goes next.
     struct Completed: ResponseEncodable, Sendable {
         let location: String
     }
 
-    var endpoints: RouteCollection<AppRequestContext> {
-        let routes = RouteCollection(context: AppRequestContext.self)
-        routes.post("/auth/apple/popup") { request, context in
+    func addRoutes(to routes: ProtectedRoutes) {
+        routes.scripts.post("/auth/apple/popup") { request, context in
             await answering(context) {
-                try origin.verifySameOrigin(request)
                 let session = context.signedIn?.viaCookie == true ? context.signedIn?.session : nil
                 let (browser, cookie) = popup.web.binding.start(request)
                 var response = try await popup.begin(session: session, browser: browser).response(from: request, context: context)
@@ -34,9 +31,8 @@ struct ApplePopupController: Sendable {
                 return response
             }
         }
-        routes.post("/auth/apple/popup/complete") { request, context in
+        routes.scripts.post("/auth/apple/popup/complete") { request, context in
             await answering(context) {
-                try origin.verifySameOrigin(request)
                 let answer = try await request.decodeJSON(ApplePopupSignIn.Answer.self)
                 let sessionID = context.signedIn?.viaCookie == true ? context.signedIn?.session.id : nil
                 let (sessionToken, result) = try await popup.complete(answer, browser: popup.web.binding.browser(of: request), sessionID: sessionID)
@@ -47,7 +43,6 @@ struct ApplePopupController: Sendable {
                 return response
             }
         }
-        return routes
     }
 
     /// Runs `body`; any error becomes the JSON error answer (never a page: the caller is a script).

@@ -1,6 +1,7 @@
 import AppleSignIn
 import Foundation
 import Hummingbird
+import JuiceEncodings
 
 /// The web Sign in with Apple flow, without HTTP: ``begin(session:browser:)`` makes the authorize
 /// URL, ``complete(formBody:)`` checks and consumes Apple's `form_post` answer, and
@@ -69,18 +70,18 @@ struct AppleWebSignIn: Sendable {
     }
 
     /// Starts a loopback bridge sign-in (`GET /auth/apple/native`): stores a pending authorization with
-    /// purpose ``PendingAuthorization/Purpose/native``, the client's loopback URI and `state`, and
+    /// purpose ``PendingAuthorization/Purpose/loopbackBridge``, the client's loopback URI and `state`, and
     /// returns Apple's authorize URL carrying the client's `nonce` (the SHA-256 hex of its raw nonce)
     /// and a fresh server `state`.
     /// - Throws: ``ServerError`` `invalid_redirect_uri` or `invalid_request`.
-    func beginNative(redirectURI: String?, state: String?, nonce: String?) async throws -> URL {
+    func beginLoopbackBridge(redirectURI: String?, state: String?, nonce: String?) async throws -> URL {
         let target = try LoopbackRedirectURI(redirectURI ?? "")
         guard let state, !state.isEmpty, state.utf8.count <= 512 else { throw ServerError.invalidRequest("state is required (at most 512 bytes)") }
         guard let nonce, !nonce.isEmpty, nonce.utf8.count <= 512 else { throw ServerError.invalidRequest("nonce is required (at most 512 bytes)") }
         // Not bound to a browser cookie: the native client checks its own state and nonce in what the
         // bridge hands it, so an answer it did not ask for is refused there.
         return try await authorize(
-            nonce: nonce, state: random.token(), for: .native(bridgeRedirectURI: target.url.absoluteString, bridgeState: state)
+            nonce: nonce, state: random.token(), for: .loopbackBridge(bridgeRedirectURI: target.url.absoluteString, bridgeState: state)
         )
         .url(appleBaseURL: configuration.apple.appleBaseURL)
     }
@@ -143,7 +144,7 @@ struct AppleWebSignIn: Sendable {
         } catch {
             // Whatever Apple said, the state is spent.
             if let state = error.state, let pending = try await authorizations.consume(state: state, now: time.now),
-                case .native(let target, let bridgeState) = pending.purpose
+                case .loopbackBridge(let target, let bridgeState) = pending.purpose
             {
                 return try Self.bridge(to: target, state: bridgeState, [("error", error.appleError ?? error.code.description)])
             }
@@ -158,7 +159,7 @@ struct AppleWebSignIn: Sendable {
             throw ServerError.staleState
         }
         switch pending.purpose {
-        case .native(let target, let bridgeState):
+        case .loopbackBridge(let target, let bridgeState):
             // The client verifies nothing itself: it posts these to /api/auth/apple, which does.
             var fields = [("code", response.code)]
             if let idToken = response.idToken { fields.append(("id_token", idToken)) }

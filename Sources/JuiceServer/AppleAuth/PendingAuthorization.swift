@@ -12,7 +12,7 @@ struct PendingAuthorization: Sendable, Hashable {
         case web(nonce: String, linkAccountID: String?, replacesSessionID: String?)
         /// A native client's sign-in through the loopback bridge: Apple's answer goes to its loopback URI with
         /// its own `state`; the client posts it to `/api/auth/apple`, which checks the nonce.
-        case native(bridgeRedirectURI: String, bridgeState: String)
+        case loopbackBridge(bridgeRedirectURI: String, bridgeState: String)
     }
 
     /// The `state` sent to Apple (random, single use).

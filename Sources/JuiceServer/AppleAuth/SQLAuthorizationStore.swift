@@ -19,7 +19,7 @@ struct SQLAuthorizationStore: AuthorizationStore {
         switch request.purpose {
         case .web(let webNonce, let link, let replaces):
             (nonce, linkAccountID, replacesSessionID) = (webNonce, link, replaces)
-        case .native(let redirectURI, let state):
+        case .loopbackBridge(let redirectURI, let state):
             (kind, bridgeRedirectURI, bridgeState) = ("native", redirectURI, state)
         }
         let row: [any Encodable & Sendable] = [
@@ -49,7 +49,7 @@ struct SQLAuthorizationStore: AuthorizationStore {
                 )
             case "native":
                 guard let target = try row.decode(column: "relay_redirect_uri", as: String?.self) else { return nil }
-                purpose = .native(bridgeRedirectURI: target, bridgeState: try row.decode(column: "relay_state", as: String?.self) ?? "")
+                purpose = .loopbackBridge(bridgeRedirectURI: target, bridgeState: try row.decode(column: "relay_state", as: String?.self) ?? "")
             default:
                 return nil
             }

@@ -20,9 +20,9 @@ struct NotificationController: Sendable {
         var status: String
     }
 
-    var endpoints: RouteCollection<AppRequestContext> {
-        let routes = RouteCollection(context: AppRequestContext.self)
-        routes.post("/apple/notifications") { request, context -> Response in
+    func addRoutes(to routes: ProtectedRoutes) {
+        routes.exempt(because: "Apple's server-to-server call: the JWT signed with Apple's key is its proof").post("/apple/notifications") {
+            request, context -> Response in
             // Apple posts JSON; anything else is refused unread (Apple retries a 4xx delivery).
             do throws(ServerError) {
                 try request.requireJSONMediaType()
@@ -52,6 +52,5 @@ struct NotificationController: Sendable {
             context.logger.info("Apple notification", metadata: ["type": "\(notification.type.description.prefix(64))", "outcome": "\(status)"])
             return try Status(status: status).response(from: request, context: context)
         }
-        return routes
     }
 }

@@ -1,5 +1,6 @@
 import AppleSignIn
 import Foundation
+import JuiceEncodings
 import Logging
 
 /// Revokes queued refresh tokens at Apple: once right after an account is deleted, then again with

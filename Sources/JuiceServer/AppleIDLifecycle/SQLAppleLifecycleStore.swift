@@ -146,7 +146,7 @@ struct SQLAppleLifecycleStore: AppleLifecycleStore {
                     .where("transfer_subject", .equal, transferSubject).run()
                 return false
             }
-            guard let row = try await SQLAccountRepository.rekeyTransferred(from: transferSubject, to: subject, at: now, on: sql) else {
+            guard let row = try await AppleIdentitiesTable.rekeyTransferred(from: transferSubject, to: subject, at: now, on: sql) else {
                 return false
             }
             if let email, !email.isEmpty {

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 /// Where the server's database is: a SQLite file, or a PostgreSQL server.
 ///
@@ -57,39 +58,9 @@ public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A database location that cannot be used: a ``Code`` and a reason that never holds the password.
-public struct DatabaseLocationError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct DatabaseLocationError: CodedError {
     /// A stable identifier for the problem, e.g. `"empty"`; the set is closed.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Base: String, Sendable {
-            case empty = "empty"
-            case unknownScheme = "unknown_scheme"
-            case invalidURL = "invalid_url"
-            case missingPath = "missing_path"
-            case unreachable = "unreachable"
-        }
-
-        private let base: Base
-
-        private init(_ base: Base) { self.base = base }
-
-        /// The code's stable string, e.g. for a log line or an error body.
-        public var description: String { base.rawValue }
-
-        /// The database URL is empty.
-        public static let empty = Code(.empty)
-
-        /// Neither `sqlite:` nor `postgres://`.
-        public static let unknownScheme = Code(.unknownScheme)
-
-        /// A `postgres://` URL that cannot be parsed.
-        public static let invalidURL = Code(.invalidURL)
-
-        /// A `sqlite:` URL without a path.
-        public static let missingPath = Code(.missingPath)
-
-        /// The database could not be opened or reached.
-        public static let unreachable = Code(.unreachable)
-    }
+    public typealias Code = ErrorCode<DatabaseLocationError>
 
     /// What is wrong.
     public let code: Code
@@ -101,9 +72,17 @@ public struct DatabaseLocationError: Error, Sendable, Hashable, CustomStringConv
         self.reason = reason
     }
 
-    public var description: String { reason }
+}
 
-    /// Errors are equal when their codes are.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+extension ErrorCode<DatabaseLocationError> {
+    /// The database URL is empty.
+    public static var empty: Self { Self("empty") }
+    /// Neither `sqlite:` nor `postgres://`.
+    public static var unknownScheme: Self { Self("unknown_scheme") }
+    /// A `postgres://` URL that cannot be parsed.
+    public static var invalidURL: Self { Self("invalid_url") }
+    /// A `sqlite:` URL without a path.
+    public static var missingPath: Self { Self("missing_path") }
+    /// The database could not be opened or reached.
+    public static var unreachable: Self { Self("unreachable") }
 }

@@ -25,19 +25,8 @@ extension ServerConfiguration {
         }
     }
 
-    /// The server's own settings, next to the toolkit's `config.json` fields.
-    static let serverFields: [String] = [
-        "public_url", "database_url", "host", "port", "session_lifetime", "refresh_token_key", "refresh_token_key_path", "password_hash_cost",
-        "smtp_url", "mail_from", "trusted_proxies", "require_nonce", "idle_timeout", "header_timeout", "body_timeout", "sign_up_limit",
-        "password_hash_concurrency", "passkey_rp_id", "passkey_origins", "passkey_related_origins",
-    ]
-    /// The toolkit's fields (see ``AppleSignInConfiguration``).
-    static let toolkitFields: [String] = [
-        "client_id", "team_id", "key_id", "redirect_uri", "scope", "private_key_path", "private_key", "additional_client_ids", "apple_base_url",
-        "issuer",
-    ]
     /// Every field that may come from the environment as `JUICE_<FIELD>` (e.g. `JUICE_CLIENT_ID`).
-    public static var environmentVariables: [String] { (toolkitFields + serverFields).map { "JUICE_" + $0.uppercased() } }
+    public static var environmentVariables: [String] { (ConfigurationField.toolkit + ConfigurationField.server).map(\.environmentVariable) }
 
     /// Whether the environment configures the server (any `JUICE_*` setting is present).
     public static func environmentConfigures(_ environment: [String: String]) -> Bool {
@@ -71,120 +60,122 @@ extension ServerConfiguration {
             }
             baseDirectory = file.deletingLastPathComponent()
         }
-        for field in toolkitFields + serverFields {
-            guard let value = environment["JUICE_" + field.uppercased()] else { continue }
+        for field in ConfigurationField.toolkit + ConfigurationField.server {
+            guard let value = environment[field.environmentVariable] else { continue }
             // A list's environment variable is comma-separated: the same list a file writes as an array.
-            document[field] =
-                ["additional_client_ids", "trusted_proxies", "passkey_origins", "passkey_related_origins"].contains(field)
+            document[field.name] =
+                field.isList
                 ? .array(value.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 != .string("") })
                 : .string(value)
         }
-        if let host = overrides.host { document["host"] = .string(host) }
-        if let port = overrides.port { document["port"] = .integer(Int64(port)) }
-        if let publicURL = overrides.publicURL { document["public_url"] = .string(publicURL) }
-        if let database = overrides.database { document["database_url"] = .string(database) }
+        if let host = overrides.host { document[ConfigurationField.host.name] = .string(host) }
+        if let port = overrides.port { document[ConfigurationField.port.name] = .integer(Int64(port)) }
+        if let publicURL = overrides.publicURL { document[ConfigurationField.publicURL.name] = .string(publicURL) }
+        if let database = overrides.database { document[ConfigurationField.databaseURL.name] = .string(database) }
 
-        var reader = ConfigurationReader(document: document, extraFields: Set(serverFields))
-        func problem(_ field: String, _ message: String) { reader.problem(field, message) }
-        func string(_ field: String) -> String? { reader.optionalString(field) }
-        func integer(_ field: String, in range: ClosedRange<Int>) -> Int? { reader.integer(field, in: range) }
+        var reader = ConfigurationReader(document: document, extraFields: ConfigurationField.server)
+        func problem(_ field: ConfigurationField, _ message: String) { reader.problem(field, message) }
+        func string(_ field: ConfigurationField) -> String? { reader.optionalString(field) }
+        func integer(_ field: ConfigurationField, in range: ClosedRange<Int>) -> Int? { reader.integer(field, in: range) }
 
         // The server's fields.
         var publicURL: URL?
-        if let text = string("public_url") {
+        if let text = string(.publicURL) {
             if let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host,
                 !host.isEmpty,
                 url.query == nil, url.fragment == nil
             {
                 if scheme == "http" && !Self.isLoopback(host) {
-                    problem("public_url", "must use https (plain http is accepted only for localhost and 127.0.0.1)")
+                    problem(.publicURL, "must use https (plain http is accepted only for localhost and 127.0.0.1)")
                 } else {
                     publicURL = url
                 }
             } else {
-                problem("public_url", "\"\(text.prefix(200))\" is not an absolute http(s) URL without query or fragment")
+                problem(.publicURL, "\"\(text.prefix(200))\" is not an absolute http(s) URL without query or fragment")
             }
         } else {
-            problem("public_url", "is required: the URL people open, e.g. https://juice.example.com")
+            problem(.publicURL, "is required: the URL people open, e.g. https://juice.example.com")
         }
         var database = DatabaseLocation.sqlite(path: dataDirectory.appendingPathComponent("juice.sqlite").path)
-        if let text = string("database_url") {
-            do { database = try DatabaseLocation(parsing: text) } catch { problem("database_url", error.reason) }
+        if let text = string(.databaseURL) {
+            do { database = try DatabaseLocation(parsing: text) } catch { problem(.databaseURL, error.reason) }
         }
-        let host = string("host") ?? "127.0.0.1"
-        let port = integer("port", in: 0...65535) ?? 8080
-        let sessionLifetime = integer("session_lifetime", in: 60...31_536_000) ?? 7 * 86_400
-        let cost = integer("password_hash_cost", in: 4...31) ?? 12
+        let host = string(.host) ?? "127.0.0.1"
+        let port = integer(.port, in: 0...65535) ?? 8080
+        let sessionLifetime = integer(.sessionLifetime, in: 60...31_536_000) ?? 7 * 86_400
+        let cost = integer(.passwordHashCost, in: 4...31) ?? 12
         let defaults = HTTPTimeouts()
         let timeouts = HTTPTimeouts(
-            idle: integer("idle_timeout", in: 1...86_400).map { .seconds($0) } ?? defaults.idle,
-            header: integer("header_timeout", in: 1...3600).map { .seconds($0) } ?? defaults.header,
-            body: integer("body_timeout", in: 1...3600).map { .seconds($0) } ?? defaults.body)
-        let signUpLimit = integer("sign_up_limit", in: 1...1_000_000)
-        let hashConcurrency = integer("password_hash_concurrency", in: 1...1024)
+            idle: integer(.idleTimeout, in: 1...86_400).map { .seconds($0) } ?? defaults.idle,
+            header: integer(.headerTimeout, in: 1...3600).map { .seconds($0) } ?? defaults.header,
+            body: integer(.bodyTimeout, in: 1...3600).map { .seconds($0) } ?? defaults.body)
+        let signUpLimit = integer(.signUpLimit, in: 1...1_000_000)
+        let hashConcurrency = integer(.passwordHashConcurrency, in: 1...1024)
         var serverSecret: SymmetricKey?
-        switch (string("refresh_token_key"), string("refresh_token_key_path")) {
+        switch (string(.refreshTokenKey), string(.refreshTokenKeyPath)) {
         case (nil, nil):
-            problem("refresh_token_key", "is required: 32 random bytes, base64 (e.g. `openssl rand -base64 32`), or refresh_token_key_path")
+            problem(.refreshTokenKey, "is required: 32 random bytes, base64 (e.g. `openssl rand -base64 32`), or refresh_token_key_path")
         case (.some, .some):
-            problem("refresh_token_key", "give either refresh_token_key or refresh_token_key_path, not both")
+            problem(.refreshTokenKey, "give either refresh_token_key or refresh_token_key_path, not both")
         case (let inline?, nil):
             serverSecret = Self.parseKey(inline)
-            if serverSecret == nil { problem("refresh_token_key", "must be 32 bytes, base64-encoded") }
+            if serverSecret == nil { problem(.refreshTokenKey, "must be 32 bytes, base64-encoded") }
         case (nil, let path?):
             let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
             if let text = try? String(contentsOf: url, encoding: .utf8) {
                 serverSecret = Self.parseKey(text)
-                if serverSecret == nil { problem("refresh_token_key_path", "\(url.path) must hold 32 bytes, base64-encoded") }
+                if serverSecret == nil { problem(.refreshTokenKeyPath, "\(url.path) must hold 32 bytes, base64-encoded") }
             } else {
-                problem("refresh_token_key_path", "cannot read \(url.path)")
+                problem(.refreshTokenKeyPath, "cannot read \(url.path)")
             }
         }
         var trustedProxies = TrustedProxies.none
         if let entries = reader.list(
-            "trusted_proxies", message: "must be a list of IP addresses or CIDR ranges (JUICE_TRUSTED_PROXIES: comma-separated)")
+            .trustedProxies, message: "must be a list of IP addresses or CIDR ranges (JUICE_TRUSTED_PROXIES: comma-separated)")
         {
             do {
                 trustedProxies = try TrustedProxies(parsing: entries)
             } catch {
-                problem("trusted_proxies", error.description)
+                problem(.trustedProxies, error.description)
             }
         }
-        let requireNonce = reader.bool("require_nonce") ?? false
-        let passkeyRelyingPartyID = string("passkey_rp_id").map { $0.lowercased() }
+        let requireNonce = reader.bool(.requireNonce) ?? false
+        let passkeyRelyingPartyID = string(.passkeyRelyingPartyID).map { $0.lowercased() }
         if let rpID = passkeyRelyingPartyID, let host = publicURL?.host?.lowercased() {
             if rpID.isEmpty || !(host == rpID || host.hasSuffix("." + rpID)) {
-                problem("passkey_rp_id", "must be the public URL's host \(host) or a domain it is under")
+                problem(.passkeyRelyingPartyID, "must be the public URL's host \(host) or a domain it is under")
             }
         }
         var passkeyOrigins: [String] = []
-        for entry in reader.list("passkey_origins", message: "must be a list of origins (JUICE_PASSKEY_ORIGINS: comma-separated)") ?? [] {
+        for entry in reader.list(.passkeyOrigins, message: "must be a list of origins (JUICE_PASSKEY_ORIGINS: comma-separated)") ?? [] {
             if entry.contains(":"), entry.utf8.count <= 512, !entry.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
                 passkeyOrigins.append(entry)
             } else {
-                problem("passkey_origins", "\"\(entry.prefix(100))\" is not an origin (https://host or android:apk-key-hash:…)")
+                problem(.passkeyOrigins, "\"\(entry.prefix(100))\" is not an origin (https://host or android:apk-key-hash:…)")
             }
         }
         var passkeyRelatedOrigins: [String] = []
         if let entries = reader.list(
-            "passkey_related_origins", message: "must be a list of https origins (JUICE_PASSKEY_RELATED_ORIGINS: comma-separated)")
+            .passkeyRelatedOrigins, message: "must be a list of https origins (JUICE_PASSKEY_RELATED_ORIGINS: comma-separated)")
         {
             do {
                 passkeyRelatedOrigins = try RelatedOrigins(entries).origins
             } catch {
-                problem("passkey_related_origins", error.description)
+                problem(.passkeyRelatedOrigins, error.description)
             }
         }
         var mail: MailSettings?
-        switch (string("smtp_url"), string("mail_from")) {
+        switch (string(.smtpURL), string(.mailFrom)) {
         case (nil, nil):
             break
         case (let url?, let from?):
-            do { mail = try MailSettings(smtpURL: url, mailFrom: from) } catch { problem(error.field, error.message) }
+            do { mail = try MailSettings(smtpURL: url, mailFrom: from) } catch {
+                problem(error.field == ConfigurationField.mailFrom.name ? .mailFrom : .smtpURL, error.reason)
+            }
         case (nil, .some):
-            problem("smtp_url", "is required with mail_from: the SMTP server Juice sends its mail through")
+            problem(.smtpURL, "is required with mail_from: the SMTP server Juice sends its mail through")
         case (.some, nil):
-            problem("mail_from", "is required with smtp_url: the sender of Juice's mail, e.g. \"Juice <hello@juice.example.com>\"")
+            problem(.mailFrom, "is required with smtp_url: the sender of Juice's mail, e.g. \"Juice <hello@juice.example.com>\"")
         }
 
         // The toolkit's fields, read from the same document by the same reader.
@@ -193,7 +184,7 @@ extension ServerConfiguration {
         if let apple, let publicURL, let redirect = apple.redirectURI {
             let expected = publicURL.absoluteString.trimmingSuffix("/") + "/auth/apple/callback"
             if redirect.absoluteString != expected {
-                problem("redirect_uri", "must be \(expected) (the callback under public_url), not \(redirect.absoluteString)")
+                problem(.redirectURI, "must be \(expected) (the callback under public_url), not \(redirect.absoluteString)")
             }
         }
         guard reader.problems.isEmpty, let apple, let publicURL, let serverSecret else { throw ConfigurationError(reader.problems) }

@@ -9,8 +9,16 @@ extension Username.Problem: ServerErrorConvertible {
         case .invisibleOrUnassigned:
             ServerError(
                 .invalidUsername, status: .badRequest,
-                "a username has no control, invisible or direction-changing characters (such as U+202E) and no unassigned code points"
+                "a username has no control, invisible or direction-changing characters (such as U+202E or U+034F) and no unassigned code points"
             )
+        case .compatibilityForm:
+            ServerError(
+                .invalidUsername, status: .badRequest,
+                "a username has no compatibility forms of letters (such as mathematical, circled or ligature letters): type the plain letters"
+            )
+        case .symbolOrPunctuation:
+            ServerError(
+                .invalidUsername, status: .badRequest, "a username has letters, digits and ASCII symbols only (PRECIS IdentifierClass)")
         }
     }
 }

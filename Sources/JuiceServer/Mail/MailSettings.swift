@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 /// Where Juice's mail goes and whom it comes from: `smtp_url` and `mail_from` of `juice.json`.
 ///
@@ -36,62 +37,46 @@ public struct MailSettings: Sendable, Hashable {
             url.path.isEmpty || url.path == "/", url.query == nil, url.user == nil, url.password == nil
         else {
             throw MailSettingsError(
-                .invalidSMTPURL, field: "smtp_url", message: "must be smtp://host[:port] (plain SMTP, no credentials), e.g. smtp://127.0.0.1:25")
+                .invalidSMTPURL, field: "smtp_url", reason: "must be smtp://host[:port] (plain SMTP, no credentials), e.g. smtp://127.0.0.1:25")
         }
         let port = url.port ?? 25
         guard (1...65535).contains(port) else {
-            throw MailSettingsError(.invalidSMTPPort, field: "smtp_url", message: "the port must be between 1 and 65535")
+            throw MailSettingsError(.invalidSMTPPort, field: "smtp_url", reason: "the port must be between 1 and 65535")
         }
         guard let sender = MailSender(parsing: mailFrom) else {
-            throw MailSettingsError(.invalidMailFrom, field: "mail_from", message: "must be one address, e.g. \"Juice <hello@juice.example.com>\"")
+            throw MailSettingsError(.invalidMailFrom, field: "mail_from", reason: "must be one address, e.g. \"Juice <hello@juice.example.com>\"")
         }
         self.init(smtpHost: host, smtpPort: port, sender: sender)
     }
 }
 
 /// A mail setting that cannot be used: a ``Code``, the field at fault and what is wrong with it.
-public struct MailSettingsError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct MailSettingsError: CodedError {
     /// A stable identifier for the problem, e.g. `"invalid_smtp_url"`; the set is closed.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Base: String, Sendable {
-            case invalidSMTPURL = "invalid_smtp_url"
-            case invalidSMTPPort = "invalid_smtp_port"
-            case invalidMailFrom = "invalid_mail_from"
-        }
-
-        private let base: Base
-
-        private init(_ base: Base) { self.base = base }
-
-        /// The code's stable string, e.g. for a log line or an error body.
-        public var description: String { base.rawValue }
-
-        /// `smtp_url` is not `smtp://host[:port]` without credentials.
-        public static let invalidSMTPURL = Code(.invalidSMTPURL)
-
-        /// `smtp_url`'s port is outside 1–65535.
-        public static let invalidSMTPPort = Code(.invalidSMTPPort)
-
-        /// `mail_from` is not one address.
-        public static let invalidMailFrom = Code(.invalidMailFrom)
-    }
+    public typealias Code = ErrorCode<MailSettingsError>
 
     /// What is wrong.
     public let code: Code
     /// `smtp_url` or `mail_from`.
     public let field: String
     /// What is wrong, for a person.
-    public let message: String
+    public let reason: String
 
-    init(_ code: Code, field: String, message: String) {
+    init(_ code: Code, field: String, reason: String) {
         self.code = code
         self.field = field
-        self.message = message
+        self.reason = reason
     }
 
-    public var description: String { "\(field): \(message)" }
+    public var description: String { "\(field): \(reason)" }
 
-    /// Errors are equal when their codes are.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+extension ErrorCode<MailSettingsError> {
+    /// `smtp_url` is not `smtp://host[:port]` without credentials.
+    public static var invalidSMTPURL: Self { Self("invalid_smtp_url") }
+    /// `smtp_url`'s port is outside 1–65535.
+    public static var invalidSMTPPort: Self { Self("invalid_smtp_port") }
+    /// `mail_from` is not one address.
+    public static var invalidMailFrom: Self { Self("invalid_mail_from") }
 }

@@ -17,15 +17,15 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         var text = String(text)
         if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
         guard !text.isEmpty, text.utf8.count <= 64 else { return nil }
+        // inet_pton writes the address in network order: 4 bytes for IPv4, 16 for IPv6.
         if !text.contains(":") {
-            var address = in_addr()
-            guard inet_pton(AF_INET, text, &address) == 1 else { return nil }
-            self.bytes = withUnsafeBytes(of: &address) { Array($0) }
+            var address = [UInt8](repeating: 0, count: 4)
+            guard address.withUnsafeMutableBytes({ inet_pton(AF_INET, text, $0.baseAddress) }) == 1 else { return nil }
+            self.bytes = address
             return
         }
-        var address = in6_addr()
-        guard inet_pton(AF_INET6, text, &address) == 1 else { return nil }
-        let bytes = withUnsafeBytes(of: &address) { Array($0) }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        guard bytes.withUnsafeMutableBytes({ inet_pton(AF_INET6, text, $0.baseAddress) }) == 1 else { return nil }
         let mappedPrefix: [UInt8] = Array(repeating: 0, count: 10) + [0xFF, 0xFF]
         self.bytes = bytes.starts(with: mappedPrefix) ? Array(bytes[12...]) : bytes
     }

@@ -12,12 +12,14 @@ struct PageRenderer: Sendable {
     static let contentSecurityPolicy =
         "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
+    /// Every template by name (partials included).
+    static let templates = [
+        "head": PageTemplates.head, "foot": PageTemplates.foot, "messages": PageTemplates.messages, "login": PageTemplates.login,
+        "signup": PageTemplates.signup, "account": PageTemplates.account, "password": PageTemplates.password, "error": PageTemplates.error,
+    ]
+
     init() throws {
-        let templates = [
-            "head": PageTemplates.head, "foot": PageTemplates.foot, "messages": PageTemplates.messages, "login": PageTemplates.login,
-            "signup": PageTemplates.signup, "account": PageTemplates.account, "password": PageTemplates.password, "error": PageTemplates.error,
-        ]
-        self.library = try PageTemplateLibrary(templates: templates, strings: PageStrings.table)
+        self.library = try PageTemplateLibrary(templates: Self.templates, strings: PageStrings.table)
     }
 
     /// Renders `template` with `values`; the language's strings (`t`), `lang` and `title` are added.

@@ -128,31 +128,30 @@ struct PasskeyAPIController: Sendable {
     var upgrade: PasskeyUpgrade { PasskeyUpgrade(ceremonies: ceremonies) }
     /// The passkeys, as the ceremonies store them.
     var store: any PasskeyStore { ceremonies.store }
-    let origin: OriginCheck
 
-    var endpoints: RouteCollection<AppRequestContext> {
-        let routes = RouteCollection(context: AppRequestContext.self)
-        routes.post("/api/passkeys/registration/options") { request, context -> EncodedOptions<PasskeyCeremonies.RegistrationOptions> in
-            let signedIn = try context.requireSignedIn()
-            try origin.verify(request, signedIn)
+    func addRoutes(to routes: ProtectedRoutes) {
+        // Passkey sign-in and sign-up over JSON answer a bearer token, never a cookie, and a browser cannot send
+        // `application/json` cross-site (no CORS is allowed); the ceremony's single-use challenge binds each finish.
+        let jsonSignIn = routes.exempt(because: "a JSON passkey sign-in or sign-up: no cross-site browser request can send it, and it sets no cookie")
+        routes.signedInChanges.post("/api/passkeys/registration/options") {
+            request, context -> EncodedOptions<PasskeyCeremonies.RegistrationOptions> in
+            let signedIn = context.signedIn
             return EncodedOptions(options: try await ceremonies.beginRegistration(account: signedIn.account))
         }
-        routes.post("/api/passkeys/registration") { request, context -> EditedResponse<PasskeyResponse> in
-            let signedIn = try context.requireSignedIn()
-            try origin.verify(request, signedIn)
+        routes.signedInChanges.post("/api/passkeys/registration") { request, context -> EditedResponse<PasskeyResponse> in
+            let signedIn = context.signedIn
             let body = try await request.decodeJSON(RegistrationBody.self)
             let credential = try await ceremonies.finishRegistration(
                 accountID: signedIn.account.id, response: try body.registrationResponse(), transports: body.response.transports ?? [], name: body.name
             )
             return EditedResponse(status: .created, response: PasskeyResponse(credential))
         }
-        routes.get("/api/passkeys") { _, context -> PasskeyListResponse in
-            let signedIn = try context.requireSignedIn()
+        routes.signedInReads.get("/api/passkeys") { _, context -> PasskeyListResponse in
+            let signedIn = context.signedIn
             return PasskeyListResponse(passkeys: try await store.credentials(accountID: signedIn.account.id).map(PasskeyResponse.init))
         }
-        routes.patch("/api/passkeys/{id}") { request, context -> PasskeyResponse in
-            let signedIn = try context.requireSignedIn()
-            try origin.verify(request, signedIn)
+        routes.signedInChanges.patch("/api/passkeys/{id}") { request, context -> PasskeyResponse in
+            let signedIn = context.signedIn
             let id = try Self.pathCredentialID(context)
             let body = try await request.decodeJSON(RenameBody.self)
             guard try await store.rename(credentialID: id, accountID: signedIn.account.id, to: try Self.newName(body.name)),
@@ -162,41 +161,38 @@ struct PasskeyAPIController: Sendable {
             }
             return PasskeyResponse(credential)
         }
-        routes.delete("/api/passkeys/{id}") { request, context -> Response in
-            let signedIn = try context.requireSignedIn()
-            try origin.verify(request, signedIn)
+        routes.signedInChanges.delete("/api/passkeys/{id}") { request, context -> Response in
+            let signedIn = context.signedIn
             switch try await store.remove(credentialID: try Self.pathCredentialID(context), accountID: signedIn.account.id) {
             case .removed: return Response(status: .noContent, headers: [.cacheControl: "no-store"])
             case .notFound: throw Self.noSuchPasskey
             case .lastSignInMethod: throw Self.lastSignInMethod
             }
         }
-        routes.post("/api/auth/passkey/options") { _, _ -> EncodedOptions<PasskeyCeremonies.AuthenticationOptions> in
+        jsonSignIn.post("/api/auth/passkey/options") { _, _ -> EncodedOptions<PasskeyCeremonies.AuthenticationOptions> in
             EncodedOptions(options: ceremonies.beginAuthentication())
         }
-        routes.post("/api/auth/passkey") { request, _ -> APIController.SignInResponse in
+        jsonSignIn.post("/api/auth/passkey") { request, _ -> APIController.SignInResponse in
             let body = try await request.decodeJSON(AuthenticationBody.self)
             let (token, account, _) = try await ceremonies.finishAuthentication(try body.authenticationResponse())
             return APIController.SignInResponse(token: token, account: APIController.AccountResponse(account))
         }
-        routes.post("/api/passkeys/upgrade/options") { request, context -> EncodedOptions<PasskeyCeremonies.RegistrationOptions> in
-            let signedIn = try context.requireSignedIn()
-            try origin.verify(request, signedIn)
+        routes.signedInChanges.post("/api/passkeys/upgrade/options") { request, context -> EncodedOptions<PasskeyCeremonies.RegistrationOptions> in
+            let signedIn = context.signedIn
             return EncodedOptions(options: try await upgrade.begin(signedIn))
         }
-        routes.post("/api/passkeys/upgrade") { request, context -> EditedResponse<PasskeyResponse> in
-            let signedIn = try context.requireSignedIn()
-            try origin.verify(request, signedIn)
+        routes.signedInChanges.post("/api/passkeys/upgrade") { request, context -> EditedResponse<PasskeyResponse> in
+            let signedIn = context.signedIn
             let body = try await request.decodeJSON(RegistrationBody.self)
             let credential = try await upgrade.finish(
                 signedIn, response: try body.registrationResponse(), transports: body.response.transports ?? [], name: body.name)
             return EditedResponse(status: .created, response: PasskeyResponse(credential))
         }
-        routes.post("/api/accounts/passkey/options") { request, context -> EncodedOptions<PasskeyCeremonies.RegistrationOptions> in
+        jsonSignIn.post("/api/accounts/passkey/options") { request, context -> EncodedOptions<PasskeyCeremonies.RegistrationOptions> in
             let body = try await request.decodeJSON(SignUpOptionsBody.self)
             return EncodedOptions(options: try await signUp.begin(username: body.username, address: context.clientAddress))
         }
-        routes.post("/api/accounts/passkey") { request, _ -> EditedResponse<APIController.SignInResponse> in
+        jsonSignIn.post("/api/accounts/passkey") { request, _ -> EditedResponse<APIController.SignInResponse> in
             let body = try await request.decodeJSON(SignUpBody.self)
             let (token, account, _) = try await signUp.finish(
                 try body.registration.registrationResponse(), userHandle: try body.userHandleBytes(), username: body.username,
@@ -204,7 +200,6 @@ struct PasskeyAPIController: Sendable {
             return EditedResponse(
                 status: .created, response: APIController.SignInResponse(token: token, account: APIController.AccountResponse(account)))
         }
-        return routes
     }
 
     /// The options in the shape `PublicKeyCredential.parseCreationOptionsFromJSON` and
@@ -244,7 +239,7 @@ struct PasskeyAPIController: Sendable {
     }
 
     /// The credential id in the path; an id that is not one is "no such passkey".
-    private static func pathCredentialID(_ context: AppRequestContext) throws -> [UInt8] {
+    private static func pathCredentialID(_ context: some RequestContext) throws -> [UInt8] {
         try credentialID(named: context.parameters.get("id"))
     }
 

@@ -14,30 +14,26 @@ import JuiceInfrastructure
 /// | `POST /account/passkeys/remove` | the account page's remove form (`id`); the account's last way to sign in stays |
 /// | `POST /account/passkeys/offer/dismiss` | hides the account page's passkey offer in this browser |
 ///
-/// `POST /auth/passkey` and `POST /signup/passkey` must come from the public origin (signed in or not), so another site cannot
-/// sign a browser in to the attacker's account with the attacker's passkey; it answers
-/// `{"error", "reason"}` on failure, the reason in the page's language. The forms are CSRF-checked
-/// like every other form.
+/// `POST /auth/passkey` and `POST /signup/passkey` are script routes (``RouteProtection/script``): they must come from
+/// the public origin (signed in or not), so another site cannot sign a browser in to the attacker's account with the
+/// attacker's passkey; they answer `{"error", "reason"}` on failure, the reason in the page's language. The forms are
+/// CSRF-checked by their group like every other form.
 struct PasskeyWebController: Sendable {
     let web: WebController
     let ceremonies: PasskeyCeremonies
     let signUp: PasskeySignUp
     /// The passkeys, as the ceremonies store them.
     var store: any PasskeyStore { ceremonies.store }
-    let origin: OriginCheck
 
     /// A rename or remove form.
     struct PasskeyForm: Decodable {
-        var csrf: String?
         var id: String?
         var name: String?
     }
 
-    var endpoints: RouteCollection<AppRequestContext> {
-        let routes = RouteCollection(context: AppRequestContext.self)
-        routes.post("/auth/passkey") { request, context in
+    func addRoutes(to routes: ProtectedRoutes) {
+        routes.scripts.post("/auth/passkey") { request, context in
             do {
-                try origin.verifySameOrigin(request)
                 let body = try await request.decodeJSON(PasskeyAPIController.AuthenticationBody.self)
                 let (sessionToken, _, _) = try await ceremonies.finishAuthentication(try body.authenticationResponse())
                 return try signedIn(sessionToken, request, context)
@@ -45,9 +41,8 @@ struct PasskeyWebController: Sendable {
                 return localizedRefusal(error, request, context)
             }
         }
-        routes.post("/signup/passkey") { request, context in
+        routes.scripts.post("/signup/passkey") { request, context in
             do {
-                try origin.verifySameOrigin(request)
                 let body = try await request.decodeJSON(PasskeyAPIController.SignUpBody.self)
                 let (sessionToken, _, _) = try await signUp.finish(
                     try body.registration.registrationResponse(), userHandle: try body.userHandleBytes(), username: body.username,
@@ -57,7 +52,7 @@ struct PasskeyWebController: Sendable {
                 return localizedRefusal(error, request, context)
             }
         }
-        routes.post("/account/passkeys/rename") { request, context in
+        routes.signedInForms.post("/account/passkeys/rename") { request, context in
             try await change(request, context) { form, signedIn in
                 let name = try PasskeyAPIController.newName(form.name ?? "")
                 let id = try PasskeyAPIController.credentialID(named: form.id)
@@ -67,7 +62,7 @@ struct PasskeyWebController: Sendable {
                 return "/account?notice=passkey_renamed"
             }
         }
-        routes.post("/account/passkeys/remove") { request, context in
+        routes.signedInForms.post("/account/passkeys/remove") { request, context in
             try await change(request, context) { form, signedIn in
                 let id = try PasskeyAPIController.credentialID(named: form.id)
                 switch try await store.remove(credentialID: id, accountID: signedIn.account.id) {
@@ -77,14 +72,12 @@ struct PasskeyWebController: Sendable {
                 }
             }
         }
-        routes.post("/account/passkeys/offer/dismiss") { request, context in
-            let form = try await request.form(PasskeyForm.self)
-            try web.csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
+        // Signed in or not: the offer can be dismissed from a page whose session has just ended.
+        routes.forms.post("/account/passkeys/offer/dismiss") { _, context in
             var response = Response.seeOther(context.signedIn?.viaCookie == true ? "/account" : "/")
             response.setCookie(web.cookies.passkeyOfferDismissed())
             return response
         }
-        return routes
     }
 
     /// `{"error", "reason"}` for a script, the reason in the page's language.
@@ -98,20 +91,16 @@ struct PasskeyWebController: Sendable {
     }
 
     private func localizedRefusal(_ error: any Error, _ request: Request, _ context: AppRequestContext) -> Response {
-        let refusal = ErrorMiddleware.serverError(for: error, logger: context.logger)
-        var localized = ServerError(refusal.code, status: refusal.status, web.errorMessage(refusal, request.language) ?? refusal.reason)
-        localized.headers = refusal.headers
-        return localized.jsonResponse()
+        ErrorMiddleware.serverError(for: error, logger: context.logger).localizedJSONResponse(language: request.language)
     }
 
-    /// A form on the account page: CSRF-checked, signed in with the cookie; `body` returns where to go
-    /// next, and a refusal it throws (a 4xx) is shown on the account page with its status.
+    /// A form on the account page (its group has checked the CSRF token and the session cookie); `body`
+    /// returns where to go next, and a refusal it throws (a 4xx) is shown on the account page with its status.
     private func change(
-        _ request: Request, _ context: AppRequestContext, _ body: (PasskeyForm, SignedIn) async throws -> String
+        _ request: Request, _ context: SignedInPageContext, _ body: (PasskeyForm, SignedIn) async throws -> String
     ) async throws -> Response {
         let form = try await request.form(PasskeyForm.self)
-        try web.csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
-        guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
+        let signedIn = context.signedIn
         do {
             return Response.seeOther(try await body(form, signedIn))
         } catch let error as any ServerErrorConvertible where error.serverError.status.code < 500 {

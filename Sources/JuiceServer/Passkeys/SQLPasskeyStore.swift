@@ -120,8 +120,8 @@ struct SQLPasskeyStore: PasskeyStore {
             guard recorded else {
                 throw PasskeyError(.counterRegressed, "another sign-in with this passkey used the same signature counter")
             }
-            try await SQLSessionStore.insert(record.session, accountID: record.accountID, on: sql)
-            guard let account = try await SQLAccountRepository.load(where: "a.id", equals: record.accountID, on: sql) else {
+            try await SessionsTable.insert(record.session, accountID: record.accountID, on: sql)
+            guard let account = try await AccountsTable.load(where: "a.id", equals: record.accountID, on: sql) else {
                 throw PasskeyError(.unknownCredential, "the account is gone")
             }
             return account

@@ -14,13 +14,13 @@ import JuiceInfrastructure
 /// | `DELETE /api/account/sessions/{id}` | ends one of them → 204 |
 /// | `DELETE /api/account/sessions` | ends every other one → `{"ended"}` |
 ///
-/// Every form is CSRF-checked; a cookie-authenticated API change must come from the public origin.
+/// Every form is CSRF-checked and a cookie-authenticated API change must come from the public origin: the
+/// routes' groups in ``ProtectedRoutes`` check both before a handler runs.
 struct AccountSettingsController: Sendable {
     let web: WebController
     let change: PasswordChange
     let security: any AccountSecurityStore
     let sessions: any SessionStore
-    let origin: OriginCheck
     let time: TimeSource
 
     /// `POST /api/account/password`'s body.
@@ -38,13 +38,12 @@ struct AccountSettingsController: Sendable {
 
     /// The password form.
     struct PasswordForm: Decodable {
-        var csrf: String?
         var username: String?
         var currentPassword: String?
         var newPassword: String?
 
         enum CodingKeys: String, CodingKey {
-            case csrf, username
+            case username
             case currentPassword = "current_password"
             case newPassword = "new_password"
         }
@@ -52,7 +51,6 @@ struct AccountSettingsController: Sendable {
 
     /// A session form.
     struct SessionForm: Decodable {
-        var csrf: String?
         var session: String?
     }
 
@@ -76,52 +74,42 @@ struct AccountSettingsController: Sendable {
         var ended: Int
     }
 
-    var endpoints: RouteCollection<AppRequestContext> {
-        let routes = RouteCollection(context: AppRequestContext.self)
-        routes.get("/account/password") { request, context in
-            guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
-            return try await passwordPage(request, signedIn, username: nil, error: nil)
+    func addRoutes(to routes: ProtectedRoutes) {
+        routes.signedInPages.get("/account/password") { request, context in
+            try await passwordPage(request, context.signedIn, username: nil, error: nil)
         }
-        routes.post("/account/password") { request, context in
+        routes.signedInForms.post("/account/password") { request, context in
             let form = try await request.form(PasswordForm.self)
-            try web.csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
-            guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
             do {
                 try await change.change(
-                    signedIn, currentPassword: form.currentPassword, newPassword: form.newPassword ?? "", username: form.username,
+                    context.signedIn, currentPassword: form.currentPassword, newPassword: form.newPassword ?? "", username: form.username,
                     address: context.clientAddress)
                 return Response.seeOther("/account?notice=password_changed")
             } catch let error as ServerError where error.status.code < 500 {
-                return try await passwordPage(request, signedIn, username: form.username, error: error)
+                return try await passwordPage(request, context.signedIn, username: form.username, error: error)
             }
         }
-        routes.post("/account/sessions/end") { request, context in
+        routes.signedInForms.post("/account/sessions/end") { request, context in
             let form = try await request.form(SessionForm.self)
-            try web.csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
-            guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
+            let signedIn = context.signedIn
             guard let id = form.session, !id.isEmpty, id.utf8.count <= 128 else { throw ServerError.invalidRequest("session is required") }
             _ = try await security.endSession(id: id, accountID: signedIn.account.id)
             return Response.seeOther(id == signedIn.session.id ? "/?notice=signed_out" : "/account?notice=session_ended")
         }
-        routes.post("/account/sessions/end-others") { request, context in
-            let form = try await request.form(SessionForm.self)
-            try web.csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
-            guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
-            _ = try await security.endOtherSessions(accountID: signedIn.account.id, keeping: signedIn.session.id)
+        routes.signedInForms.post("/account/sessions/end-others") { _, context in
+            _ = try await security.endOtherSessions(accountID: context.signedIn.account.id, keeping: context.signedIn.session.id)
             return Response.seeOther("/account?notice=sessions_ended")
         }
 
-        routes.post("/api/account/password") { request, context -> Response in
-            let signedIn = try context.requireSignedIn()
-            try origin.verify(request, signedIn)
+        routes.signedInChanges.post("/api/account/password") { request, context -> Response in
             let body = try await request.decodeJSON(PasswordBody.self)
             try await change.change(
-                signedIn, currentPassword: body.currentPassword, newPassword: body.newPassword, username: body.username,
+                context.signedIn, currentPassword: body.currentPassword, newPassword: body.newPassword, username: body.username,
                 address: context.clientAddress)
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
-        routes.get("/api/account/sessions") { _, context -> SessionsResponse in
-            let signedIn = try context.requireSignedIn()
+        routes.signedInReads.get("/api/account/sessions") { _, context -> SessionsResponse in
+            let signedIn = context.signedIn
             let list = try await security.activeSessions(accountID: signedIn.account.id, now: time.now)
             return SessionsResponse(
                 sessions: list.map {
@@ -130,21 +118,16 @@ struct AccountSettingsController: Sendable {
                         expiresAt: $0.expiresAt.formatted(.iso8601), current: $0.id == signedIn.session.id)
                 })
         }
-        routes.delete("/api/account/sessions/{id}") { request, context -> Response in
-            let signedIn = try context.requireSignedIn()
-            try origin.verify(request, signedIn)
+        routes.signedInChanges.delete("/api/account/sessions/{id}") { _, context -> Response in
             let id = context.parameters.get("id") ?? ""
-            guard !id.isEmpty, id.utf8.count <= 128, try await security.endSession(id: id, accountID: signedIn.account.id) else {
+            guard !id.isEmpty, id.utf8.count <= 128, try await security.endSession(id: id, accountID: context.signedIn.account.id) else {
                 throw ServerError(.notFound, status: .notFound, "this account has no such session")
             }
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
-        routes.delete("/api/account/sessions") { request, context -> EndedResponse in
-            let signedIn = try context.requireSignedIn()
-            try origin.verify(request, signedIn)
-            return EndedResponse(ended: try await security.endOtherSessions(accountID: signedIn.account.id, keeping: signedIn.session.id))
+        routes.signedInChanges.delete("/api/account/sessions") { _, context -> EndedResponse in
+            EndedResponse(ended: try await security.endOtherSessions(accountID: context.signedIn.account.id, keeping: context.signedIn.session.id))
         }
-        return routes
     }
 
     private func passwordPage(_ request: Request, _ signedIn: SignedIn, username: String?, error: ServerError?) async throws -> Response {

@@ -13,6 +13,8 @@ struct ErrorMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch is SignInRedirect {
+            return Response.seeOther(SignInRedirect().location)
         } catch {
             let serverError = Self.serverError(for: error, logger: context.logger)
             if Self.wantsJSON(request) { return serverError.jsonResponse() }

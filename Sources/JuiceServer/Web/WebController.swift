@@ -7,8 +7,8 @@ import Logging
 import WebAuthn
 
 /// The pages: `/` (sign-in form, "Sign in with a passkey" and the Sign in with Apple button), `/signup`,
-/// `/account` (with its passkeys), and the password, sign-out and delete forms. Every form post is
-/// CSRF-checked.
+/// `/account` (with its passkeys), and the password, sign-out and delete forms. Each route's group in
+/// ``ProtectedRoutes`` says who may reach it (every form post is CSRF-checked by its group).
 struct WebController: Sendable {
     let pages: PageRenderer
     let passwords: PasswordAccounts
@@ -27,14 +27,12 @@ struct WebController: Sendable {
 
     /// A password form.
     struct CredentialsForm: Decodable {
-        var csrf: String?
         var username: String?
         var password: String?
     }
 
-    /// A form with only its CSRF token (and an optional confirmation).
+    /// A form with only an optional confirmation (its CSRF token is its group's).
     struct ActionForm: Decodable {
-        var csrf: String?
         var confirm: String?
     }
 
@@ -44,19 +42,17 @@ struct WebController: Sendable {
         "passkey_renamed", "passkey_removed",
     ]
 
-    var endpoints: RouteCollection<AppRequestContext> {
-        let routes = RouteCollection(context: AppRequestContext.self)
-        routes.get("/") { request, context in
+    func addRoutes(to routes: ProtectedRoutes) {
+        routes.openReads.get("/") { request, context in
             if context.signedIn?.viaCookie == true { return Response.seeOther("/account") }
             return formPage(.login, request, context, username: "", error: nil)
         }
-        routes.get("/signup") { request, context in
+        routes.openReads.get("/signup") { request, context in
             if context.signedIn?.viaCookie == true { return Response.seeOther("/account") }
             return formPage(.signup, request, context, username: "", error: nil)
         }
-        routes.post("/signin") { request, context in
+        routes.forms.post("/signin") { request, context in
             let form = try await request.form(CredentialsForm.self)
-            try csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
             do {
                 let (sessionToken, _, _) = try await passwords.signIn(
                     username: form.username ?? "", password: form.password ?? "", address: context.clientAddress
@@ -66,9 +62,8 @@ struct WebController: Sendable {
                 return formPage(.login, request, context, username: form.username ?? "", error: error.serverError)
             }
         }
-        routes.post("/signup") { request, context in
+        routes.forms.post("/signup") { request, context in
             let form = try await request.form(CredentialsForm.self)
-            try csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
             do {
                 let (sessionToken, _, _) = try await passwords.signUp(
                     username: form.username ?? "", password: form.password ?? "", address: context.clientAddress)
@@ -77,25 +72,20 @@ struct WebController: Sendable {
                 return formPage(.signup, request, context, username: form.username ?? "", error: error.serverError)
             }
         }
-        routes.get("/account") { request, context in
-            guard let signedIn = context.signedIn, signedIn.viaCookie else { return Response.seeOther("/") }
-            return try await accountPage(request, signedIn)
+        routes.signedInPages.get("/account") { request, context in
+            try await accountPage(request, context.signedIn)
         }
-        routes.post("/signout") { request, context in
-            let form = try await request.form(ActionForm.self)
-            try csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
+        // Signed in or not: signing out twice, or from a page whose session already ended, still lands on the login page.
+        routes.forms.post("/signout") { request, context in
             if let signedIn = context.signedIn { try await sessions.end(sessionID: signedIn.session.id) }
             return signedOut(location: "/?notice=signed_out")
         }
-        routes.post("/account/delete") { request, context in
+        routes.signedInForms.post("/account/delete") { request, context in
             let form = try await request.form(ActionForm.self)
-            try csrf.verify(request, signedIn: context.signedIn, submitted: form.csrf)
-            guard let signedIn = context.signedIn else { return Response.seeOther("/") }
             guard form.confirm == "yes" else { return Response.seeOther("/account") }
-            try await deletion.delete(accountID: signedIn.account.id, logger: context.logger)
+            try await deletion.delete(accountID: context.signedIn.account.id, logger: context.logger)
             return signedOut(location: "/?notice=deleted")
         }
-        return routes
     }
 
     // MARK: - Responses
@@ -120,8 +110,7 @@ struct WebController: Sendable {
     }
 
     func errorMessage(_ error: ServerError?, _ language: PageLanguage) -> String? {
-        guard let error else { return nil }
-        return PageStrings.table(language)["error_" + error.code.rawValue] ?? error.reason
+        error?.localizedReason(language)
     }
 
     /// The two pages with a username form: log in and sign up.

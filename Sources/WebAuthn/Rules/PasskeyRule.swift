@@ -1,7 +1,7 @@
 /// One rule a passkey ceremony must satisfy; each refusal is a precise ``PasskeyError``.
 ///
 /// The two ceremonies are ordered lists of rules (``PasskeyRelyingParty/registrationRules`` and
-/// ``PasskeyRelyingParty/authenticationRules``), as the identity-token checks are a list of `TokenPolicy`s.
+/// ``PasskeyRelyingParty/authenticationRules``), as the identity-token checks are a list of `TokenRule`s.
 /// A rule that applies to both ceremonies is generic over the evidence; one that applies to one names its
 /// evidence type.
 package protocol PasskeyRule<Evidence>: Sendable {

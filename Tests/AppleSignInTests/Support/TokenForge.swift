@@ -23,7 +23,7 @@ enum TokenForge {
             "iat": .integer(iat),
             "sub": .string("001872.a22fc8cc2d0a4d0bacaf109007e19351.0650"),
             "nonce": .string(nonce),
-            "c_hash": .string(CodeHashPolicy.hash(of: code)),
+            "c_hash": .string(CodeHashRule.hash(of: code)),
             "email": .string("x7k2m9q4pd@privaterelay.appleid.com"),
             "email_verified": .string("true"),
             "is_private_email": .string("true"),

@@ -5,7 +5,7 @@ import Logging
 /// Validates stored Apple refresh tokens, each at most once per ``period`` (a day): Apple's
 /// `invalid_grant` means the person revoked consent or deleted their Apple ID, so the identity is
 /// marked revoked and its sessions end. Transient failures leave the token to the next pass.
-struct RefreshTokenCheck: Sendable {
+struct RefreshTokenRevalidation: Sendable {
     /// What one pass did.
     struct Summary: Sendable, Hashable {
         /// Tokens Apple accepted.

@@ -2,7 +2,7 @@ import Crypto
 import JuiceEncodings
 
 /// `c_hash` must be base64url(left half of SHA-256(code)) when the code is at hand.
-struct CodeHashPolicy: TokenPolicy {
+struct CodeHashRule: TokenRule {
     func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
         guard let code = expected.authorizationCode else { return }
         guard let codeHash = claims[.cHash]?.stringValue else {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `exp` must be in the future and `iat`/`nbf` not in the future, each within the clock skew.
-struct LifetimePolicy: TokenPolicy {
+struct LifetimeRule: TokenRule {
     func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
         guard let exp = claims[.exp]?.doubleValue else { throw .malformed("the token has no numeric \"exp\" claim") }
         guard let iat = claims[.iat]?.doubleValue else { throw .malformed("the token has no numeric \"iat\" claim") }

@@ -1,7 +1,7 @@
 import JuiceEncodings
 
 /// The token's `nonce` must equal the expected nonce; a token that supports nonces must carry one.
-struct NoncePolicy: TokenPolicy {
+struct NonceRule: TokenRule {
     func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
         guard let expectedNonce = expected.nonce else { return }
         guard let nonceClaim = claims[.nonce] else {

@@ -6,8 +6,8 @@ import Testing
 @testable import AppleIDEmulator
 @testable import JuiceServer
 
-@Suite("The daily refresh-token check (RefreshTokenCheck) with an injected clock")
-struct RefreshTokenCheckTests {
+@Suite("The daily refresh-token check (RefreshTokenRevalidation) with an injected clock")
+struct RefreshTokenRevalidationTests {
     @Test("each token is validated at most once a day; Apple's invalid_grant revokes the Apple ID and ends its sessions", arguments: TestDatabase.all)
     func daily(database: TestDatabase) async throws {
         try await StackEnvironment.with(database) { made in

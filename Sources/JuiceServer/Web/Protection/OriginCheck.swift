@@ -7,7 +7,7 @@ struct OriginCheck: Sendable {
     let origin: String
 
     /// - Throws: ``ServerError`` 403 `invalid_csrf_token` when a cookie-authenticated request has another or no `Origin`.
-    func verify(_ request: Request, _ signedIn: SignedIn) throws {
+    func verify(_ request: Request, _ signedIn: SignedIn) throws(ServerError) {
         guard signedIn.viaCookie else { return }
         guard isSameOrigin(request) else {
             throw ServerError(.invalidCSRFToken, status: .forbidden, "a change made with the session cookie must come from this site")
@@ -17,7 +17,7 @@ struct OriginCheck: Sendable {
     /// For a script's POST that must come from this site whether or not it carries a session (a
     /// browser always sends `Origin` on a POST made with `fetch`).
     /// - Throws: ``ServerError`` 403 `invalid_csrf_token` when `Origin` is missing or another site.
-    func verifySameOrigin(_ request: Request) throws {
+    func verifySameOrigin(_ request: Request) throws(ServerError) {
         guard isSameOrigin(request) else {
             throw ServerError(.invalidCSRFToken, status: .forbidden, "this request must come from this site's own pages")
         }

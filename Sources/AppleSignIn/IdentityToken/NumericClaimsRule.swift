@@ -4,7 +4,7 @@ import Foundation
 /// seconds between 1970 and 9999, and `real_user_status` an integer 0, 1 or 2. A signed but absurd
 /// value (`1e22`, `-1e300`, `"1e300"`, an array) is refused here as `malformed`, so nothing past the
 /// verifier ever holds a time or a status no integer or date arithmetic can take.
-struct NumericClaimsPolicy: TokenPolicy {
+struct NumericClaimsRule: TokenRule {
     /// 9999-12-31T23:59:59Z.
     static let latestTime: Double = 253_402_300_799
 

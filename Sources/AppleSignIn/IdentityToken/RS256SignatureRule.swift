@@ -5,7 +5,7 @@ import CryptoExtras
 /// Shared by identity tokens and server notifications: only `alg` RS256 is accepted (never `none`,
 /// HS*, ES* or PS*), the key is chosen by the header's `kid` and nothing else (no default key), and
 /// the signature is PKCS#1 v1.5 over SHA-256.
-struct RS256SignatureCheck: Sendable {
+struct RS256SignatureRule: Sendable {
     let keys: AppleKeySet
 
     /// Returns the decoded token when its signature is valid.

@@ -1,5 +1,5 @@
 /// `aud` must be one of the configured client ids (every entry, when it is an array).
-struct AudiencePolicy: TokenPolicy {
+struct AudienceRule: TokenRule {
     func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
         let value = claims[.aud]
         // Apple's tokens carry one audience as a string: checked without building a list.

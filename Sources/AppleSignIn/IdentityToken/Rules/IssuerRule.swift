@@ -1,5 +1,5 @@
 /// `iss` must equal the expected issuer exactly.
-struct IssuerPolicy: TokenPolicy {
+struct IssuerRule: TokenRule {
     func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {
         guard let issuer = claims[.iss]?.stringValue else { throw .malformed("the token has no \"iss\" claim") }
         guard issuer == expected.issuer else {

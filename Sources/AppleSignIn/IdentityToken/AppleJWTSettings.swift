@@ -1,10 +1,10 @@
 import Foundation
 
 /// What every JWT Apple signs is checked against, whatever it carries (an identity token, a server
-/// notification): the RS256 signature by a key in Apple's key set, then claim policies against one
+/// notification): the RS256 signature by a key in Apple's key set, then claim rules against one
 /// issuer, one set of audiences, a clock skew and a clock.
-struct AppleJWTRules: Sendable {
-    let signature: RS256SignatureCheck
+struct AppleJWTSettings: Sendable {
+    let signature: RS256SignatureRule
     let issuer: String
     let audiences: Set<String>
     /// Clamped to 0...60 seconds.
@@ -12,7 +12,7 @@ struct AppleJWTRules: Sendable {
     let time: TimeSource
 
     init(keys: AppleKeySet, issuer: String, audiences: some Sequence<String>, clockSkew: TimeInterval, time: TimeSource) {
-        self.signature = RS256SignatureCheck(keys: keys)
+        self.signature = RS256SignatureRule(keys: keys)
         self.issuer = issuer
         self.audiences = Set(audiences)
         // NaN (which min/max pass through) becomes 0, the strictest skew.
@@ -28,10 +28,10 @@ struct AppleJWTRules: Sendable {
         )
     }
 
-    /// Applies `policies` in order; the first refusal is thrown.
-    static func check(_ claims: ClaimSet, by policies: [any TokenPolicy], against expectations: TokenExpectations) throws(TokenVerificationError) {
-        for policy in policies {
-            try policy.check(claims, against: expectations)
+    /// Applies `rules` in order; the first refusal is thrown.
+    static func check(_ claims: ClaimSet, by rules: [any TokenRule], against expectations: TokenExpectations) throws(TokenVerificationError) {
+        for rule in rules {
+            try rule.check(claims, against: expectations)
         }
     }
 }
