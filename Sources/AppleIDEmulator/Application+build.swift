@@ -50,74 +50,24 @@ public func buildEmulatorApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
     onSMTPRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
-    try configuration.validate()
-    // The clock every component reads: the injected time, which only the fixture API moves.
-    let clock = EmulatorClock(base: time)
-    let time = clock.time
     let logger = logger ?? defaultEmulatorLogger()
-    let address = EmulatorAddress(host: host, port: port, publicURL: publicURL, issuer: issuer)
-    let store = try await EmulatorStore.open(directory: dataDirectory, logger: logger)
-    let keys = SigningKeyRing(store: store, time: time, random: random, gracePeriod: options.keyGracePeriod)
-    let live = LiveConfiguration(configuration)
-    let directory = ClientDirectory(live: live, store: store)
-    let accounts = AppleIDDirectory(live: live, store: store)
+    let engine = try await AppleEngine.open(
+        configuration: configuration, dataDirectory: dataDirectory, host: host, port: port, issuer: issuer, publicURL: publicURL, time: time,
+        random: random, sleep: sleep, options: options, logger: logger)
+    let router: Router<BasicRequestContext>
     do {
-        try await keys.prepare()
-        try await directory.prepare()
-        try await accounts.prepare()
+        router = try engine.router()
     } catch {
-        await store.close()
+        await engine.close()
         throw error
     }
-
-    let signer = JWSSigner(keys: keys)
-    // Test state of the fixture API, forgotten by a reset: injected failures and captured requests.
-    let failures = FailureInjection()
-    let capture = RequestCapture()
-    let tokens = IdentityTokenFactory(signer: signer, address: address, time: time, failures: failures)
-    let validator = ClientSecretValidator(directory: directory, address: address, time: time)
-    let authorizer = Authorizer(store: store, random: random, time: time, tokens: tokens, relayDomain: options.relayDomain, failures: failures)
-    let actions = AccountActions(store: store, directory: directory, accounts: accounts, random: random, time: time)
-
-    let router = Router(context: BasicRequestContext.self)
-    router.add(middleware: RequestLogMiddleware())
-    router.add(middleware: RequestCaptureMiddleware(capture: capture, time: time))
-    router.addRoutes(
-        DiscoveryController(
-            keys: keys, address: address, keyFailure: KeyEndpointFailure(failures: failures, sleep: sleep), drift: IssuerDrift(failures: failures)
-        ).endpoints)
-    router.addRoutes(AppleIDScriptController().endpoints)
-    router.addRoutes(
-        TokenController(
-            validator: validator, service: TokenService(store: store, random: random, time: time, tokens: tokens, relayDomain: options.relayDomain),
-            failure: TokenEndpointFailure(failures: failures, sleep: sleep)
-        ).endpoints)
-    router.addRoutes(RevocationController(validator: validator, store: store, time: time).endpoints)
-    router.addRoutes(
-        MigrationController(validator: validator, directory: directory, store: store, random: random, time: time, relayDomain: options.relayDomain)
-            .endpoints)
-    router.addRoutes(
-        DeviceController(directory: directory, accounts: accounts, authorizer: authorizer, policy: OrganizationPolicy(store: store)).endpoints)
-    let sessions = BrowserSessionStore(store: store, random: random, time: time)
-    let pages = try EmulatorPageRenderer()
-    let policy = OrganizationPolicy(store: store)
-    router.addRoutes(
-        AuthorizeController(directory: directory, accounts: accounts, authorizer: authorizer, sessions: sessions, pages: pages, policy: policy)
-            .endpoints)
-    router.addRoutes(RootPageController(pages: pages, address: address, relayDomain: options.relayDomain).endpoints)
-    let inbox = MailInbox(store: store)
-    router.addRoutes(
-        AccountPortalController(accounts: accounts, actions: actions, sessions: sessions, pages: pages, inbox: inbox, policy: policy).endpoints)
-    router.addRoutes(
-        AdminController(
-            adminToken: configuration.adminToken, address: address, actions: actions, keys: keys, inbox: inbox, policy: policy,
-            fixtures: FixtureController(
-                fixtures: FixtureActions(
-                    live: live, store: store, directory: directory, accounts: accounts, clock: clock, failures: failures, capture: capture)),
-            failures: FailureController(failures: failures, keys: keys, directory: directory),
-            requests: RequestCaptureController(capture: capture, pages: pages)
-        ).endpoints
-    )
+    let store = engine.store
+    let address = engine.address
+    let failures = engine.failures
+    let signer = engine.signer
+    let time = engine.time
+    let directory = engine.directory
+    let random = engine.random
 
     // The delivery service owns its outgoing HTTP client (no redirects: OutgoingHTTP) while it runs.
     let delivery = NotificationDeliveryService(

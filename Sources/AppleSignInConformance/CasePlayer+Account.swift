@@ -1,19 +1,17 @@
+import AppleIDEmulator
 import Foundation
 
 /// The cases about a signed-in account: notifications, deletion, client secrets.
 extension CasePlayer {
-    func playNotification(_ scenario: Scenario) async throws -> Observation {
+    func playNotification(_ plan: SignInPlan) async throws -> Observation {
         guard let path = options.notificationsPath else { return .skipped("no --notifications endpoint") }
-        return try await notify(
-            path, type: scenario.notificationType, subject: mainSubject, defect: scenario.defect, eventsAsObject: scenario.eventsAsObject)
+        let subject = try await apple.engine.subject(appleID: apple.mainAppleID, clientID: options.clientID)
+        return try await notify(path, type: plan.notificationType, subject: subject, forgery: plan.notification)
     }
 
-    private func notify(
-        _ path: String, type: String, subject: String, defect: Scenario.Defect, eventsAsObject: Bool = false
-    ) async throws -> Observation {
-        let payload = try await TokenMint(issuer: options.effectiveIssuer, now: Date()).notification(
-            type: type, subject: subject, email: mainEmail, audience: options.appAudience, defect: defect, eventsAsObject: eventsAsObject,
-            keys: authority.keys)
+    private func notify(_ path: String, type: String, subject: String, forgery: TokenForgery? = nil) async throws -> Observation {
+        let payload = try await apple.engine.notification(
+            type: type, subject: subject, email: apple.mainAppleID, bundleID: options.appAudience, forgery: forgery)
         let json = try JSONEncoder().encode(["payload": payload])
         do {
             return .api(try await client.postJSON(options.backend + path, json), what: path)
@@ -23,29 +21,33 @@ extension CasePlayer {
     }
 
     /// A fresh Apple ID signs in in a browser of its own; the case is inconclusive when that fails.
-    private func signInFreshUser() async throws -> (start: WebStart, subject: String) {
+    private func signInFreshUser() async throws -> (start: WebStart, subject: String, appleID: String) {
         var start = try await startWeb()
-        let signer = person(.privateEmailUser(domain: "privaterelay.appleid.com"))
-        let signedIn = try await deliver(&start, formPost(start, scenario: Scenario(), person: signer)).observation
+        let plan = SignInPlan([HiddenEmail(domain: .privateRelay)])
+        apple.put(plan.failures, clientID: options.clientID)
+        let staged = try await stage(plan, clientID: options.clientID, redirectURI: options.redirectURI, nonce: start.nonce, device: false)
+        var fields = [("state", start.state), ("code", staged.signIn.code), ("id_token", staged.token)]
+        if let user = staged.signIn.user { fields.append(("user", user)) }
+        let signedIn = try await deliver(&start, fields).observation
         guard signedIn.isAccepted else {
             throw StepFailure(observation: .inconclusive("the sign-in before it was not accepted (\(signedIn.word): \(signedIn.detail))"))
         }
-        return (start, signer.subject)
+        return (start, staged.signIn.subject, staged.appleID)
     }
 
     /// `consent-revoked` / `account-delete`: after the notification, the user's session must stop working.
-    func playSessionAfterNotification(_ scenario: Scenario) async throws -> Observation {
+    func playSessionAfterNotification(_ plan: SignInPlan) async throws -> Observation {
         guard let path = options.notificationsPath else { return .skipped("no --notifications endpoint") }
         guard let probePath = options.probePath else { return .skipped("needs a --probe to see whether the session still works") }
-        let (start, subject) = try await signInFreshUser()
-        let notified = try await notify(path, type: scenario.notificationType, subject: subject, defect: .none)
+        let (start, subject, _) = try await signInFreshUser()
+        let notified = try await notify(path, type: plan.notificationType, subject: subject)
         guard notified.isAccepted else {
-            return .inconclusive("the \(scenario.notificationType) notification was not accepted (\(notified.word): \(notified.detail))")
+            return .inconclusive("the \(plan.notificationType) notification was not accepted (\(notified.word): \(notified.detail))")
         }
         do {
             let probe = try await client.get(options.backend + probePath, cookies: start.cookies.header(path: probePath, .sameSite))
             switch probe.status {
-            case 200..<300: return .accepted("after the \(scenario.notificationType) notification, \(probePath) still answers HTTP \(probe.status)")
+            case 200..<300: return .accepted("after the \(plan.notificationType) notification, \(probePath) still answers HTTP \(probe.status)")
             case 500...: return .error("after the notification, \(probePath) answered HTTP \(probe.status)")
             default: return .refused("after the notification, \(probePath) answers HTTP \(probe.status): the session ended")
             }
@@ -57,7 +59,7 @@ extension CasePlayer {
     /// `--delete`: a signed-in user deletes the account; the backend must revoke the user's token at `/auth/revoke`.
     func playDeletion() async throws -> Observation {
         guard let path = options.deletePath else { return .skipped("no --delete endpoint") }
-        let (start, subject) = try await signInFreshUser()
+        let (start, _, appleID) = try await signInFreshUser()
         let answer: BackendClient.Answer
         do {
             answer = try await client.postForm(
@@ -68,20 +70,45 @@ extension CasePlayer {
         if answer.status >= 500 { return .error("\(path) answered HTTP \(answer.status)") }
         // A backend may revoke from a queue: wait up to 5 s (at most the request timeout) for the call.
         let deadline = ContinuousClock.now + min(options.requestTimeout, .seconds(5))
-        while await !authority.revokedSubjects.contains(subject), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        guard await authority.revokedSubjects.contains(subject) else {
+        while try await !revoked(appleID), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        guard try await revoked(appleID) else {
             return .violation("\(path) answered HTTP \(answer.status), but the backend never revoked the user's token at /auth/revoke")
         }
         return .accepted("\(path) answered HTTP \(answer.status) and the user's token was revoked at /auth/revoke")
     }
 
-    func judgeClientSecrets() async -> Observation {
-        let problems = await authority.secretProblems
-        let valid = await authority.validSecrets
-        if let problem = problems.first {
-            return .refused("\(problems.count) client secret(s) refused: \(problem)")
+    /// Whether the backend revoked a token of `appleID` at `/auth/revoke`.
+    private func revoked(_ appleID: String) async throws -> Bool {
+        try await apple.engine.hasRevokedToken(appleID: appleID, bundleID: options.appAudience)
+    }
+
+    /// `client-secret-lifetime`: judged from what Apple's token endpoint answered the backend's calls.
+    func judgeClientSecrets() -> Observation {
+        // invalid_client answered while a case staged it says nothing about the backend's secrets.
+        let calls = apple.requests(to: "/auth/token").filter { !apple.staged.contains($0.id) }
+        let refused = calls.filter { $0.error == "invalid_client" }
+        if let first = refused.first {
+            return .refused(
+                "\(refused.count) client secret(s) refused by Apple's token endpoint (invalid_client: the secret's signature does not verify "
+                    + "with the team key, or its iss, sub, aud or lifetime is wrong)\(Self.describe(first.clientSecret))")
         }
-        guard valid > 0 else { return .inconclusive("the backend never called /auth/token") }
-        return .accepted("\(valid) client secret(s) valid")
+        guard calls.contains(where: { $0.clientSecret != nil }) else { return .inconclusive("the backend never called /auth/token") }
+        return .accepted("\(calls.filter { $0.clientSecret != nil }.count) client secret(s) valid")
+    }
+
+    /// What the refused secret said: its alg, kid, iss, sub and lifetime (never its signature).
+    private static func describe(_ secret: CapturedClientSecret?) -> String {
+        guard case .object(let header) = secret?.header, case .object(let claims) = secret?.claims else { return "" }
+        func text(_ value: CapturedJSON?) -> String {
+            switch value {
+            case .string(let text): String(text.prefix(64))
+            case .integer(let number): String(number)
+            default: "missing"
+            }
+        }
+        var lifetime = "unknown"
+        if case .integer(let issued) = claims["iat"], case .integer(let expiry) = claims["exp"] { lifetime = "\(expiry - issued) s" }
+        return "; the first: alg \(text(header["alg"])), kid \(text(header["kid"])), iss \(text(claims["iss"])), sub \(text(claims["sub"])), "
+            + "lifetime \(lifetime)"
     }
 }

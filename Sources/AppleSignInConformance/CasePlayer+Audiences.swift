@@ -1,3 +1,4 @@
+import AppleIDEmulator
 import Foundation
 
 extension CasePlayer {
@@ -9,7 +10,9 @@ extension CasePlayer {
             return .skipped("needs a web start and a native endpoint (--start and --native): the backend has one path")
         }
         guard options.appAudience != options.clientID else {
-            return .skipped("one audience: --bundle-id was not given, so the web and native tokens name the same client id")
+            return .skipped(
+                "one audience: the bundle id is the Services ID (--bundle-id was not given, or equals --client-id), so the web and native "
+                    + "tokens name the same client id")
         }
         guard earlier[ConformanceCatalog.webBaseline]?.verdict == .passed else {
             return .inconclusive("the web sign-in (\(ConformanceCatalog.webBaseline)) did not succeed: nothing to compare")
@@ -19,7 +22,7 @@ extension CasePlayer {
             return .refused(
                 "the web sign-in (aud \(options.clientID)) was accepted but the native one (aud \(options.appAudience)) was not: \(detail)")
         }
-        let third = try await playNative(Scenario(thirdAudience: true))
+        let third = try await playNative(SignInPlan([WrongAudience(audience: .sameTeam)]))
         switch third {
         case .refused:
             return .accepted(

@@ -37,29 +37,26 @@ struct CasePlayer {
     static let maximumRedirects = 5
 
     let options: ConformanceOptions
-    let authority: KitAuthority
+    let apple: AppleStage
     let client: BackendClient
-
-    /// The run's main Apple ID (web sign-in, returning user, notifications).
-    let mainSubject = RandomText.subject()
-    let mainEmail = "ada.\(RandomText.hex32().prefix(8))@example.com"
-    /// The native sign-in's Apple ID.
-    let nativeSubject = RandomText.subject()
 
     /// Plays one case; `earlier` holds the verdicts so far (the channel cases decide whether `c_hash` applies).
     func play(_ conformanceCase: ConformanceCase, earlier: [String: ConformanceReport.CaseResult]) async -> Observation {
         if options.startPath == nil, Self.webStartFlows.contains(conformanceCase.flow) {
             return .skipped(Self.noWebStart)
         }
+        // Apple's failures and forgeries last as long as the case.
+        defer { apple.endCase() }
+        let plan = conformanceCase.plan
         do {
             switch conformanceCase.flow {
-            case .web: return try await playWeb(conformanceCase.scenario, earlier: earlier)
-            case .native: return try await playNative(conformanceCase.scenario)
-            case .notification: return try await playNotification(conformanceCase.scenario)
-            case .clientSecrets: return await judgeClientSecrets()
+            case .web: return try await playWeb(plan, earlier: earlier)
+            case .native: return try await playNative(plan, earlier: earlier)
+            case .notification: return try await playNotification(plan)
+            case .clientSecrets: return judgeClientSecrets()
             case .authorizationRequest: return try await judgeAuthorizationRequest()
             case .deletion: return try await playDeletion()
-            case .sessionAfterNotification: return try await playSessionAfterNotification(conformanceCase.scenario)
+            case .sessionAfterNotification: return try await playSessionAfterNotification(plan)
             case .audiences: return try await playAudiences(earlier: earlier)
             }
         } catch let failure as StepFailure {
@@ -137,90 +134,144 @@ struct CasePlayer {
         }
     }
 
-    private func playWeb(_ scenario: Scenario, earlier: [String: ConformanceReport.CaseResult]) async throws -> Observation {
-        if scenario.defect == .codeHashMismatch, earlier[ConformanceCatalog.formPostChannel]?.observed == "accepted" {
+    private func playWeb(_ plan: SignInPlan, earlier: [String: ConformanceReport.CaseResult]) async throws -> Observation {
+        if plan.needsFormPostCheck, earlier[ConformanceCatalog.formPostChannel]?.observed == "accepted" {
             return .skipped(
                 "c_hash binds the form_post id_token to its code, and this backend does not check the form_post id_token "
                     + "(see \(ConformanceCatalog.formPostChannel)); it verifies the token endpoint's, which carries no c_hash")
         }
-        var start = try await startWeb()
-        if [.nonceMismatch, .nonceMissing].contains(scenario.defect), start.nonce == nil {
-            return .skipped("the authorization request carries no nonce (see authorization-request-nonce): there is nothing to compare")
-        }
-        if scenario.state == .replayed {
+        if plan.state == .replayed {
             // The same browser, as it was before the first sign-in, posts the consumed state again.
+            var start = try await startWeb()
             let before = start.cookies
-            let first = try await deliver(&start, formPost(start, scenario: Scenario(), person: person(.returningUser))).observation
+            let first = try await deliver(&start, formPost(start, plan: SignInPlan()).fields).observation
             guard first.isAccepted else {
                 return .inconclusive("the sign-in that consumes the state was not accepted (\(first.word): \(first.detail))")
             }
             var replay = WebStart(state: start.state, nonce: start.nonce, cookies: before)
-            return try await deliver(&replay, formPost(replay, scenario: scenario, person: person(.returningUser))).observation
+            return try await deliver(&replay, formPost(replay, plan: plan).fields).observation
         }
-        if scenario.rotateKeys { try await rotateKeys() }
-        let signer = person(scenario.person)
-        let delivery = try await deliver(&start, formPost(start, scenario: scenario, person: signer))
-        guard case .userEmailDiffers = scenario.person else { return delivery.observation }
-        return judgeEmail(delivery, person: signer)
+        if plan.warmUp {
+            var start = try await startWeb()
+            let warmUp = try await deliver(&start, formPost(start, plan: SignInPlan()).fields).observation
+            guard warmUp.isAccepted else {
+                return .inconclusive("the sign-in with Apple as usual was not accepted (\(warmUp.detail)): nothing to compare")
+            }
+        }
+        if plan.rotatesKeys {
+            // When no web sign-in works at all, one sign-in with the new key says as much as a minute of them.
+            return try await playKeyRotation(retrying: earlier[ConformanceCatalog.webBaseline]?.verdict == .passed) {
+                var start = try await startWeb()
+                return try await deliver(&start, formPost(start, plan: plan).fields).observation
+            }
+        }
+        // Apple's failures are in force from the start: a backend may read discovery or keys when the sign-in starts.
+        let mark = apple.lastRequestID()
+        apple.put(plan.failures, clientID: options.clientID)
+        var start = try await startWeb()
+        if plan.needsNonce, start.nonce == nil {
+            return .skipped("the authorization request carries no nonce (see authorization-request-nonce): there is nothing to compare")
+        }
+        let posted = try await formPost(start, plan: plan)
+        let stalls = plan.stalls
+        let delivery = try await deliver(
+            &start, posted.fields, appleDown: plan.appleFails,
+            client: stalls ? client.waiting(options.appleStallBound) : nil)
+        if stalls, case .timeout = delivery.observation {
+            return .timeout("the callback did not answer within \(options.appleStallBound) while Apple stalled")
+        }
+        if plan.has(.issuerDrift) { return judgeDrift(delivery.observation, after: mark) }
+        guard case .userFieldNamesOtherEmail = plan.person else { return delivery.observation }
+        return judgeEmail(delivery, signedIn: posted)
     }
 
-    /// Leaves the backend's key cache alone for ``ConformanceOptions/keyRefetchInterval`` after its last fetch, then rotates.
-    private func rotateKeys() async throws {
-        if let last = await authority.lastKeyFetch {
-            let wait = last.advanced(by: options.keyRefetchInterval) - .now
-            if wait > .zero { try await Task.sleep(for: min(wait, options.keyRefetchInterval)) }
-        }
-        try await authority.rotateKeys()
+    /// What a form_post carries: its fields, and who signed in (the token's email, and the `user` field's when it differs).
+    struct FormPost {
+        let fields: [(String, String)]
+        let email: String?
+        var userEmail: String?
     }
 
-    /// Who signs in: the token's subject and email, and the `user` field's JSON (its email may differ).
-    struct Person {
-        let subject: String
-        let email: String
-        let user: String?
+    /// Apple completes a sign-in of the plan's person for the web client; the form_post fields, forged as the plan says.
+    func formPost(_ start: WebStart, plan: SignInPlan) async throws -> FormPost {
+        let staged = try await stage(plan, clientID: options.clientID, redirectURI: options.redirectURI, nonce: start.nonce, device: false)
+        var user = staged.signIn.user
         var userEmail: String? = nil
+        if case .userFieldNamesOtherEmail = plan.person {
+            let other = "mallory.\(RandomText.hex32().prefix(8))@example.net"
+            user = Self.userJSON(email: other)
+            userEmail = other
+        }
+        // An Apple ID that shares no email (omit_email) has none in `user` either: only its name.
+        if plan.has(.omitEmail), user != nil { user = #"{"name":{"firstName":"\#(AppleStage.name.first)","lastName":"\#(AppleStage.name.last)"}}"# }
+        var fields = [
+            ("state", plan.state == .neverIssued ? RandomText.token() : start.state), ("code", staged.signIn.code), ("id_token", staged.token),
+        ]
+        if let user { fields.append(("user", user)) }
+        return FormPost(fields: fields, email: staged.signIn.email, userEmail: userEmail)
     }
 
-    func person(_ person: Scenario.Person) -> Person {
-        switch person {
-        case .newUser:
-            return Person(subject: mainSubject, email: mainEmail, user: Self.userJSON(email: mainEmail))
-        case .returningUser:
-            return Person(subject: mainSubject, email: mainEmail, user: nil)
-        case .privateEmailUser(let domain):
-            let email = "\(RandomText.hex32().prefix(10))@\(domain)"
-            return Person(subject: RandomText.subject(), email: email, user: Self.userJSON(email: email))
-        case .userEmailDiffers:
-            let email = "grace.\(RandomText.hex32().prefix(8))@example.com"
-            let other = "mallory.\(RandomText.hex32().prefix(8))@example.net"
-            return Person(subject: RandomText.subject(), email: email, user: Self.userJSON(email: other), userEmail: other)
+    /// A sign-in Apple staged for a case: what Apple returned, the token as the case delivers it, and whose Apple ID it is.
+    struct StagedCase {
+        let signIn: StagedSignIn
+        let token: String
+        let appleID: String
+    }
+
+    /// Apple (the engine) completes a sign-in of `plan`'s person to `clientID`; the delivered token forged
+    /// as the plan says, and the token endpoint's forged while the case plays.
+    func stage(_ plan: SignInPlan, clientID: String, redirectURI: String?, nonce: String?, device: Bool) async throws -> StagedCase {
+        let appleID: String
+        var hideEmail = false
+        switch plan.person {
+        case .newUser, .returningUser: appleID = device ? apple.nativeAppleID : apple.mainAppleID
+        case .freshUser, .userFieldNamesOtherEmail: appleID = try await apple.freshAppleID()
+        case .hiddenEmail:
+            appleID = try await apple.freshAppleID()
+            hideEmail = true
+        }
+        let signIn = try await apple.engine.signIn(
+            appleID: appleID, clientID: clientID, redirectURI: redirectURI, nonce: nonce, hideEmail: hideEmail, device: device)
+        apple.engine.forgeTokens(clientID: clientID, with: plan.tokenEndpoint)
+        var token = signIn.idToken
+        if let forgery = plan.delivered { token = try await apple.engine.forge(signIn.idToken, with: forgery) }
+        return StagedCase(signIn: signIn, token: token, appleID: appleID)
+    }
+
+    /// Issuer drift: a backend that refuses a legitimate sign-in because discovery drifted fails; one that
+    /// signs in passes only when it never read discovery (its issuer is configured) or read it while drifted.
+    func judgeDrift(_ observation: Observation, after mark: Int) -> Observation {
+        let drifted = IssuerDrift.driftedIssuer
+        let readEver = !apple.requests(to: Self.discoveryPath).isEmpty
+        // With --drifted-discovery, discovery was drifted for the whole run: every read was a drifted one.
+        let readDuring = !apple.requests(to: Self.discoveryPath, after: mark).isEmpty || (options.driftedDiscovery && readEver)
+        switch (observation.isAccepted, readDuring, readEver) {
+        case (true, true, _):
+            return observation.appending("; the backend read discovery (issuer \(drifted)) during the drift and still signed in")
+        case (true, false, false):
+            return observation.appending("; the backend never read discovery: its issuer is configured, which drift cannot break")
+        case (true, false, true):
+            return .inconclusive(
+                "signed in, but the backend read discovery only before the drift (it may keep the issuer it read then): run the kit with "
+                    + "--drifted-discovery and start the backend during the run to see what a drifted discovery does to it")
+        case (false, _, _):
+            return observation.appending(
+                readDuring
+                    ? "; the backend read discovery (issuer \(drifted)) during the drift" : "; the backend did not read discovery during the drift")
         }
     }
 
-    /// The form_post fields; the code, redeemed, yields the token endpoint's id_token with the same claims.
-    func formPost(_ start: WebStart, scenario: Scenario, person: Person) async throws -> [(String, String)] {
-        let isPrivate = ["@privaterelay.appleid.com", "@private.icloud.com"].contains { person.email.hasSuffix($0) }
-        var content = TokenMint.IdentityContent(
-            subject: person.subject, audience: options.clientID, nonce: start.nonce, email: person.email, isPrivateEmail: isPrivate,
-            booleans: scenario.booleans)
-        let code = await authority.issueCode(
-            clientID: options.clientID, redirectURI: options.redirectURI, content: content,
-            defect: scenario.channels == .formPostOnly ? .none : scenario.defect, refused: scenario.codeRefusedByApple)
-        content.code = code
-        let token = try await TokenMint(issuer: options.effectiveIssuer, now: Date()).identityToken(
-            content, defect: scenario.channels == .tokenEndpointOnly ? .none : scenario.defect, keys: authority.keys)
-        var fields = [("state", scenario.state == .neverIssued ? RandomText.token() : start.state), ("code", code), ("id_token", token)]
-        if let user = person.user { fields.append(("user", user)) }
-        return fields
-    }
+    static let discoveryPath = "/.well-known/openid-configuration"
 
     /// Apple's cross-site form_post to the redirect URI; the same-origin redirects a browser follows
     /// (top-level GETs started cross-site: Lax cookies, no Strict ones); then the probe, same-site.
-    func deliver(_ start: inout WebStart, _ fields: [(String, String)]) async throws -> Delivery {
+    func deliver(
+        _ start: inout WebStart, _ fields: [(String, String)], appleDown: Bool = false, client callbackClient: BackendClient? = nil
+    ) async throws -> Delivery {
         var url = options.redirectURI
         var answer: BackendClient.Answer
         do {
-            answer = try await client.postForm(url, fields, cookies: start.cookies.header(path: Self.path(url), .crossSitePost))
+            answer = try await (callbackClient ?? client).postForm(url, fields, cookies: start.cookies.header(path: Self.path(url), .crossSitePost))
         } catch {
             return Delivery(observation: .failure(error, what: "the callback"))
         }
@@ -229,7 +280,8 @@ struct CasePlayer {
         for _ in 0..<Self.maximumRedirects {
             guard (300..<400).contains(answer.status), let location = answer.location, let next = resolve(location, from: url) else { break }
             do {
-                answer = try await client.get(next, cookies: start.cookies.header(path: Self.path(next), .crossSiteNavigation))
+                // A backend may redeem the code on a redirect after the form_post (a same-site handoff): same bound.
+                answer = try await (callbackClient ?? client).get(next, cookies: start.cookies.header(path: Self.path(next), .crossSiteNavigation))
             } catch {
                 return Delivery(observation: .failure(error, what: Self.path(next)))
             }
@@ -238,6 +290,9 @@ struct CasePlayer {
             url = next
         }
         let chain = "the callback answered HTTP " + statuses.map(String.init).joined(separator: " → ")
+        if appleDown, let last = statuses.last, Self.gatewayErrors.contains(last), !statuses.contains(500) {
+            return Delivery(observation: .refused(chain + ": Apple's outage, reported as a gateway error"))
+        }
         if statuses.contains(where: { $0 >= 500 }) { return Delivery(observation: .error(chain)) }
         guard let probePath = options.probePath else {
             switch answer.status {
@@ -259,16 +314,20 @@ struct CasePlayer {
         }
     }
 
+    /// While Apple is down, a 502, 503 or 504 is a clean refusal: the backend reports its upstream's outage
+    /// as a gateway error, not a crash of its own.
+    static let gatewayErrors: Set<Int> = [502, 503, 504]
+
     /// Which email the backend kept when `user` named another than the token: the probe must show it.
-    private func judgeEmail(_ delivery: Delivery, person: Person) -> Observation {
+    private func judgeEmail(_ delivery: Delivery, signedIn: FormPost) -> Observation {
         guard delivery.observation.isAccepted else { return delivery.observation }
-        guard options.probePath != nil, let body = delivery.probeBody, let forged = person.userEmail else {
+        guard options.probePath != nil, let body = delivery.probeBody, let forged = signedIn.userEmail, let email = signedIn.email else {
             return .skipped("needs a --probe whose answer shows the signed-in email")
         }
         if body.contains(forged) {
-            return .violation("the backend kept the unsigned `user` email \(forged), not the token's \(person.email)")
+            return .violation("the backend kept the unsigned `user` email \(forged), not the token's \(email)")
         }
-        if body.contains(person.email) { return .accepted("the backend kept the token's email") }
+        if body.contains(email) { return .accepted("the backend kept the token's email") }
         return .inconclusive("the probe's answer shows neither email: give a --probe whose answer shows the signed-in email")
     }
 

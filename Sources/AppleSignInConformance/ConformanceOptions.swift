@@ -64,8 +64,19 @@ public struct ConformanceOptions: Sendable {
     /// (`native-apple-slow`): its own deadline on Apple plus its answer. Juice waits 10 s for Apple.
     public var appleStallBound: Duration = .seconds(15)
     /// How long the kit leaves the backend's key cache alone before rotating keys: a backend may
-    /// rightly refetch Apple's keys at most this often (Juice: every 10 s).
+    /// rightly refetch Apple's keys at most this often (Juice: every 10 s). A backend that takes longer
+    /// to refetch for an unknown `kid` gets a WARNING on `key-rotation`.
     public var keyRefetchInterval: Duration = .seconds(11)
+    /// How long the kit keeps signing in with a rotated key before it concludes that the backend never
+    /// refetches Apple's keys (`key-rotation` FAILED).
+    public var keyRotationWindow: Duration = .seconds(60)
+    /// Apple's discovery document names `https://account.apple.com` for the whole run (`--drifted-discovery`),
+    /// as it did from June 2025: a backend that reads discovery once per process, started during the run,
+    /// reads the drifted issuer (`web-issuer-drift`, `native-issuer-drift`).
+    public var driftedDiscovery = false
+    /// The ids of the cases to play (`nil`: every case). A case a played one builds on (`sign-in` for the web
+    /// refusals and `key-rotation`) should be among them, or those cases cannot be judged.
+    public var caseIDs: Set<String>?
 
     /// Creates options with the required settings; the endpoints default to none except ``startPath``.
     public init(

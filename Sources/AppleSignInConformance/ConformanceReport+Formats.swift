@@ -10,6 +10,7 @@ extension ConformanceReport {
         xml +=
             #"  <testsuite name="\#(backend.xmlEscaped)" tests="\#(cases.count)" failures="\#(failed)" errors="0" skipped="\#(skippedCount)">"#
             + "\n"
+        xml += #"    <properties><property name="catalog" value="\#(catalog.xmlEscaped)"/></properties>"# + "\n"
         for result in cases {
             xml += #"    <testcase classname="conformance.\#(result.level.rawValue)" name="\#(result.id.xmlEscaped)">"# + "\n"
             let message = "\(result.verdict.rawValue): expected \(result.expect.rawValue), observed \(result.observed): \(result.detail)"
@@ -38,7 +39,7 @@ extension ConformanceReport {
         let idWidth = max(4, ids.map(\.count).max() ?? 0)
         func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
         var lines = [
-            "Backend: \(backend.terminalEscaped)", "Identity token checked: \(channel.terminalEscaped)", "",
+            "Backend: \(backend.terminalEscaped)", "Identity token checked: \(channel.terminalEscaped)", "Catalogue: \(catalog.terminalEscaped)", "",
             "\(pad("CASE", idWidth))  EXPECT  LEVEL        OBSERVED   VERDICT",
         ]
         for (result, id) in zip(cases, ids) {

@@ -30,7 +30,7 @@ extension ConformanceReport {
             .warning{background:#fff6e0}.warning .verdict{color:#8a5a00}.inconclusive .verdict{color:#5b4bb7}.skipped{color:#777}
             </style></head><body>
             <h1>juice conformance</h1>
-            <p>Backend: <code>\(backend.htmlEscaped)</code><br>Identity token checked: \(channel.htmlEscaped)</p>
+            <p>Backend: <code>\(backend.htmlEscaped)</code><br>Identity token checked: \(channel.htmlEscaped)<br>Catalogue: \(catalog.htmlEscaped)</p>
             <p><b>\(summary.htmlEscaped)</b>. Exit status \(exitCode): 0 no case FAILED, 1 at least one FAILED.</p>
             <table><thead><tr><th>Case</th><th>Expect</th><th>Level</th><th>Observed</th><th>Verdict</th><th>Detail, fix, reference</th></tr></thead>
             <tbody>

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A run's verdicts: `{"backend", "channel", "cases": [{"id", "title", "expect", "level", "observed",
+/// A run's verdicts: `{"catalog", "backend", "channel", "cases": [{"id", "title", "expect", "level", "observed",
 /// "verdict", "detail", "fix", "reference"}], "passed", "failed", "warnings", "inconclusive", "skipped"}`.
 public struct ConformanceReport: Sendable, Codable, Hashable {
     /// One case's verdict.
@@ -39,6 +39,8 @@ public struct ConformanceReport: Sendable, Codable, Hashable {
         }
     }
 
+    /// The version of the case catalogue the run played (``ConformanceCatalog/version``).
+    public let catalog: String
     /// The backend's base URL.
     public let backend: String
     /// Which identity token the backend relies on (information), from the two channel cases.
@@ -57,6 +59,7 @@ public struct ConformanceReport: Sendable, Codable, Hashable {
     public let skipped: Int
 
     init(backend: String, cases: [CaseResult]) {
+        catalog = ConformanceCatalog.version
         self.backend = backend
         self.cases = cases
         passed = cases.filter { $0.verdict == .passed }.count

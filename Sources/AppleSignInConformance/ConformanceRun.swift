@@ -23,9 +23,9 @@ public struct ConformanceRun: Sendable {
         self.logger = logger
     }
 
-    /// The cases this run plays, in order.
+    /// The cases this run plays, in order (``ConformanceOptions/caseIDs``, or every case).
     public var cases: [ConformanceCase] {
-        ConformanceCatalog.all
+        ConformanceCatalog.all.filter { options.caseIDs?.contains($0.id) ?? true }
     }
 
     /// Runs every case.
@@ -35,13 +35,9 @@ public struct ConformanceRun: Sendable {
         if let problem = options.problems().first { throw ConformanceStartError(.invalidOptions, problem) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-conformance-\(RandomText.hex32())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let secrets: ConformanceClientSecretCheck
-        let authority: KitAuthority
+        let apple: AppleStage
         do {
-            secrets = try await ConformanceClientSecretCheck.open(
-                teamID: options.teamID, keyID: options.keyID, publicKeyPEM: options.teamPublicKeyPEM, clientIDs: options.clientIDs,
-                baseURL: options.appleBaseURL, issuer: options.effectiveIssuer, directory: directory, time: .system)
-            authority = KitAuthority(keys: try KitKeys(), secrets: secrets, issuer: options.effectiveIssuer)
+            apple = try await AppleStage.open(options: options, directory: directory, logger: logger)
         } catch {
             throw ConformanceStartError(.kitUnavailable, "the kit could not prepare its keys and store: \(error)")
         }
@@ -49,24 +45,22 @@ public struct ConformanceRun: Sendable {
         let http = OutgoingHTTP.makeClient()
         let result: Result<ConformanceReport, ConformanceStartError>
         do {
-            result = .success(try await serving(authority: authority, http: http))
+            result = .success(try await serving(apple: apple, http: http))
         } catch let error as ConformanceStartError {
             result = .failure(error)
         } catch {
             result = .failure(ConformanceStartError(.kitUnavailable, "the kit could not serve Apple on port \(options.port): \(error)"))
         }
         try? await http.shutdown()
-        await secrets.close()
+        await apple.engine.close()
         return try result.get()
     }
 
-    /// Runs the kit's Apple while the cases play, and stops it afterwards.
-    private func serving(authority: KitAuthority, http: HTTPClient) async throws -> ConformanceReport {
+    /// Serves the kit's Apple (the emulator's engine) while the cases play, and stops it afterwards.
+    private func serving(apple: AppleStage, http: HTTPClient) async throws -> ConformanceReport {
         let (ready, readySignal) = AsyncStream<Bool>.makeStream()
         let app = Application(
-            router: KitAppleRouter.build(
-                authority: authority, baseURL: options.appleBaseURL, issuer: options.effectiveIssuer,
-                stall: options.appleStallBound + .seconds(15)),
+            router: try apple.engine.router(),
             configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "juice-conformance"),
             onServerRunning: { _ in
                 readySignal.yield(true)
@@ -91,7 +85,7 @@ public struct ConformanceRun: Sendable {
                 throw ConformanceStartError(.kitUnavailable, "the kit's server on port \(options.port) did not start")
             }
             group.addTask {
-                try await self.playAll(authority: authority, http: http)
+                try await self.playAll(apple: apple, http: http)
             }
             // The first to finish: the cases (a report), or the server failing to start or stopping early.
             while let finished = try await group.next() {
@@ -105,9 +99,9 @@ public struct ConformanceRun: Sendable {
         }
     }
 
-    private func playAll(authority: KitAuthority, http: HTTPClient) async throws -> ConformanceReport {
+    private func playAll(apple: AppleStage, http: HTTPClient) async throws -> ConformanceReport {
         let client = BackendClient(http: http, timeout: options.requestTimeout, appleOrigin: options.appleBaseURL)
-        let player = CasePlayer(options: options, authority: authority, client: client)
+        let player = CasePlayer(options: options, apple: apple, client: client)
         do {
             if options.startPath != nil {
                 _ = try await player.startWeb()

@@ -21,6 +21,7 @@ public enum ConformanceVerdict: String, Sendable, Hashable, Codable, CaseIterabl
         switch observation {
         case .skipped: return (.skipped, detail, fix)
         case .inconclusive: return (.inconclusive, detail, fix)
+        case .late: return (.warning, detail, fix)
         default: break
         }
         if conformanceCase.expect == .refuse, let baseline, baseline.result.verdict != .passed {

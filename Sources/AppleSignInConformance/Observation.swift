@@ -9,6 +9,8 @@ enum Observation: Sendable {
     case timeout(String)
     /// The backend answered, but did what no correct backend does (kept an unsigned email, never revoked …).
     case violation(String)
+    /// Accepted, but only after a delay a correct backend does not need (a key refetch after a cooldown): a WARNING.
+    case late(String)
     /// The case could not be judged: a step before it did not succeed.
     case inconclusive(String)
     /// The case does not apply: its endpoint was not given, or the backend does not use what it tests.
@@ -22,6 +24,7 @@ enum Observation: Sendable {
         case .error: "error"
         case .timeout: "timeout"
         case .violation: "violation"
+        case .late: "accepted-late"
         case .inconclusive: "unknown"
         case .skipped: "skipped"
         }
@@ -30,7 +33,7 @@ enum Observation: Sendable {
     var detail: String {
         switch self {
         case .accepted(let detail), .refused(let detail), .error(let detail), .timeout(let detail), .violation(let detail),
-            .inconclusive(let detail), .skipped(let detail):
+            .late(let detail), .inconclusive(let detail), .skipped(let detail):
             detail
         }
     }
@@ -43,6 +46,7 @@ enum Observation: Sendable {
         case .error(let detail): .error(detail + text)
         case .timeout(let detail): .timeout(detail + text)
         case .violation(let detail): .violation(detail + text)
+        case .late(let detail): .late(detail + text)
         case .inconclusive(let detail): .inconclusive(detail + text)
         case .skipped(let detail): .skipped(detail + text)
         }

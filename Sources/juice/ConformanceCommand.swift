@@ -17,26 +17,40 @@ struct ConformanceCommand: AsyncParsableCommand {
             """
     )
 
+    @Flag(name: .customLong("list-cases"), help: "Print the case catalogue (id, flow, what it checks, severity, reference) and exit.")
+    var listCases = false
+
+    @Option(help: "The catalogue's format with --list-cases: text or json.")
+    var format: String = "text"
+
     @Option(help: "The backend's base URL, e.g. http://127.0.0.1:9000.")
-    var backend: String
+    var backend: String?
 
     @Option(help: "The loopback port the kit serves Apple on.")
-    var port: Int
+    var port: Int?
 
     @Option(help: "The issuer (iss) of the kit's tokens (default: http://127.0.0.1:PORT).")
     var issuer: String?
 
-    /// The backend's team and key.
-    @OptionGroup var team: TeamKeyOptions
+    @Option(name: .customLong("team-id"), help: "The 10-character team id (the client secret's iss).")
+    var teamID: String?
+
+    @Option(name: .customLong("key-id"), help: "The 10-character id of the team's Sign in with Apple key (the client secret's kid).")
+    var keyID: String?
 
     @Option(name: .customLong("team-key"), help: "The backend's team key: its .p8 or the public-key PEM.")
-    var teamKey: String
+    var teamKey: String?
 
     @Option(name: .customLong("client-id"), help: "The Services ID of the backend's web sign-in.")
-    var clientID: String
+    var clientID: String?
 
     @Option(name: .customLong("redirect-uri"), help: "The backend's registered redirect URI (form_post callback).")
-    var redirectURI: String
+    var redirectURI: String?
+
+    @Flag(
+        name: .customLong("drifted-discovery"),
+        help: "Apple's discovery names the issuer https://account.apple.com for the whole run (June 2025): start the backend during the run.")
+    var driftedDiscovery = false
 
     @Option(name: .customLong("bundle-id"), help: "The app's bundle id (native sign-ins, notifications); default: the client id.")
     var bundleID: String?
@@ -90,10 +104,25 @@ struct ConformanceCommand: AsyncParsableCommand {
     var appleStallBound: Int = 15
 
     func validate() throws {
-        guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
+        if listCases {
+            guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
+            return
+        }
+        let required: [(String, Bool)] = [
+            ("--backend", backend == nil), ("--port", port == nil), ("--team-id", teamID == nil), ("--key-id", keyID == nil),
+            ("--team-key", teamKey == nil), ("--client-id", clientID == nil), ("--redirect-uri", redirectURI == nil),
+        ]
+        if let missing = required.first(where: \.1)?.0 { throw ValidationError("Missing expected argument '\(missing)'") }
+        guard let port, (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
     }
 
     func run() async throws {
+        if listCases {
+            print(
+                format == "json" ? String(decoding: try ConformanceCatalog.listingJSON(), as: UTF8.self) : ConformanceCatalog.listing(),
+                terminator: "")
+            return
+        }
         do {
             let report = try await ConformanceRun(options: try options()).run()
             print(report.table(), terminator: "")
@@ -112,13 +141,19 @@ struct ConformanceCommand: AsyncParsableCommand {
         guard (1...120).contains(appleStallBound) else {
             throw ConformanceStartError(.invalidOptions, "--apple-stall-bound must be between 1 and 120 seconds")
         }
+        // validate() has required each of these unless --list-cases.
+        guard let backend, let port, let teamID, let keyID, let teamKey, let clientID, let redirectURI else {
+            throw ConformanceStartError(
+                .invalidOptions, "--backend, --port, --team-id, --key-id, --team-key, --client-id and --redirect-uri are required")
+        }
         guard let data = FileManager.default.contents(atPath: teamKey), data.count <= 16_384 else {
             throw ConformanceStartError(.invalidOptions, "--team-key: cannot read \(teamKey)")
         }
         var options = ConformanceOptions(
-            backend: backend, port: port, issuer: issuer, teamID: team.teamID, keyID: team.keyID,
+            backend: backend, port: port, issuer: issuer, teamID: teamID, keyID: keyID,
             teamPublicKeyPEM: try ConformanceOptions.teamPublicKeyPEM(fromPEM: String(decoding: data, as: UTF8.self)), clientID: clientID,
             redirectURI: redirectURI, bundleID: bundleID)
+        options.driftedDiscovery = driftedDiscovery
         // API-only is said, never inferred: a run that merely leaves --start out keeps the default web start.
         if apiOnly {
             guard start == nil else {

@@ -5,10 +5,6 @@ import JuiceTestSupport
 
 @testable import AppleSignInConformance
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A real, open-source Sign in with Apple backend from PyPI (django-allauth, social-auth-app-django or
 /// dj-rest-auth, the versions `scripts/test` pins), in a minimal Django project (Fixtures/django) whose only
 /// change is Apple's URLs pointing at the kit or the emulator; served by `manage.py runserver` on a loopback port.
@@ -98,47 +94,27 @@ struct DjangoBackend: Sendable {
     /// Migrates a fresh SQLite database, serves the site while `body` runs, then stops it; the
     /// server's output goes to `test-output/conformance/<site>.log`.
     func serving<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        let directory = try TemporaryDirectory("django")
-        defer { directory.remove() }
-        let keyFile = try directory.writePrivate("team-key.pem", teamKey.pemRepresentation)
-        var environment = ProcessInfo.processInfo.environment.merging(self.environment) { _, new in new }
-        environment["DJANGO_SETTINGS_MODULE"] = site.rawValue
-        environment["APPLE_URL"] = "http://127.0.0.1:\(applePort)"
-        environment["TEAM_ID"] = Self.teamID
-        environment["KEY_ID"] = Self.keyID
-        environment["CLIENT_ID"] = site.configuredClientID
-        environment["TEAM_KEY_FILE"] = keyFile.path
-        environment["DATABASE_FILE"] = directory.file("db.sqlite3").path
-        environment["PYTHONDONTWRITEBYTECODE"] = "1"
-        let log = TestOutput.base.appendingPathComponent("conformance/\(site.rawValue).log")
-        try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-
-        let migrate = try start(["migrate", "--verbosity", "0"], environment: environment, log: log)
-        guard let migrated = try await eventually(timeout: .seconds(120), { migrate.exit }), migrated == .exited(0) else {
-            await migrate.stop(grace: .seconds(5))
-            throw DjangoFailure(reason: "manage.py migrate failed or did not end within 120 s; see \(log.path)")
-        }
-
-        let server = try start(["runserver", "127.0.0.1:\(port)", "--noreload", "--nothreading"], environment: environment, log: log)
-        return try await withCleanup {
-            try await eventually("\(site.rawValue) listening on \(port)", timeout: .seconds(60)) {
-                guard server.isRunning else { throw DjangoFailure(reason: "runserver exited; see \(log.path)") }
-                guard let socket = LoopbackSocket.connected(toPort: port) else { return false }
-                close(socket)
-                return true
+        let log = try PythonBackendProcess.log(site.rawValue)
+        let extra = self.environment.merging(["DJANGO_SETTINGS_MODULE": site.rawValue, "CLIENT_ID": site.configuredClientID]) { _, new in new }
+        return try await PythonBackendProcess.withEnvironment(
+            applePort: applePort, teamID: Self.teamID, keyID: Self.keyID, teamKey: teamKey, extra: extra
+        ) { directory, environment in
+            var environment = environment
+            environment["DATABASE_FILE"] = directory.file("db.sqlite3").path
+            let migrate = try start(["migrate", "--verbosity", "0"], environment: environment, log: log)
+            guard let migrated = try await eventually(timeout: .seconds(120), { migrate.exit }), migrated == .exited(0) else {
+                await migrate.stop(grace: .seconds(5))
+                throw DjangoFailure(reason: "manage.py migrate failed or did not end within 120 s; see \(log.path)")
             }
-            return try await body()
-        } cleanup: {
-            await server.stop(grace: .seconds(10))
+            let server = try start(["runserver", "127.0.0.1:\(port)", "--noreload", "--nothreading"], environment: environment, log: log)
+            return try await PythonBackendProcess.whileListening(server, name: site.rawValue, port: port, log: log, body)
         }
     }
 
     /// `python3 manage.py arguments…` in the Django project, its output appended to `log`.
     private func start(_ arguments: [String], environment: [String: String], log: URL) throws -> SpawnedChild {
-        try SpawnedChild.start(
-            BrowserTools.python ?? "/usr/bin/python3", [Self.project.appendingPathComponent("manage.py").path] + arguments,
-            environment: environment, directory: Self.project.path, standardIO: .file(log.path))
+        try PythonBackendProcess.start(
+            [Self.project.appendingPathComponent("manage.py").path] + arguments, environment: environment, directory: Self.project.path, log: log)
     }
 
     struct DjangoFailure: Error, CustomStringConvertible {

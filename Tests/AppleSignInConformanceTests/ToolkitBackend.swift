@@ -21,6 +21,8 @@ struct ToolkitBackend: Sendable {
         case trustsTokenAudience
         /// Fetches Apple's keys once and never again.
         case neverRefreshesKeys
+        /// Refetches Apple's keys for an unknown kid only 5 s after its last fetch (a refetch cooldown, as PyJWT's PyJWKClient has).
+        case refetchesKeysLate
         /// Looks the state up but never consumes it.
         case reusableState
         /// Trusts the identity token and never redeems the code (nor requires one).
@@ -77,6 +79,8 @@ struct ToolkitBackend: Sendable {
         options.notificationsPath = "/apple/notifications"
         options.deletePath = "/account/delete"
         options.keyRefetchInterval = .milliseconds(1500)
+        // The backend refetches within 1 s (refetchesKeysLate: 5 s); a window of 15 s tells late from never.
+        options.keyRotationWindow = .seconds(15)
         // A correct answer takes milliseconds, but the suite runs browsers and servers beside this on
         // two cores; only the stalling backend needs a timeout shorter than its 12 s stall.
         options.requestTimeout = flaw == .slowOnExpiredTokens ? .seconds(6) : .seconds(30)
@@ -100,7 +104,7 @@ struct ToolkitBackend: Sendable {
         let keys = AppleKeySet(
             source: HTTPAppleKeySource(url: kit + "/auth/keys"),
             defaultMaxAge: .seconds(3600),
-            minimumRefetchInterval: flaw == .neverRefreshesKeys ? .seconds(3600) : .seconds(1),
+            minimumRefetchInterval: flaw == .neverRefreshesKeys ? .seconds(3600) : flaw == .refetchesKeysLate ? .seconds(5) : .seconds(1),
             maximumMaxAge: .seconds(3600))
         let verifier = IdentityTokenVerifier(
             keys: keys, issuer: kit, audiences: flaw == .oneAudience ? [Self.clientID] : [Self.clientID, Self.bundleID])

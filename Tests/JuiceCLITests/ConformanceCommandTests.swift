@@ -106,6 +106,29 @@ struct ConformanceCommandTests {
         #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("@import"), "the HTML report must need no other file")
     }
 
+    @Test(
+        "--list-cases prints the catalogue (each case's id, flow, severity and reference) as text or JSON, with its version; nothing else is needed")
+    func listCases() async throws {
+        let text = try await JuiceProcess.run(["conformance", "--list-cases"], timeout: .seconds(60))
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("juice conformance catalogue "))
+        for id in ["sign-in", "web-issuer-drift", "web-keys-unavailable", "web-apple-unavailable", "web-apple-slow", "web-no-email", "key-rotation"] {
+            #expect(text.stdout.contains("\n\(id)  ["), "\(id) missing")
+        }
+        let json = try await JuiceProcess.run(["conformance", "--list-cases", "--format", "json"], timeout: .seconds(60))
+        #expect(json.status == 0, "\(json.stderr)")
+        let listing = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((listing["catalog"] as? String)?.isEmpty == false)
+        let cases = try #require(listing["cases"] as? [[String: Any]])
+        #expect(cases.count >= 45)
+        #expect(cases.allSatisfy { Set($0.keys) == ["id", "flow", "checks", "expect", "severity", "fix", "reference"] })
+        #expect(cases.allSatisfy { ($0["reference"] as? String)?.isEmpty == false })
+        let bad = try await JuiceProcess.run(["conformance", "--list-cases", "--format", "yaml"], timeout: .seconds(60))
+        #expect(bad.status != 0 && bad.stderr.contains("--format must be text or json"))
+        let missing = try await JuiceProcess.run(["conformance", "--backend", "http://127.0.0.1:9"], timeout: .seconds(60))
+        #expect(missing.status != 0 && missing.stderr.contains("--port"))
+    }
+
     @Test("a backend that is not running: exit status 2 with the reason on stderr")
     func unreachableBackendExits2() async throws {
         let juice = try JuiceBackend()

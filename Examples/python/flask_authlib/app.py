@@ -123,7 +123,11 @@ def create_app(apple: AppleSettings, *, state_kept_on_server: bool = True) -> Fl
         exchange = requests.post(apple.base_url + "/auth/token", timeout=10, data={
             "client_id": apple.bundle_id, "client_secret": client_secret(apple, apple.bundle_id),
             "code": str(body.get("authorizationCode", "")), "grant_type": "authorization_code"})
-        if exchange.status_code != 200:
+        try:  # Apple's answer must be its tokens: a status alone proves no redemption (juice conformance: native-apple-malformed-answer)
+            redeemed = exchange.status_code == 200 and "id_token" in exchange.json()
+        except ValueError:
+            redeemed = False
+        if not redeemed:
             return jsonify(error="code_refused"), 400
         sign_in(claims, json.dumps(body["user"]) if isinstance(body.get("user"), dict) else "")
         return jsonify(sub=claims["sub"])

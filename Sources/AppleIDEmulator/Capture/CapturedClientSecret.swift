@@ -4,14 +4,14 @@ import JuiceEncodings
 /// What request capture keeps of a client secret: its JOSE header and its claims, decoded. Never its
 /// signature, which is dropped unread, so a captured secret cannot be replayed (a secret is a bearer
 /// credential for six months).
-struct CapturedClientSecret: Sendable, Hashable, Encodable {
+package struct CapturedClientSecret: Sendable, Hashable, Encodable {
     /// The longest client secret whose header and claims are decoded (a real one is about 300 characters).
     static let maximumLength = 4096
 
     /// The JOSE header (`alg`, `kid`, …); `nil` when it could not be read.
-    let header: CapturedJSON?
+    package let header: CapturedJSON?
     /// The claims (`iss`, `sub`, `aud`, `iat`, `exp`, …); `nil` when they could not be read.
-    let claims: CapturedJSON?
+    package let claims: CapturedJSON?
 
     /// Reads a compact JWS's first two parts; a value that is not three dot-separated parts, is longer
     /// than ``maximumLength`` or whose parts are not Base64URL JSON objects keeps `nil` for what is unreadable.

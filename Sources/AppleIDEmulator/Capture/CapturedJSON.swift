@@ -3,7 +3,7 @@
 /// Decoding refuses a value nested deeper than ``maximumDepth``: a record is kept only in a shape that
 /// serialises again, so one request cannot make `GET /emulator/admin/requests` fail for every later reader
 /// (a client secret whose header nested ~510 objects decoded, then could not be encoded).
-indirect enum CapturedJSON: Sendable, Hashable, Codable {
+package indirect enum CapturedJSON: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -15,7 +15,7 @@ indirect enum CapturedJSON: Sendable, Hashable, Codable {
     /// The deepest nesting kept (objects and arrays); a real client secret's header and claims have depth 1.
     static let maximumDepth = 16
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         guard decoder.codingPath.count < Self.maximumDepth else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "nested too deeply to keep"))
         }
@@ -37,7 +37,7 @@ indirect enum CapturedJSON: Sendable, Hashable, Codable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()

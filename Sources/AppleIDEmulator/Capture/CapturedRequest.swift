@@ -2,23 +2,23 @@
 ///
 /// Only these fields are kept, whatever the request carried: never a code, a refresh or access token,
 /// a password, a state or nonce, or a client secret's signature.
-struct CapturedRequest: Sendable, Hashable, Encodable {
+package struct CapturedRequest: Sendable, Hashable, Encodable {
     /// The longest client id or redirect URI kept; a longer value is cut (and marked with `…`).
     static let maximumFieldLength = 512
 
-    let id: Int
+    package let id: Int
     /// When it arrived, in Unix seconds on the emulator's clock (milliseconds kept).
-    let receivedAt: Double
-    let method: String
-    let path: String
-    let clientID: String?
-    let grantType: String?
-    let redirectURI: String?
-    let clientSecret: CapturedClientSecret?
+    package let receivedAt: Double
+    package let method: String
+    package let path: String
+    package let clientID: String?
+    package let grantType: String?
+    package let redirectURI: String?
+    package let clientSecret: CapturedClientSecret?
     /// The HTTP status answered.
-    let status: Int
+    package let status: Int
     /// The `error` code answered (`invalid_grant`, `server_error`, …); `nil` for a success.
-    let error: String?
+    package let error: String?
 
     enum CodingKeys: String, CodingKey {
         case id, method, path, status, error
@@ -29,7 +29,7 @@ struct CapturedRequest: Sendable, Hashable, Encodable {
         case clientSecret = "client_secret"
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(receivedAt, forKey: .receivedAt)

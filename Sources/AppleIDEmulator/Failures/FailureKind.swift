@@ -1,6 +1,6 @@
 /// Every failure or drift the fixture API can inject (`POST /emulator/admin/failures {"kind": …}`).
 /// The set is closed: the admin API refuses any other name with 400 `invalid_request`.
-enum FailureKind: String, Sendable, Hashable, CaseIterable, Codable {
+package enum FailureKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// `/auth/token` answers a 5xx (`status`, 503 by default) with `server_error`.
     case tokenServerError = "token_server_error"
     /// `/auth/token` answers 400 `invalid_grant`, whatever the request.

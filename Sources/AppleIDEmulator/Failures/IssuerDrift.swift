@@ -1,9 +1,9 @@
 /// `issuer_drift`: discovery names `https://account.apple.com`, as Apple's did from June 2025, while the
 /// tokens keep the emulator's issuer. A backend that takes the issuer to expect from discovery then refuses
 /// every valid token; one that pins Apple's issuer is not affected.
-struct IssuerDrift: Sendable {
+package struct IssuerDrift: Sendable {
     /// The issuer Apple's discovery document has named since June 2025.
-    static let driftedIssuer = "https://account.apple.com"
+    package static let driftedIssuer = "https://account.apple.com"
 
     let failures: FailureInjection
 

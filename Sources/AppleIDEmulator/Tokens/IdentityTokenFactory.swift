@@ -49,6 +49,8 @@ struct IdentityTokenFactory: Sendable {
     let time: EmulatorTime
     /// `omit_email`: each token for an affected client counts one and carries no email claims.
     let failures: FailureInjection
+    /// The forgeries installed for the token endpoint (``TokenForgery``): a client's tokens are forged while one is.
+    let forgeries: TokenForgeries
 
     func token(for subject: IdentitySubject, code: String? = nil, accessToken: String? = nil) async throws -> String {
         let now = Int64(time.now.timeIntervalSince1970)
@@ -71,6 +73,9 @@ struct IdentityTokenFactory: Sendable {
         claims.nonce = subject.nonce
         claims.realUserStatus = subject.device ? 2 : nil
         claims.transferSub = subject.transferSubject
+        if let forgery = forgeries.forgery(clientID: subject.client.clientID) {
+            return try await forgeries.sign(claims, with: forgery, keys: signer.keys)
+        }
         return try await signer.sign(claims)
     }
 }
