@@ -6,6 +6,7 @@ struct Juice: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "juice",
         abstract: "Sign in with Apple, end to end: toolkit, emulator, server and client.",
+        version: JuiceVersion.current,
         subcommands: [
             VerifyTokenCommand.self,
             ClientSecretCommand.self,
