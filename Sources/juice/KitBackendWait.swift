@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import JuiceHTTP
+import NIOCore
+import NIOHTTP1
 
 /// `juice conformance --wait-for-backend SECONDS`: once the kit listens (and has printed its ready
 /// line), the first case waits until the backend is configured with the kit's URL — its start path

@@ -188,23 +188,25 @@ def test_a_repeated_data_dir_is_refused_not_silently_replacing_the_fixtures(tmp_
 def test_the_key_cache_is_reused_across_starts_and_kept_per_configuration(tmp_path: Path, config: dict[str, Any]) -> None:
     cache = str(tmp_path / "keys")
 
-    def kids(emulator: Emulator) -> list[str]:
+    def moduli(emulator: Emulator) -> list[str]:
         with urllib.request.urlopen(emulator.url + "/auth/keys", timeout=30) as answer:
-            return [k["kid"] for k in json.load(answer)["keys"]]
+            return [k["n"] for k in json.load(answer)["keys"]]
 
     with Emulator(config, key_cache=cache) as first:
-        first_kids = kids(first)
+        first_keys = moduli(first)
     [file] = os.listdir(cache)
     assert stat.S_IMODE(os.stat(os.path.join(cache, file)).st_mode) == 0o600
     assert os.path.join(cache, file) == key_cache_file(cache, config, None)
     with Emulator(config, key_cache=cache) as second:
-        assert len(kids(second)) == 2  # active and standby, the standby made after the ready line
-    other = dict(config, teams=[])
+        assert moduli(second) == first_keys and len(first_keys) == 2  # the same active and standby keys, read
+    with Emulator(config) as uncached:
+        assert len(moduli(uncached)) == 2 and set(moduli(uncached)).isdisjoint(first_keys)  # standby made after the ready line
+    other = dict(config, teams=[], apps=[])
     assert key_cache_file(cache, other, None) != key_cache_file(cache, config, None)
     assert key_cache_file(cache, config, "https://appleid.apple.com") != key_cache_file(cache, config, None)
     with Emulator(other, key_cache=cache):
         pass
-    assert len(os.listdir(cache)) == 2 and len(first_kids) == 2
+    assert len(os.listdir(cache)) == 2
 
 
 def test_a_shared_key_file_is_refused(tmp_path: Path, config: dict[str, Any]) -> None:
@@ -247,4 +249,4 @@ def test_python_m_juice_testkit_runs_the_binary() -> None:
     assert completed.returncode == 0 and completed.stdout.strip() == juice_testkit.__version__
     refused = subprocess.run([sys.executable, "-m", "juice_testkit", "emulator", "--no-such-option"], capture_output=True, text=True,
                              timeout=60)
-    assert refused.returncode == 64 and "no-such-option" in refused.stderr
+    assert refused.returncode == 64 and "--config" in refused.stderr  # juice's own usage error and exit status

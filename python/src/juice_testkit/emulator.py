@@ -80,7 +80,11 @@ def _alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True  # another user's process: not ours to judge
-    return True
+    try:  # a zombie has exited (it only waits to be reaped): gone
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
 
 
 def _port(value: int | None, name: str, allow_none: bool = False) -> int | None:
