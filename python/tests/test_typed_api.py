@@ -29,41 +29,34 @@ from juice_testkit import (
     JuiceNotFoundError,
     TeamKey,
     find_juice_bin,
-    new_team_key,
 )
 from juice_testkit.emulator import key_cache_file
 from juice_testkit.failures import PARAMETERS
 
-BUNDLE_ID = "com.example.typed"
-CLIENT_ID = "com.example.typed.web"
-REDIRECT_URI = "http://127.0.0.1:9/callback"
+from conftest import configuration
+
 ALICE = AppleID("alice@example.net", "alice password", "Alice", "Appleseed")
-
-
-@pytest.fixture(scope="module")
-def key(tmp_path_factory: pytest.TempPathFactory) -> TeamKey:
-    return new_team_key("TEAMTYPED1", str(tmp_path_factory.mktemp("key")))
+BUNDLE_ID = "com.example.typed"
+CLIENT_ID = f"{BUNDLE_ID}.web"  # the app's Services ID
+REDIRECT_URI = "http://127.0.0.1:9/callback"
 
 
 @pytest.fixture(scope="module")
 def config(key: TeamKey) -> dict[str, Any]:
-    return {
-        "teams": [key.config()],
-        "apps": [{"team_id": key.team_id, "bundle_id": BUNDLE_ID, "services_ids": [CLIENT_ID], "redirect_uris": [REDIRECT_URI],
-                  "email_sources": ["example.com"], "allow_local_redirects": True}],
-        "apple_ids": [ALICE.config()],
-    }
+    return configuration(key, bundle_id=BUNDLE_ID, client_id=CLIENT_ID, redirect_uri=REDIRECT_URI, apple_ids=[ALICE])
 
 
 @pytest.fixture(scope="module")
-def apple(config: dict[str, Any]) -> Iterator[Emulator]:
+def running(config: dict[str, Any]) -> Iterator[Emulator]:
     with Emulator(config, smtp_port=0) as emulator:
         yield emulator
 
 
-@pytest.fixture(autouse=True)
-def fresh(apple: Emulator) -> None:
-    apple.reset()
+@pytest.fixture
+def apple(running: Emulator) -> Emulator:
+    """The module's emulator, reset for this test."""
+    running.reset()
+    return running
 
 
 def authorize_url(apple: Emulator) -> str:
@@ -250,3 +243,14 @@ def test_python_m_juice_testkit_runs_the_binary() -> None:
     refused = subprocess.run([sys.executable, "-m", "juice_testkit", "emulator", "--no-such-option"], capture_output=True, text=True,
                              timeout=60)
     assert refused.returncode == 64 and "--config" in refused.stderr  # juice's own usage error and exit status
+
+
+def test_an_advanced_clock_puts_new_tokens_in_the_backends_future_as_the_guide_warns(apple: Emulator) -> None:
+    import jwt  # PyJWT, as a backend would check Apple's tokens (Examples/python/requirements.txt)
+
+    apple.clock.advance(3600)
+    token = apple.native_sign_in(BUNDLE_ID, ALICE).identity_token
+    key = jwt.PyJWKClient(apple.url + "/auth/keys").get_signing_key_from_jwt(token).key
+    with pytest.raises(jwt.ImmatureSignatureError):
+        jwt.decode(token, key, algorithms=["RS256"], audience=BUNDLE_ID, issuer=apple.issuer)
+    assert jwt.decode(token, key, algorithms=["RS256"], audience=BUNDLE_ID, issuer=apple.issuer, leeway=3700)["aud"] == BUNDLE_ID
