@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import os
 import statistics
 import subprocess
@@ -130,6 +131,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, choices=range(1, 101), metavar="1..100")
     parser.add_argument("--sign-ins", type=int, default=20, choices=range(1, 1001), metavar="1..1000")
     options = parser.parse_args()
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # the peer's server logs every request otherwise
     with juice_setup() as (config, secret), tempfile.TemporaryDirectory(prefix="juice-bench-keys-") as cache:
         Emulator(config, key_cache=cache).start().close()  # fills the cache, as a first run would
         rounds = [one_round(config, secret, cache, options.sign_ins) for _ in range(options.rounds)]
