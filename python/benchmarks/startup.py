@@ -8,7 +8,10 @@ The figures in docs/testing-with-python.md ("Start time"). Each round measures, 
   active RSA-2048 key before its ready line, its standby key right after), and with a warm key cache
   (``key_cache=``: both keys read from the cache file), to the moment ``start()`` returns;
 - ``oidc_provider_mock.run_server_in_thread()`` to the moment its server is up (when the peer is
-  installed: ``pip install oidc-provider-mock==0.4.8``, Python 3.12 or newer);
+  installed: ``pip install oidc-provider-mock==0.4.8``, Python 3.12 or newer): a thread of the test
+  process, its modules already imported; and the peer as a process of its own, as Juice's emulator runs
+  (``python -m oidc_provider_mock --port P``, to its first HTTP answer: it prints no ready line, so its
+  discovery document is asked for every 5 ms);
 - ``reset()`` (the peer has none: a restart, stop and start);
 - a complete web sign-in: the person's authorize POST, then the backend's code redemption at the token
   endpoint (Juice: ``Emulator.sign_in`` and ``POST /auth/token`` with an ES256 client secret; the peer:
@@ -90,6 +93,27 @@ def peer_sign_in(base: str, session: requests.Session) -> None:
     assert token.status_code == 200, token.text
 
 
+def peer_process_start() -> float:
+    import sys
+
+    from juice_testkit import free_port
+
+    port = free_port()
+    started = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "oidc_provider_mock", "--port", str(port)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while True:
+            try:
+                if requests.get(f"http://127.0.0.1:{port}/.well-known/openid-configuration", timeout=5).status_code == 200:
+                    return (time.perf_counter() - started) * 1000
+            except requests.ConnectionError:
+                time.sleep(0.005)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
 def peak_memory_mib(pid: int) -> float:
     with open(f"/proc/{pid}/status", encoding="ascii") as status:
         for line in status:
@@ -113,8 +137,9 @@ def one_round(config: dict[str, Any], secret: str, cache: str, sign_ins: int) ->
     finally:
         warm.close()
     if oidc_provider_mock is not None:
+        figures["peer start, own process"] = peer_process_start()
         server = oidc_provider_mock.run_server_in_thread()
-        figures["peer start"], running = timed(server.__enter__)
+        figures["peer start, in-thread"], running = timed(server.__enter__)
         try:
             base = f"http://127.0.0.1:{running.server_port}"
             with requests.Session() as session:
