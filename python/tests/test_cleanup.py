@@ -9,7 +9,6 @@ import select
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -57,8 +56,8 @@ def gone_within(pid: int, seconds: float = 20.0) -> bool:
     return not alive(pid)
 
 
-def started_holder() -> tuple[subprocess.Popen[str], int]:
-    holder = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, text=True)
+def started_holder(env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], int]:
+    holder = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, text=True, env=env)
     assert holder.stdout is not None
     readable, _, _ = select.select([holder.stdout], [], [], 60)
     assert readable, "the holder printed nothing within 60 s"
@@ -92,14 +91,15 @@ def test_an_emulator_started_from_another_thread_outlives_the_thread_but_not_the
     assert gone_within(pid), f"emulator {pid} outlived its Python process (os._exit after a thread started it)"
 
 
-def test_a_killed_test_process_leaves_a_data_folder_the_next_start_removes() -> None:
-    holder, pid = started_holder()
-    folders = [f for f in glob.glob(os.path.join(tempfile.gettempdir(), "juice-emulator-*")) if _owned_by(f, holder.pid)]
+def test_a_killed_test_process_leaves_a_data_folder_the_next_start_removes(tmp_path: Path) -> None:
+    # A temporary directory of its own (TMPDIR), so that no other test's start sweeps it first.
+    holder, pid = started_holder(dict(os.environ, TMPDIR=str(tmp_path)))
+    folders = [f for f in glob.glob(os.path.join(tmp_path, "juice-emulator-*")) if _owned_by(f, holder.pid)]
     assert len(folders) == 1
     holder.kill()
     holder.wait(timeout=30)
     assert gone_within(pid) and os.path.isdir(folders[0])  # SIGKILL: nothing of the test process ran
-    sweep_stale_data()  # what the next Emulator.start runs (another worker's start may have run it first)
+    assert sweep_stale_data(str(tmp_path)) == folders  # what the next Emulator.start runs
     assert not os.path.exists(folders[0])
 
 
