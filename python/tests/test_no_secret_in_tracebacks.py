@@ -12,7 +12,7 @@ PASSWORD = "pw-" + secrets.token_hex(12)
 ADMIN_TOKEN = "admin-" + secrets.token_hex(16)
 
 FAILING_TESTS = """
-import os, signal
+import os, signal, time
 import pytest
 from juice_testkit import AppleID, Emulator
 
@@ -50,7 +50,8 @@ def test_a_native_sign_in_refused(apple):
 
 def test_a_dead_emulator(apple):
     os.kill(apple.pid, signal.SIGKILL)
-    os.waitpid(apple.pid, 0)
+    while apple.pid is not None:  # pid is None once the process has ended (and was reaped)
+        time.sleep(0.01)
     apple.reset()
 """
 
