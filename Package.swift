@@ -209,6 +209,7 @@ let package = Package(
                 "JuiceServer",
                 "JuiceClient",
                 "JuiceProcesses",
+                "JuiceInfrastructure",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

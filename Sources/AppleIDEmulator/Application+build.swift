@@ -89,6 +89,13 @@ public func buildEmulatorApplication(
             address.bind(port: bound)
             logger.info("Apple ID emulator listening", metadata: ["url": "\(address.baseURL)", "issuer": "\(address.issuer)"])
             await onServerRunning(bound)
+            // After the ready line, before the first connection is served: the key set is complete
+            // (active and standby) for every request, and a start waits for one key generation, not two.
+            do {
+                try await engine.prepareStandbyKey()
+            } catch {
+                logger.error("Apple ID emulator could not create its standby signing key", metadata: ["error": "\(error)"])
+            }
         },
         logger: logger
     )

@@ -56,6 +56,13 @@ struct AppleStage: Sendable {
         let engine = try await AppleEngine.open(
             configuration: configuration, dataDirectory: directory, port: options.port, issuer: options.effectiveIssuer,
             publicURL: options.appleBaseURL, logger: logger)
+        // Apple publishes two keys: the active one and the next (a rotation makes the standby active).
+        do {
+            try await engine.prepareStandbyKey()
+        } catch {
+            await engine.close()
+            throw error
+        }
         let stage = AppleStage(engine: engine, options: options, mainAppleID: main, nativeAppleID: native)
         stage.endCase()
         return stage

@@ -16,11 +16,18 @@ import Logging
 public struct ConformanceRun: Sendable {
     public let options: ConformanceOptions
     private let logger: Logger
+    private let onListening: @Sendable (Int) async -> Void
 
-    /// Creates a run; `logger` receives the kit server's own log (default: none).
-    public init(options: ConformanceOptions, logger: Logger = Logger(label: "juice.conformance", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    /// Creates a run; `logger` receives the kit server's own log (default: none). `onListening` is
+    /// called with the port once the kit's server accepts connections, and the first case plays when
+    /// it returns: `juice conformance --ready-json` announces the kit there and waits for the backend.
+    public init(
+        options: ConformanceOptions, logger: Logger = Logger(label: "juice.conformance", factory: { _ in SwiftLogNoOpLogHandler() }),
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) {
         self.options = options
         self.logger = logger
+        self.onListening = onListening
     }
 
     /// The cases this run plays, in order (``ConformanceOptions/caseIDs``, or every case).
@@ -84,6 +91,7 @@ public struct ConformanceRun: Sendable {
                 _ = try await group.next()
                 throw ConformanceStartError(.kitUnavailable, "the kit's server on port \(options.port) did not start")
             }
+            await onListening(options.port)
             group.addTask {
                 try await self.playAll(apple: apple, http: http)
             }

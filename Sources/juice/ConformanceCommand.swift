@@ -26,8 +26,18 @@ struct ConformanceCommand: AsyncParsableCommand {
     @Option(help: "The backend's base URL, e.g. http://127.0.0.1:9000.")
     var backend: String?
 
-    @Option(help: "The loopback port the kit serves Apple on.")
+    @Option(help: "The loopback port the kit serves Apple on; 0 lets the kernel pick one (see --ready-json).")
     var port: Int?
+
+    @Flag(
+        name: .customLong("ready-json"),
+        help: "Once the kit accepts connections, print one JSON line on stdout: {\"ready\", \"url\", \"issuer\", \"port\", \"smtp_port\": null}.")
+    var readyJSON = false
+
+    @Option(
+        name: .customLong("wait-for-backend"),
+        help: "Seconds (0-600) to wait, once the kit listens, for the backend to be configured with its URL before the first case.")
+    var waitForBackend: Int = 0
 
     @Option(help: "The issuer (iss) of the kit's tokens (default: http://127.0.0.1:PORT).")
     var issuer: String?
@@ -113,7 +123,8 @@ struct ConformanceCommand: AsyncParsableCommand {
             ("--team-key", teamKey == nil), ("--client-id", clientID == nil), ("--redirect-uri", redirectURI == nil),
         ]
         if let missing = required.first(where: \.1)?.0 { throw ValidationError("Missing expected argument '\(missing)'") }
-        guard let port, (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
+        guard let port, (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (0 picks a free one)") }
+        guard (0...600).contains(waitForBackend) else { throw ValidationError("--wait-for-backend must be between 0 and 600 seconds") }
     }
 
     func run() async throws {
@@ -124,7 +135,17 @@ struct ConformanceCommand: AsyncParsableCommand {
             return
         }
         do {
-            let report = try await ConformanceRun(options: try options()).run()
+            // Port 0: the kernel's pick, held until the kit's server has bound it (KitPortReservation).
+            let reservation = port == 0 ? try KitPortReservation() : nil
+            let options = try options(port: reservation?.port ?? port)
+            let announce = KitAnnouncement(readyJSON: readyJSON, issuer: issuer, waitForBackend: waitForBackend)
+            let report = try await ConformanceRun(
+                options: options,
+                onListening: { bound in
+                    reservation?.release()
+                    await announce.listening(options, port: bound)
+                }
+            ).run()
             print(report.table(), terminator: "")
             if let path = self.report { try write(try report.json(), to: path) }
             if let path = junit { try write(Data(report.junit().utf8), to: path) }
@@ -136,7 +157,7 @@ struct ConformanceCommand: AsyncParsableCommand {
         }
     }
 
-    private func options() throws(ConformanceStartError) -> ConformanceOptions {
+    private func options(port: Int?) throws(ConformanceStartError) -> ConformanceOptions {
         guard (1...120).contains(timeout) else { throw ConformanceStartError(.invalidOptions, "--timeout must be between 1 and 120 seconds") }
         guard (1...120).contains(appleStallBound) else {
             throw ConformanceStartError(.invalidOptions, "--apple-stall-bound must be between 1 and 120 seconds")

@@ -65,6 +65,11 @@ struct EmulatorRunCommand: AsyncParsableCommand {
     @Option(name: .customLong("http-body-timeout"), help: "Seconds a request's body may take to arrive, from the end of its head.")
     var httpBodyTimeout: Int = 30
 
+    @Option(
+        name: .customLong("signing-keys"),
+        help: "A PEM file of the emulator's two RSA signing keys, reused on a new data directory (made, mode 0600, when absent).")
+    var signingKeys: String?
+
     @Flag(
         name: .customLong("ready-json"),
         help: "Once every listener accepts connections, print one JSON line on stdout: {\"ready\", \"url\", \"issuer\", \"port\", \"smtp_port\"}.")
@@ -110,6 +115,7 @@ struct EmulatorRunCommand: AsyncParsableCommand {
         options.httpHeaderTimeout = .seconds(httpHeaderTimeout)
         options.httpBodyTimeout = .seconds(httpBodyTimeout)
         let ready = readyJSON ? EmulatorReadyLine(host: host, publicURL: publicURL, issuer: issuer, expectsSMTP: smtpPort != nil) : nil
+        let random = try signingKeys.map { EmulatorRandom.system.withFirstSigningKeys(try EmulatorSigningKeyFile.keys(at: $0)) } ?? .system
         let app = try await buildEmulatorApplication(
             configuration: configuration,
             dataDirectory: URL(fileURLWithPath: dataDirectory),
@@ -117,6 +123,7 @@ struct EmulatorRunCommand: AsyncParsableCommand {
             port: port,
             issuer: issuer,
             publicURL: publicURL,
+            random: random,
             options: options,
             onServerRunning: { port in await ready?.httpListening(port) },
             onSMTPRunning: { port in

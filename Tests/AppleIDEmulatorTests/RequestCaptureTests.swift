@@ -138,4 +138,18 @@ struct RequestCaptureTests {
         let long = String(repeating: "a", count: 600)
         #expect(CapturedRequest.bounded(long)?.count == CapturedRequest.maximumFieldLength)
     }
+
+    @Test("an unreadable client secret is listed as {\"header\": null, \"claims\": null}, not {}")
+    func unreadableSecretHasNullParts() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let unreadable = String(decoding: try encoder.encode(CapturedClientSecret(secret: "not-a-jws")), as: UTF8.self)
+        #expect(unreadable == #"{"claims":null,"header":null}"#)
+        let record = CapturedRequest(
+            id: 1, receivedAt: 1, method: "POST", path: "/auth/token", clientID: nil, grantType: nil, redirectURI: nil,
+            clientSecret: CapturedClientSecret(secret: "x.y.z"), status: 400, error: "invalid_client")
+        let listed = try #require(try JSONSerialization.jsonObject(with: try encoder.encode(record)) as? [String: Any])
+        let secret = try #require(listed["client_secret"] as? [String: Any])
+        #expect(secret.keys.sorted() == ["claims", "header"] && secret.values.allSatisfy { $0 is NSNull })
+    }
 }

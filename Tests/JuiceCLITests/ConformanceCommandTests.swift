@@ -139,6 +139,23 @@ struct ConformanceCommandTests {
         #expect(result.stderr.contains("could not be reached"))
     }
 
+    @Test("--port 0 --ready-json: the kit prints the port it bound before any case, waits (bounded) for the backend, then reports it")
+    func portZeroReadyLine() async throws {
+        let juice = try JuiceBackend()
+        defer { juice.stop() }
+        var arguments = juice.conformanceArguments()
+        let portIndex = try #require(arguments.firstIndex(of: "--port"))
+        arguments[portIndex + 1] = "0"
+        let result = try await JuiceProcess.run(arguments + ["--ready-json", "--wait-for-backend", "1"], timeout: .seconds(60))
+        #expect(result.status == 2, "the backend never answered: \(result.stderr.prefix(400))")
+        #expect(result.stderr.contains("could not be reached"))
+        let firstLine = try #require(result.stdout.split(separator: "\n").first)
+        let ready = try #require(try JSONSerialization.jsonObject(with: Data(firstLine.utf8)) as? [String: Any])
+        let port = try #require(ready["port"] as? Int)
+        #expect(ready["ready"] as? Bool == true && (1...65535).contains(port))
+        #expect(ready["url"] as? String == "http://127.0.0.1:\(port)" && ready["issuer"] as? String == "http://127.0.0.1:\(port)")
+    }
+
     @Test("--api-only with --start, or without --native, or an unknown --native-body: exit status 2 with the reason")
     func apiOnlyRefusals() async throws {
         let juice = try JuiceBackend()

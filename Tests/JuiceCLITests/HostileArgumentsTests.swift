@@ -2,6 +2,8 @@ import Foundation
 import JuiceTestSupport
 import Testing
 
+@testable import juice
+
 @Suite("Hostile command-line numbers: refused with a message and a non-zero exit, never a trap")
 struct HostileArgumentsTests {
     @Test(
@@ -19,9 +21,9 @@ struct HostileArgumentsTests {
         #expect(result.stderr.contains(arguments[0]), "\(result.stderr.prefix(400))")
     }
 
-    @Test("juice conformance refuses a --port outside 1…65535")
+    @Test("juice conformance refuses a --port outside 0…65535 (0: the kernel picks one)")
     func conformancePort() async throws {
-        for port in ["0", "70000", "-1"] {
+        for port in ["70000", "-1"] {
             let result = try await JuiceProcess.run(
                 [
                     "conformance", "--backend", "http://127.0.0.1:9", "--port", port, "--team-id", "ABCDE12345", "--key-id", "KEY1234567",
@@ -39,5 +41,25 @@ struct HostileArgumentsTests {
             #expect(result.status == 64, "\(timeout): \(result.stderr.prefix(400))")
             #expect(result.stderr.contains("--timeout"))
         }
+    }
+
+    @Test(
+        "a single-valued option given twice is a usage error, not its last value winning",
+        arguments: [
+            ["emulator", "--config", "a.json", "--data-dir", "/tmp/a", "--data-dir", "/tmp/b"],
+            ["emulator", "--port", "0", "--port=8081", "--config", "a.json"],
+            ["serve", "--data-dir", "/tmp/a", "--data-dir=/tmp/b"],
+        ])
+    func repeatedOption(arguments: [String]) async throws {
+        let result = try await JuiceProcess.run(arguments, timeout: .seconds(30))
+        #expect(result.status == 64, "\(result.stderr.prefix(400))")
+        #expect(result.stderr.contains("is given more than once"), "\(result.stderr.prefix(400))")
+    }
+
+    @Test("a list option may repeat, and a value after -- is not an option")
+    func repeatableOptions() {
+        #expect(RepeatedOptionRule.firstRepeated(in: ["verify-token", "--audience", "a", "--audience=b", "t"]) == nil)
+        #expect(RepeatedOptionRule.firstRepeated(in: ["login", "--password-stdin", "--", "--x", "--x"]) == nil)
+        #expect(RepeatedOptionRule.firstRepeated(in: ["emulator", "--ready-json", "--ready-json"]) == "--ready-json")
     }
 }

@@ -2,24 +2,41 @@
 
 from __future__ import annotations
 
+import glob
+import json
 import os
 import select
 import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
-from juice_testkit import ConformanceRunError, Kit, new_team_key
+from juice_testkit import ConformanceRunError, Kit, new_team_key, sweep_stale_data
 
 SCRIPT = """
 import sys, threading
 from juice_testkit import Emulator
 emulator = Emulator({}).start()
-print(emulator._child.pid, flush=True)
+print(emulator.pid, flush=True)
 threading.Event().wait()
+"""
+
+# An emulator started by a thread that then ends: PR_SET_PDEATHSIG is per thread, so the package forks
+# every child from one thread that lives as long as the process (juice_testkit._process._Spawner).
+THREAD_SCRIPT = """
+import os, sys, threading
+from juice_testkit import Emulator
+started = []
+worker = threading.Thread(target=lambda: started.append(Emulator({}).start()))
+worker.start()
+worker.join()
+print(started[0].pid, started[0].url, flush=True)
+sys.stdin.readline()
+os._exit(0)
 """
 
 
@@ -39,8 +56,8 @@ def gone_within(pid: int, seconds: float = 20.0) -> bool:
     return not alive(pid)
 
 
-def started_holder() -> tuple[subprocess.Popen[str], int]:
-    holder = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, text=True)
+def started_holder(env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], int]:
+    holder = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, text=True, env=env)
     assert holder.stdout is not None
     readable, _, _ = select.select([holder.stdout], [], [], 60)
     assert readable, "the holder printed nothing within 60 s"
@@ -59,10 +76,45 @@ def test_the_emulator_goes_with_the_python_process_that_started_it(signum: int) 
     assert gone_within(pid), f"emulator {pid} outlived its Python process ({signal.Signals(signum).name})"
 
 
+def test_an_emulator_started_from_another_thread_outlives_the_thread_but_not_the_process() -> None:
+    holder = subprocess.Popen([sys.executable, "-c", THREAD_SCRIPT], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdin is not None
+    readable, _, _ = select.select([holder.stdout], [], [], 60)
+    assert readable, "the holder printed nothing within 60 s"
+    pid_text, url = holder.stdout.readline().split()
+    pid = int(pid_text)
+    with urllib.request.urlopen(url + "/.well-known/openid-configuration", timeout=30) as answer:
+        assert answer.status == 200  # the thread that started it has ended; the emulator still serves
+    holder.stdin.write("exit\n")
+    holder.stdin.flush()
+    holder.wait(timeout=30)  # os._exit: no atexit, no finally
+    assert gone_within(pid), f"emulator {pid} outlived its Python process (os._exit after a thread started it)"
+
+
+def test_a_killed_test_process_leaves_a_data_folder_the_next_start_removes(tmp_path: Path) -> None:
+    # A temporary directory of its own (TMPDIR), so that no other test's start sweeps it first.
+    holder, pid = started_holder(dict(os.environ, TMPDIR=str(tmp_path)))
+    folders = [f for f in glob.glob(os.path.join(tmp_path, "juice-emulator-*")) if _owned_by(f, holder.pid)]
+    assert len(folders) == 1
+    holder.kill()
+    holder.wait(timeout=30)
+    assert gone_within(pid) and os.path.isdir(folders[0])  # SIGKILL: nothing of the test process ran
+    assert sweep_stale_data(str(tmp_path)) == folders  # what the next Emulator.start runs
+    assert not os.path.exists(folders[0])
+
+
+def _owned_by(folder: str, pid: int) -> bool:
+    try:
+        with open(os.path.join(folder, "owner.json"), encoding="utf-8") as owner:
+            return bool(json.load(owner)["pid"] == pid)
+    except (OSError, ValueError, KeyError):
+        return False
+
+
 PLUGIN_TEST = """
 import os, threading
 def test_fails(juice_emulator):
-    open(os.environ["PID_FILE"], "w").write(str(juice_emulator._child.pid))
+    open(os.environ["PID_FILE"], "w").write(str(juice_emulator.pid))
     if os.environ.get("HANG"):
         threading.Event().wait()
     assert False, "a failing test"

@@ -19,20 +19,16 @@ from juice_testkit import (
     EmulatorStartError,
     TeamKey,
     free_port,
-    new_team_key,
     sha256_hex,
 )
 from juice_testkit._process import parse_ready_line
+
+from conftest import configuration
 
 BUNDLE_ID = "com.example.kit"
 CLIENT_ID = "com.example.kit.web"
 REDIRECT_URI = "http://127.0.0.1:9/callback"
 TESTER = AppleID("tester@example.net", "tester password", "Tess", "Tester")
-
-
-@pytest.fixture(scope="module")
-def key(tmp_path_factory: pytest.TempPathFactory) -> TeamKey:
-    return new_team_key("TEAMKIT001", str(tmp_path_factory.mktemp("key")))
 
 
 class Receiver(http.server.BaseHTTPRequestHandler):
@@ -61,12 +57,8 @@ def receiver() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def config(key: TeamKey, receiver: str) -> dict[str, Any]:
-    return {
-        "teams": [key.config()],
-        "apps": [{"team_id": key.team_id, "bundle_id": BUNDLE_ID, "services_ids": [CLIENT_ID], "redirect_uris": [REDIRECT_URI],
-                  "notification_url": receiver, "email_sources": ["example.com"], "allow_local_redirects": True}],
-        "apple_ids": [TESTER.config()],
-    }
+    return configuration(key, bundle_id=BUNDLE_ID, client_id=CLIENT_ID, redirect_uri=REDIRECT_URI, apple_ids=[TESTER],
+                         notification_url=receiver)
 
 
 @pytest.fixture(scope="module")

@@ -46,13 +46,14 @@ def test_revoked_consent_signs_the_user_out(backend: str, juice_emulator: Emulat
 
 
 def test_the_conformance_kit_finds_no_failure(server: Server, juice_conformance: Any, team_key: TeamKey) -> None:
+    juice_conformance.start(  # the kit binds a port of its own, then waits until allauth redirects to it
+        backend=server.url, issuer=site_config.APPLE, team_id=TEAM_ID, key_id=team_key.key_id, team_key=team_key.path,
+        client_id=CLIENT_ID, redirect_uri=server.redirect_uri, bundle_id=BUNDLE_ID, start="/accounts/apple/login/",
+        probe="/me", notifications="/apple/notifications",
+    )
     site_config.point_allauth_at(juice_conformance.url)
     try:
-        report = juice_conformance.run(
-            backend=server.url, issuer=site_config.APPLE, team_id=TEAM_ID, key_id=team_key.key_id, team_key=team_key.path,
-            client_id=CLIENT_ID, redirect_uri=server.redirect_uri, bundle_id=BUNDLE_ID, start="/accounts/apple/login/",
-            probe="/me", notifications="/apple/notifications",
-        )
+        report = juice_conformance.wait()
     finally:
         site_config.point_allauth_at(site_config.APPLE)
     # What allauth 65.21.1 is known for (docs/conformance.md): no nonce sent, an HS256 token refused by a 500.

@@ -70,11 +70,12 @@ def test_the_kit_names_the_flaw_of_a_backend_that_keeps_its_state_in_the_cookie(
 def run_kit(kit: Any, team_key: TeamKey, *, state_kept_on_server: bool) -> Any:
     server = Server()  # a backend of its own, pointed at the kit instead of the emulator
     try:
-        server.app = create_app(settings(kit.url, team_key), state_kept_on_server=state_kept_on_server)
-        return kit.run(
+        kit.start(  # the kit binds a port of its own and waits until the backend redirects to it
             backend=server.url, team_id=TEAM_ID, key_id=team_key.key_id, team_key=team_key.path, client_id=CLIENT_ID,
             redirect_uri=server.url + "/auth/apple/callback", bundle_id=BUNDLE_ID, start="/login", probe="/me",
             native="/api/auth/apple", notifications="/apple/notifications",
         )
+        server.app = create_app(settings(kit.url, team_key), state_kept_on_server=state_kept_on_server)
+        return kit.wait()
     finally:
         server.close()

@@ -26,6 +26,17 @@ package struct CapturedClientSecret: Sendable, Hashable, Encodable {
         claims = Self.object(parts[1])
     }
 
+    enum CodingKeys: String, CodingKey {
+        case header, claims
+    }
+
+    /// Both parts, always: an unreadable part is an explicit `null` (docs/emulator.md), never left out.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(header, forKey: .header)
+        try container.encode(claims, forKey: .claims)
+    }
+
     private static func object(_ part: Substring.UTF8View.SubSequence) -> CapturedJSON? {
         guard let bytes = Base64URL.decode(ArraySlice(part)), let value = try? JSONDecoder().decode(CapturedJSON.self, from: Data(bytes)),
             case .object = value

@@ -85,6 +85,12 @@ package final class AppleEngine: Sendable {
     }
 
     /// Closes the store (when no service owns it).
+    /// Makes the standby signing key when there is none, so the key set publishes two keys as Apple's does
+    /// (the emulator does it after its ready line, to start sooner; the kit before its first case).
+    package func prepareStandbyKey() async throws {
+        try await keys.prepareStandby()
+    }
+
     package func close() async {
         await store.close()
     }

@@ -47,28 +47,34 @@ actor SigningKeyRing {
         self.gracePeriod = gracePeriod
     }
 
-    /// Creates the active and standby keys when the store has none.
+    /// Creates the active key when the store has none: what the emulator needs before it answers.
+    /// The standby key comes after the server is ready (``prepareStandby()``), so a start on a new data
+    /// directory generates one RSA key before its ready line instead of two.
     func prepare() async throws {
-        let roles = try await store.transaction { database in
-            try await database.raw("SELECT role FROM signing_keys").all().map { try $0.decode(column: "role", as: String.self) }
+        let hasActive = try await store.read { database in
+            try await database.raw("SELECT kid FROM signing_keys WHERE role = 'active' LIMIT 1").first() != nil
         }
-        if !roles.contains("active") {
-            let key = try random.signingKey()
-            let kid = newKeyID()
-            try await store.transaction { [now = time.now] database in
-                try await database.raw(
-                    "INSERT INTO signing_keys (kid, private_pem, role, created_at) VALUES (\(bind: kid), \(bind: key.pemRepresentation), 'active', \(bind: now.timeIntervalSince1970))"
-                ).run()
-            }
+        if !hasActive { try await insert(try random.signingKey(), role: "active") }
+    }
+
+    /// Creates the standby key when the store has none (after the ready line; ``rotate()`` also calls it).
+    func prepareStandby() async throws {
+        let hasStandby = try await store.read { database in
+            try await database.raw("SELECT kid FROM signing_keys WHERE role = 'standby' LIMIT 1").first() != nil
         }
-        if !roles.contains("standby") {
-            let key = try random.signingKey()
-            let kid = newKeyID()
-            try await store.transaction { [now = time.now] database in
-                try await database.raw(
-                    "INSERT INTO signing_keys (kid, private_pem, role, created_at) VALUES (\(bind: kid), \(bind: key.pemRepresentation), 'standby', \(bind: now.timeIntervalSince1970))"
-                ).run()
-            }
+        if !hasStandby { try await insert(try random.signingKey(), role: "standby") }
+    }
+
+    private func insert(_ key: _RSA.Signing.PrivateKey, role: String) async throws {
+        let kid = newKeyID()
+        try await store.transaction { [now = time.now] database in
+            // One per role, even when two callers got here at once (an actor's awaits interleave).
+            try await database.raw(
+                """
+                INSERT INTO signing_keys (kid, private_pem, role, created_at) SELECT \(bind: kid), \(bind: key.pemRepresentation), \(bind: role), \(bind: now.timeIntervalSince1970)
+                WHERE NOT EXISTS (SELECT 1 FROM signing_keys WHERE role = \(bind: role))
+                """
+            ).run()
         }
     }
 
@@ -105,6 +111,7 @@ actor SigningKeyRing {
     /// Rotates: standby becomes active, the active key starts retiring, a new standby is published.
     /// - Returns: The id of the key that now signs.
     func rotate() async throws -> String {
+        try await prepareStandby()
         let fresh = try random.signingKey()
         let freshID = newKeyID()
         let now = time.now.timeIntervalSince1970

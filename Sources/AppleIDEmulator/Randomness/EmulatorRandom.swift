@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import JuiceEncodings
+import Synchronization
 
 /// Where the emulator gets random bytes for codes, tokens, identifiers and relay addresses.
 ///
@@ -25,6 +26,18 @@ public struct EmulatorRandom: Sendable {
     /// for tests, which start many emulators, where a debug build spends up to seconds of CPU per key.
     package func withSigningKeys(pem: @escaping @Sendable () -> String) -> EmulatorRandom {
         EmulatorRandom(generate: generate, makeSigningKey: { try _RSA.Signing.PrivateKey(pemRepresentation: pem()) })
+    }
+
+    /// This source, but its first signing keys are `keys` (in order), and later ones generated:
+    /// `juice emulator --signing-keys FILE`, a start that reuses the keys of an earlier one.
+    package func withFirstSigningKeys(_ keys: [_RSA.Signing.PrivateKey]) -> EmulatorRandom {
+        let remaining = Mutex(keys[...])
+        let generated = makeSigningKey
+        return EmulatorRandom(
+            generate: generate,
+            makeSigningKey: {
+                try remaining.withLock { $0.popFirst() } ?? generated()
+            })
     }
 
     /// A new RSA-2048 signing key.

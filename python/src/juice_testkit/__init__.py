@@ -1,16 +1,20 @@
 """juice_testkit: Sign in with Apple in any backend's test suite, without Swift.
 
 Juice's local appleid.apple.com (``Emulator``), a person signing in without a browser
-(``Emulator.sign_in``, ``Emulator.native_sign_in``), the conformance kit (``conformance``, ``Kit``)
-and a pytest plugin (``juice_emulator``, ``juice_conformance``), around the ``juice`` binary this
-wheel carries. See docs/testing-with-python.md in the Juice repository.
+(``Emulator.sign_in``, ``Emulator.native_sign_in``), Apple failing on demand (``Emulator.fail``) and
+what the backend sent (``Emulator.requests``), the conformance kit (``conformance``, ``Kit``) and a
+pytest plugin (``juice_emulator``, ``juice_conformance``), around the ``juice`` binary this wheel
+carries. See docs/testing-with-python.md in the Juice repository.
 """
 
 from ._binary import find_juice_bin
+from ._version import __version__
+from .capture import ANY, CapturedClientSecret, CapturedRequest, CapturedRequests
 from .clock import Clock
 from .conformance import ConformanceCase, ConformanceReport, Kit, conformance
-from .emulator import Emulator
+from .emulator import Emulator, default_key_cache, sweep_stale_data
 from .errors import ConformanceRunError, EmulatorError, EmulatorStartError, JuiceError, JuiceNotFoundError
+from .failures import FailureKind, InjectedFailure
 from .keys import TeamKey, free_port, new_team_key
 from .models import (
     AppleID,
@@ -26,7 +30,11 @@ from .models import (
 )
 
 __all__ = [
+    "ANY",
     "AppleID",
+    "CapturedClientSecret",
+    "CapturedRequest",
+    "CapturedRequests",
     "Clock",
     "ClockState",
     "ConformanceCase",
@@ -35,6 +43,8 @@ __all__ = [
     "Emulator",
     "EmulatorError",
     "EmulatorStartError",
+    "FailureKind",
+    "InjectedFailure",
     "Issued",
     "IssuedCode",
     "IssuedToken",
@@ -46,9 +56,12 @@ __all__ = [
     "Notification",
     "TeamKey",
     "WebSignIn",
+    "__version__",
     "conformance",
+    "default_key_cache",
     "find_juice_bin",
     "free_port",
     "new_team_key",
     "sha256_hex",
+    "sweep_stale_data",
 ]

@@ -2,8 +2,14 @@
 
 Every child is started in a process group of its own (``start_new_session``), so stopping it stops
 everything it started; is killed by the kernel if the Python process that started it dies without
-cleaning up (``PR_SET_PDEATHSIG``, Linux, when started from the main thread); and is stopped at
-interpreter exit (``atexit``) if nothing closed it. SIGTERM to the test process is handled as Ctrl-C
+cleaning up (``PR_SET_PDEATHSIG``, Linux); and is stopped at interpreter exit (``atexit``) if nothing
+closed it.
+
+``PR_SET_PDEATHSIG`` fires when the *thread* that forked the child ends, not the process. So every
+child is forked by one thread of this package (``_Spawner``) that lives as long as the process: a child
+started from any thread (a ``ThreadPoolExecutor`` worker, a fixture's helper thread) is killed when the
+process dies, whether by SIGKILL, ``os._exit`` or a crash, and never when the thread that asked for it
+ends. SIGTERM to the test process is handled as Ctrl-C
 (KeyboardInterrupt, when nothing else handles SIGTERM), so pytest stops the run and tears its fixtures
 down, and ``atexit`` runs.
 """
@@ -21,7 +27,9 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 _PR_SET_PDEATHSIG = 1
 
@@ -32,12 +40,57 @@ _HOOKS_INSTALLED = threading.Lock()
 _hooked = False
 
 
-def _die_with_parent() -> None:  # runs in the child between fork and exec
+def _find_prctl() -> Any:
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    except Exception:  # noqa: BLE001, S110 - best effort: not Linux, or no prctl; atexit and the fixtures still stop it
-        pass
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):  # not Linux: atexit and the fixtures still stop the child
+        return None
+
+
+# Looked up once, in the parent: between fork and exec the child only calls it (no dlopen, no lock).
+_PRCTL = _find_prctl()
+
+
+def _die_with_parent() -> None:  # runs in the child between fork and exec
+    if _PRCTL is not None:
+        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+class _Spawner:
+    """The one thread that forks every child, alive as long as the process (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self._requests: queue.Queue[tuple[Callable[[], Any], queue.Queue[tuple[bool, Any]]]] = queue.Queue()
+        self._thread = threading.Thread(target=self._serve, name="juice-spawner", daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            start, answer = self._requests.get()
+            try:
+                answer.put((True, start()))
+            except BaseException as error:  # noqa: BLE001 - handed back to the caller, who raises it
+                answer.put((False, error))
+
+    def run(self, start: Callable[[], T]) -> T:
+        answer: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
+        self._requests.put((start, answer))
+        ok, value = answer.get()
+        if not ok:
+            raise value
+        return value  # type: ignore[no-any-return]
+
+
+_SPAWNER_LOCK = threading.Lock()
+_spawner: _Spawner | None = None
+
+
+def _spawn(start: Callable[[], T]) -> T:
+    global _spawner
+    with _SPAWNER_LOCK:
+        if _spawner is None:
+            _spawner = _Spawner()
+    return _spawner.run(start)
 
 
 def _install_hooks() -> None:
@@ -68,22 +121,32 @@ class Child:
     until a line satisfies ``predicate``, the child exits, or the timeout passes.
     """
 
-    def __init__(self, argv: Sequence[str], *, log_path: str, env: dict[str, str] | None = None, cwd: str | None = None) -> None:
+    def __init__(
+        self, argv: Sequence[str], *, log_path: str, env: dict[str, str] | None = None, cwd: str | None = None,
+        stderr_path: str | None = None,
+    ) -> None:
         _install_hooks()
         self.log_path = log_path
+        self.stderr_path = stderr_path
         self._lines: queue.Queue[str | None] = queue.Queue()
-        in_main_thread = threading.current_thread() is threading.main_thread()
-        self.process = subprocess.Popen(
-            list(argv),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            env=env,
-            cwd=cwd,
-            start_new_session=True,
-            # Only prctl runs between fork and exec (no lock, no allocation that could deadlock).
-            preexec_fn=_die_with_parent if in_main_thread else None,  # noqa: PLW1509
-        )
+        stderr: Any = subprocess.STDOUT
+        if stderr_path is not None:
+            stderr = open(stderr_path, "wb")  # noqa: SIM115 - the child's from now on; closed below
+        try:
+            self.process = _spawn(lambda: subprocess.Popen(
+                list(argv),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                env=env,
+                cwd=cwd,
+                start_new_session=True,
+                # Only prctl runs between fork and exec (looked up beforehand: no lock, no allocation that could deadlock).
+                preexec_fn=_die_with_parent,  # noqa: PLW1509
+            ))
+        finally:
+            if stderr_path is not None:
+                stderr.close()
         _LIVE.add(self)
         self._reader = threading.Thread(target=self._drain, name=f"juice-output-{self.process.pid}", daemon=True)
         self._reader.start()

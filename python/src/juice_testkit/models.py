@@ -98,14 +98,20 @@ class Issued:
 
 @dataclass(frozen=True)
 class MailMessage:
-    """A message the private email relay delivered to an Apple ID (``body`` only from ``Emulator.mail(id)``)."""
+    """A message the private email relay delivered to an Apple ID (``body`` and ``headers`` only from ``Emulator.mail(id)``)."""
 
-    id: int
+    #: The emulator's id of the message (a hex string): what ``Emulator.mail(id)`` takes.
+    id: str
+    #: The address of its ``From`` header.
     sender: str
+    #: The Hide My Email address it was sent to.
     to: str
+    #: The Apple ID's real address it was forwarded to.
     delivered_to: str
     subject: str
+    #: Unix seconds on the emulator's clock.
     received_at: int
+    #: The message's size in bytes.
     size: int
     body: str | None = field(default=None, repr=False)
     headers: str | None = field(default=None, repr=False)
@@ -113,7 +119,7 @@ class MailMessage:
     @classmethod
     def from_json(cls, m: Mapping[str, Any]) -> MailMessage:
         return cls(
-            id=m["id"], sender=m["from"], to=m["to"], delivered_to=m["delivered_to"], subject=m["subject"],
+            id=str(m["id"]), sender=m["from"], to=m["to"], delivered_to=m["delivered_to"], subject=m["subject"],
             received_at=m["received_at"], size=m["size"], body=m.get("body"), headers=m.get("headers"),
         )
 
@@ -122,8 +128,12 @@ class MailMessage:
 class Notification:
     """A server-to-server notification in the emulator's outbox, and how its delivery went.
 
-    ``status`` is the emulator's (``pending``, ``delivered``, ``failed``); ``event`` the signed event's
-    fields (``type``, ``sub``, …).
+    ``type`` is the event's (``email-disabled``, ``email-enabled``, ``consent-revoked``,
+    ``account-delete``); ``apple_id`` the person's email; ``audience`` the app's bundle id (the JWT's
+    ``aud``); ``url`` where it is sent; ``status`` the emulator's (``pending``, ``delivered``,
+    ``failed``); ``attempts`` how many were made; ``created_at``, ``delivered_at``, ``failed_at`` Unix
+    seconds; ``last_result`` the last attempt's outcome (``HTTP 200``, ``unreachable: …``); ``event``
+    the signed event's fields (``type``, ``sub``, ``event_time``, …); ``jti`` the JWT's id.
     """
 
     id: int

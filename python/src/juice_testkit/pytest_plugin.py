@@ -7,9 +7,9 @@ Fixtures:
 - ``juice_emulator_session`` (session): one emulator per test session, so one per pytest-xdist worker,
   each on ports of its own (the emulator picks them, ``port=0``).
 - ``juice_emulator`` (function): the session's emulator, reset before the test.
-- ``juice_conformance`` (function): the kit on a free port (``.url`` to configure the backend
-  with), ``.run(backend=…, …)`` fails the test with the kit's table when a case FAILED; the JSON,
-  JUnit and HTML reports stay under the test's ``tmp_path``.
+- ``juice_conformance`` (function): the kit, ``.start(backend=…, …)`` on a port it binds itself
+  (``.url`` to configure the backend with), then ``.wait()``, which fails the test with the kit's
+  table when a case FAILED; the JSON, JUnit and HTML reports stay under the test's ``tmp_path``.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ def juice_emulator(juice_emulator_session: Emulator) -> Emulator:
 
 
 class ConformanceFixture:
-    """The kit for one test: configure the backend with ``url``, then ``run(...)``."""
+    """The kit for one test: ``start(…)``, configure the backend with ``url``, then ``wait()``
+    (or ``run(…)`` for both at once). A FAILED case fails the test with the kit's table."""
 
     def __init__(self, report_dir: str) -> None:
         self._kit = Kit(report_dir=report_dir)
@@ -62,16 +63,22 @@ class ConformanceFixture:
 
     @property
     def port(self) -> int:
+        """The port the kit bound (after ``start``)."""
         return self._kit.port
 
     @property
     def url(self) -> str:
-        """Apple's base URL (and issuer) the backend under test must use."""
+        """Apple's base URL (and issuer) the backend under test must use (after ``start``)."""
         return self._kit.url
 
-    def run(self, *, check: bool = True, **options: Any) -> ConformanceReport:
-        """Runs the kit (``Kit.run``'s options). With ``check`` a FAILED case fails the test with the table."""
-        report = self._kit.run(**options)
+    def start(self, **options: Any) -> ConformanceFixture:
+        """Starts the kit (``Kit.start``'s options); returns once it listens."""
+        self._kit.start(**options)
+        return self
+
+    def wait(self, *, check: bool = True, timeout: float = 900.0) -> ConformanceReport:
+        """The report once the run ends. With ``check`` a FAILED case fails the test with the table."""
+        report = self._kit.wait(timeout)
         if check and not report.ok:
             names = ", ".join(case.id for case in report.failures)
             pytest.fail(
@@ -81,13 +88,24 @@ class ConformanceFixture:
             )
         return report
 
+    def run(self, *, check: bool = True, **options: Any) -> ConformanceReport:
+        """``start(**options)`` then ``wait(check=check)``, for a backend that needs no kit URL first."""
+        return self.start(**options).wait(check=check)
+
+    def close(self) -> None:
+        self._kit.close()
+
     def __repr__(self) -> str:
-        return f"ConformanceFixture({self.url})"
+        return f"ConformanceFixture({self._kit!r})"
 
 
 @pytest.fixture
-def juice_conformance(tmp_path: Any) -> ConformanceFixture:
-    """The conformance kit on a free port; its reports go to ``tmp_path / "juice-conformance"``."""
+def juice_conformance(tmp_path: Any) -> Iterator[ConformanceFixture]:
+    """The conformance kit, on a port it binds itself; its reports go to ``tmp_path / "juice-conformance"``."""
     directory = tmp_path / "juice-conformance"
     directory.mkdir()
-    return ConformanceFixture(str(directory))
+    fixture = ConformanceFixture(str(directory))
+    try:
+        yield fixture
+    finally:
+        fixture.close()

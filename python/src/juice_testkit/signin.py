@@ -13,6 +13,7 @@ from html.parser import HTMLParser
 from urllib.parse import parse_qsl, urlsplit
 
 from . import _http
+from ._hidden import Hidden
 from .errors import EmulatorError
 from .models import AppleID, NativeCredential, WebSignIn
 
@@ -66,14 +67,9 @@ def web_sign_in(
             "configure the backend with the emulator's URL as Apple's base URL"
         )
     params = dict(parse_qsl(parts.query, keep_blank_values=True))
-    form = dict(params)
-    form.update(
-        account_name=apple_id.email,
-        password=apple_id.password,
-        first_name=apple_id.first_name if first_name is None else first_name,
-        last_name=apple_id.last_name if last_name is None else last_name,
-        email_choice=email_choice,
-        action="cancel" if cancel else "continue",
+    form = _web_form(
+        params, apple_id, first_name=apple_id.first_name if first_name is None else first_name,
+        last_name=apple_id.last_name if last_name is None else last_name, email_choice=email_choice, cancel=cancel,
     )
     answer = _http.request("POST", emulator_url + "/auth/authorize", form=form, timeout=timeout)
     mode = params.get("response_mode") or ("fragment" if "id_token" in params.get("response_type", "") else "query")
@@ -91,6 +87,16 @@ def web_sign_in(
         if page.action:
             return WebSignIn(response_mode=mode, redirect_uri=page.action, fields=page.fields)
     raise _refusal(answer)
+
+
+def _web_form(
+    params: Mapping[str, str], apple_id: AppleID, *, first_name: str, last_name: str, email_choice: str, cancel: bool
+) -> Hidden[Mapping[str, str]]:
+    """The sign-in and consent form, its password inside ``Hidden`` (no traceback shows it)."""
+    return Hidden({
+        **params, "account_name": apple_id.email, "password": apple_id.password, "first_name": first_name, "last_name": last_name,
+        "email_choice": email_choice, "action": "cancel" if cancel else "continue",
+    }, "sign-in form")
 
 
 def _refusal(answer: _http.Answer) -> EmulatorError:
@@ -147,19 +153,7 @@ def native_sign_in(
     """
     if email_choice not in EMAIL_CHOICES:
         raise ValueError(f"email_choice must be one of {EMAIL_CHOICES}, not {email_choice!r}")
-    form: dict[str, str] = {
-        "client_id": bundle_id,
-        "account_name": apple_id.email,
-        "password": apple_id.password,
-        "scope": " ".join(scopes),
-        "first_name": apple_id.first_name,
-        "last_name": apple_id.last_name,
-        "email_choice": email_choice,
-    }
-    if nonce is not None:
-        form["nonce"] = nonce
-    if state is not None:
-        form["state"] = state
+    form = _device_form(bundle_id, apple_id, scopes=scopes, email_choice=email_choice, nonce=nonce, state=state)
     answer = _http.request("POST", emulator_url + "/emulator/device/authorize", form=form, timeout=timeout)
     if answer.status != 200:
         raise _http.error_of(answer, "/emulator/device/authorize")
@@ -167,3 +161,15 @@ def native_sign_in(
     if not isinstance(body, Mapping):
         raise EmulatorError("unexpected_answer", "the device sign-in did not answer a JSON object", answer.status)
     return NativeCredential.from_json(body)
+
+
+def _device_form(
+    bundle_id: str, apple_id: AppleID, *, scopes: tuple[str, ...], email_choice: str, nonce: str | None, state: str | None
+) -> Hidden[Mapping[str, str]]:
+    """The device sign-in's form, its password inside ``Hidden``."""
+    form = {
+        "client_id": bundle_id, "account_name": apple_id.email, "password": apple_id.password, "scope": " ".join(scopes),
+        "first_name": apple_id.first_name, "last_name": apple_id.last_name, "email_choice": email_choice,
+    }
+    optional = {"nonce": nonce, "state": state}
+    return Hidden(form | {name: value for name, value in optional.items() if value is not None}, "device sign-in form")
