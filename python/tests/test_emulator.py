@@ -105,6 +105,7 @@ def test_a_web_sign_in_answers_the_form_post_a_browser_would_send(apple: Emulato
     assert token["iss"] == apple.issuer and token["aud"] == CLIENT_ID and token["nonce"] == "n1"
     [code] = apple.issued(BUNDLE_ID).codes
     assert code.is_for(answer.code or "") and code.apple_id == TESTER.email and code.used_at is None
+    assert code.scopes == ("name", "email")  # the emulator lists them as one string, "name email"
     again = apple.sign_in(authorize_url(apple), TESTER)
     assert again.user is None  # Apple sends name and email once
 

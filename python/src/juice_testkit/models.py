@@ -80,7 +80,7 @@ class Issued:
     def from_json(cls, body: Mapping[str, Any]) -> Issued:
         codes = [
             IssuedCode(
-                digest=c["digest"], client_id=c["client_id"], apple_id=c["apple_id"], scopes=tuple(c.get("scopes") or ()),
+                digest=c["digest"], client_id=c["client_id"], apple_id=c["apple_id"], scopes=_scopes(c.get("scopes")),
                 issued_at=c["issued_at"], expires_at=c["expires_at"], used_at=c.get("used_at"), device=bool(c.get("device")),
             )
             for c in body.get("codes", [])
@@ -88,7 +88,7 @@ class Issued:
         tokens = [
             IssuedToken(
                 digest=t["digest"], kind=t["kind"], client_id=t["client_id"], apple_id=t["apple_id"],
-                scopes=tuple(t.get("scopes") or ()), issued_at=t["issued_at"], expires_at=t.get("expires_at"),
+                scopes=_scopes(t.get("scopes")), issued_at=t["issued_at"], expires_at=t.get("expires_at"),
                 revoked_at=t.get("revoked_at"),
             )
             for t in body.get("tokens", [])
@@ -219,3 +219,11 @@ class NativeCredential:
             email=c.get("email"), full_name=c.get("fullName"), real_user_status=c.get("realUserStatus", 0),
             authorized_scopes=tuple(c.get("authorizedScopes") or ()), state=c.get("state"),
         )
+
+
+def _scopes(value: Any) -> tuple[str, ...]:
+    """The emulator lists an issued credential's scopes as it stores them, one space-separated string
+    (``"name email"``); a list is taken as it is."""
+    if isinstance(value, str):
+        return tuple(value.split())
+    return tuple(value or ())
