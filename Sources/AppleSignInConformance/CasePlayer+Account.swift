@@ -6,7 +6,18 @@ extension CasePlayer {
     func playNotification(_ plan: SignInPlan) async throws -> Observation {
         guard let path = options.notificationsPath else { return .skipped("no --notifications endpoint") }
         let subject = try await apple.engine.subject(appleID: apple.mainAppleID, clientID: options.clientID)
-        return try await notify(path, type: plan.notificationType, subject: subject, forgery: plan.notification)
+        if plan.warmUp {
+            // First a notification with Apple as usual, so a backend that caches Apple's keys has them; then
+            // the failures come into force and a second notification is judged.
+            let warmUp = try await notify(path, type: plan.notificationType, subject: subject)
+            guard warmUp.isAccepted else {
+                return .inconclusive("the notification with Apple as usual was not accepted (\(warmUp.detail)): nothing to compare")
+            }
+        }
+        let mark = apple.lastRequestID()
+        apple.put(plan.failures, clientID: options.appAudience)
+        let observation = try await notify(path, type: plan.notificationType, subject: subject, forgery: plan.notification)
+        return plan.has(.issuerDrift) ? judgeDrift(observation, after: mark) : observation
     }
 
     private func notify(_ path: String, type: String, subject: String, forgery: TokenForgery? = nil) async throws -> Observation {

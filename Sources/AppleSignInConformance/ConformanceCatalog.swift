@@ -281,6 +281,22 @@ public enum ConformanceCatalog {
             expect: .refuse, flow: .sessionAfterNotification, [NotificationEvent(type: "account-delete")],
             hint: "on account-delete, end the user's sessions and delete or detach the account", reference: Reference.notifications),
         .init(
+            "notification-issuer-drift",
+            "a valid notification while Apple's discovery names the issuer https://account.apple.com (notifications keep theirs)",
+            expect: .accept, flow: .notification, [DiscoveryIssuerDrift()],
+            hint:
+                "verify notifications against the issuer Apple's JWTs carry (https://appleid.apple.com), configured, never taken from "
+                + "discovery: a backend that refuses them loses every consent-revoked and account-delete while discovery disagrees",
+            reference: Reference.issuerDrift),
+        .init(
+            "notification-keys-unavailable",
+            "after a notification, Apple's key endpoint answers 503 and a second valid notification follows", expect: .accept,
+            level: .recommended, flow: .notification, [KeysUnavailable()],
+            hint:
+                "verify notifications with the key set you cached (keep the last good keys when a refetch fails); when you cannot "
+                + "verify at all, answer 5xx so Apple delivers again, never 2xx unverified nor a 4xx that drops the event",
+            reference: Reference.keyRotation),
+        .init(
             "notification-events-object", "a valid notification whose events claim is a JSON object, not the string Apple sends",
             expect: .accept, level: .recommended, flow: .notification, [EventsAsObject()],
             hint:

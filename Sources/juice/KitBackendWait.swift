@@ -36,7 +36,8 @@ struct KitBackendWait {
     private func ready(_ client: HTTPClient, kitURL: String) async -> Bool {
         var request = HTTPClientRequest(url: backend + path)
         request.method = expectsRedirect ? .GET : .HEAD
-        guard let answer = try? await client.execute(request, timeout: .seconds(5)) else { return false }
+        // One deadline for head and body, and a body limit, as every outgoing request (OutgoingHTTPPolicyTests).
+        guard let answer = try? await client.boundedExecute(request, deadline: .seconds(5), maximumBodySize: 1 << 20) else { return false }
         if expectsRedirect {
             let location = answer.headers.first(name: "location") ?? ""
             return (300..<400).contains(Int(answer.status.code)) && location.hasPrefix(kitURL + "/auth/authorize")

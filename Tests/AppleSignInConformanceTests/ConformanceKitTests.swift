@@ -44,7 +44,7 @@ struct ConformanceKitTests {
             "id-token-wrong-audience", "id-token-expired", "id-token-nonce-mismatch", "state-mismatch", "state-replay", "code-rejected-by-apple",
             "notification-bad-signature", "notification-wrong-audience", "id-token-code-hash-mismatch", "client-secret-lifetime",
             "authorization-request-nonce", "id-token-issued-seconds-ahead", "account-deletion-revokes", "consent-revoked-ends-session",
-            "account-delete-ends-session",
+            "account-delete-ends-session", "notification-issuer-drift", "notification-keys-unavailable",
         ] {
             #expect(ids.contains(required), "missing case \(required)")
         }
@@ -84,7 +84,7 @@ struct ConformanceKitTests {
                 ],
                 inconclusive: ["client-secret-lifetime"]),
             Expected(flaw: .requiresEmail, failed: ["native-no-email"]),
-            Expected(flaw: .issuerFromDiscovery, failed: ["native-issuer-drift", "web-issuer-drift"]),
+            Expected(flaw: .issuerFromDiscovery, failed: ["native-issuer-drift", "web-issuer-drift", "notification-issuer-drift"]),
             // A recommended case: missed, it is a warning.
             Expected(flaw: .eventsStringOnly, failed: [], warnings: ["notification-events-object"]),
             // Any failed redemption crashes it: Apple's refusal of the code (also a replayed one) and Apple's outage alike.

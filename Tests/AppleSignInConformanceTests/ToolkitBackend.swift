@@ -117,13 +117,18 @@ struct ToolkitBackend: Sendable {
         let flaw = self.flaw
         let redirectURI = self.redirectURI
 
+        /// The issuer Apple's discovery document names now (read on every call: the flaw `issuerFromDiscovery`).
+        @Sendable func discoveryIssuer() async throws -> String {
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: kit + "/.well-known/openid-configuration"), timeout: .seconds(10))
+            let body = try await response.body.collect(upTo: 65_536)
+            return (try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])?["issuer"] as? String ?? ""
+        }
+
         /// Verifies a token: with the toolkit, or (flawed) against the audience the token names.
         @Sendable func verify(_ token: String, nonce: String, code: String?) async throws -> IdentityToken {
             if flaw == .issuerFromDiscovery {
-                let response = try await HTTPClient.shared.execute(
-                    HTTPClientRequest(url: kit + "/.well-known/openid-configuration"), timeout: .seconds(10))
-                let body = try await response.body.collect(upTo: 65_536)
-                let issuer = (try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])?["issuer"] as? String ?? ""
+                let issuer = try await discoveryIssuer()
                 return try await IdentityTokenVerifier(keys: keys, issuer: issuer, audiences: [Self.clientID, Self.bundleID]).verify(
                     token, nonceClaim: nonce, authorizationCode: code, requiresNonce: true)
             }
@@ -247,7 +252,13 @@ struct ToolkitBackend: Sendable {
                     let payload = (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["payload"] as? String ?? ""
                     guard Self.segment(1, of: payload)?["events"] is String else { return Response(status: .badRequest) }
                 }
-                notification = try await notifications.verify(body: body)
+                if flaw == .issuerFromDiscovery {
+                    let issuer = try await discoveryIssuer()
+                    notification = try await ServerNotificationVerifier(keys: keys, issuer: issuer, audiences: [Self.clientID, Self.bundleID])
+                        .verify(body: body)
+                } else {
+                    notification = try await notifications.verify(body: body)
+                }
             } catch {
                 return Response(status: .badRequest)
             }
