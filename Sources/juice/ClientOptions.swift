@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JuiceClient
+import JuiceEncodings
 
 /// What every client command shares: the server and the credential store.
 struct ClientOptions: ParsableArguments {
@@ -33,29 +34,29 @@ struct ClientOptions: ParsableArguments {
 
 /// The account as the client commands print it.
 func describe(_ account: JuiceAccount) -> String {
+    // Every value is the server's: shown on the terminal, never acted on by it (terminalEscaped).
     var parts: [String] = []
     let name = [account.name?.givenName, account.name?.familyName].compactMap { $0 }.joined(separator: " ")
-    parts.append(name.isEmpty ? (account.username ?? account.email ?? account.id) : name)
-    if let email = account.email { parts.append("<\(email)>" + (account.isPrivateEmail == true ? " (private relay)" : "")) }
+    parts.append((name.isEmpty ? (account.username ?? account.email ?? account.id) : name).terminalEscaped)
+    if let email = account.email { parts.append("<\(email.terminalEscaped)>" + (account.isPrivateEmail == true ? " (private relay)" : "")) }
     var lines = [parts.joined(separator: " ")]
-    lines.append("  account: \(account.id)")
-    if let user = account.user { lines.append("  Apple ID user: \(user)") }
-    if let username = account.username { lines.append("  username: \(username)") }
-    if let status = account.realUserStatus { lines.append("  real user status: \(status)") }
+    lines.append("  account: \(account.id.terminalEscaped)")
+    if let user = account.user { lines.append("  Apple ID user: \(user.terminalEscaped)") }
+    if let username = account.username { lines.append("  username: \(username.terminalEscaped)") }
+    if let status = account.realUserStatus { lines.append("  real user status: \(status.terminalEscaped)") }
     return lines.joined(separator: "\n")
 }
 
-/// Turns the client's typed errors into one readable line (never a token or password).
 func clientFailure(_ error: any Error) -> CLIError {
     switch error {
     case let error as AuthorizationError where error.code == .canceled:
-        CLIError("Sign in with Apple did not complete: \(error.reason)")
+        CLIError("Sign in with Apple did not complete: \(error.reason.terminalEscaped)")
     case let error as AuthorizationError:
-        CLIError("Sign in failed: \(error.reason)")
+        CLIError("Sign in failed: \(error.reason.terminalEscaped)")
     case let error as JuiceServerError where error.code == .unreachable:
-        CLIError(error.reason)
+        CLIError(error.reason.terminalEscaped)
     case let error as JuiceServerError:
-        CLIError("The server refused: \(error.reason) (\(error.code))")
+        CLIError("The server refused: \(error.reason.terminalEscaped) (\(error.code))")
     case let error as CredentialStoreError:
         CLIError("The credential store failed: \(error.reason)")
     case let error as CLIError:

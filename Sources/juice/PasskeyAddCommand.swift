@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JuiceClient
+import JuiceEncodings
 
 /// `juice passkey add`: registers a new passkey, whose key stays on this machine, with the signed-in account.
 struct PasskeyAddCommand: AsyncParsableCommand {
@@ -27,7 +28,7 @@ struct PasskeyAddCommand: AsyncParsableCommand {
             let session = try await client.requireSession()
             let added = try await PasskeySignIn(server: client.api, store: client.store)
                 .addPasskey(name: name ?? "juice on \(ProcessInfo.processInfo.hostName)", sessionToken: session.token)
-            print("Added the passkey \"\(added.name)\" (\(added.algorithm)) to your account at \(client.server).")
+            print("Added the passkey \"\(added.name.terminalEscaped)\" (\(added.algorithm)) to your account at \(client.server).")
             print("Sign in with it: juice login --passkey --server \(client.server)")
         } catch let error as JuiceServerError where error.code == .unauthorized {
             throw CLIError("Your session with \(client.server) has ended. Run: juice login")

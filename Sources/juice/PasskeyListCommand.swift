@@ -27,7 +27,7 @@ struct PasskeyListCommand: AsyncParsableCommand {
             for passkey in passkeys {
                 let used = passkey.lastUsedAt.map { "last used \($0)" } ?? "never used"
                 print(
-                    "\(held.contains(passkey.id) ? "*" : " ") \(passkey.name)  \(passkey.algorithm)  \(passkey.provider ?? "Passkey")  added \(passkey.createdAt)  \(used)  id \(passkey.id)"
+                    "\(held.contains(passkey.id) ? "*" : " ") \(passkey.name.terminalEscaped)  \(passkey.algorithm)  \((passkey.provider ?? "Passkey").terminalEscaped)  added \(passkey.createdAt.terminalEscaped)  \(used.terminalEscaped)  id \(passkey.id.terminalEscaped)"
                 )
             }
         } catch let error as JuiceServerError where error.code == .unauthorized {

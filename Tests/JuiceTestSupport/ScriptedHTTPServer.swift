@@ -17,6 +17,8 @@ package final class ScriptedHTTPServer: Sendable {
         case trickle(interval: Duration)
         /// `status` with an empty body.
         case plain(status: Int)
+        /// `status` with `body` as `application/json` (a server's error answer, say).
+        case json(status: Int, body: String)
     }
 
     private let channel: any Channel
@@ -111,6 +113,10 @@ private final class ScriptHandler: ChannelInboundHandler, Sendable {
             channel.writeAndFlush(ByteBuffer(repeating: UInt8(ascii: "x"), count: size), promise: nil)
         case .plain(let status):
             channel.writeAndFlush(ByteBuffer(string: "HTTP/1.1 \(status) Answer\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"), promise: nil)
+        case .json(let status, let body):
+            let head =
+                "HTTP/1.1 \(status) Answer\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+            channel.writeAndFlush(ByteBuffer(string: head + body), promise: nil)
         case .trickle(let interval):
             channel.writeAndFlush(ByteBuffer(string: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"), promise: nil)
             // One byte per interval until the peer closes the connection.

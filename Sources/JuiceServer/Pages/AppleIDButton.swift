@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 import JuiceInfrastructure
 
 /// A Sign in with Apple button drawn to Apple's rules for the web.
@@ -116,10 +117,10 @@ struct AppleIDButton: Sendable, Hashable {
         let logoHeight = Double(height) * (logoOnly ? 0.56 : 0.46)
         var style = "width:\(width)px;height:\(height)px;border-radius:\(radius)px;margin:\(margin)px;font-size:\(Self.css(fontSize))px"
         if !logoOnly { style += ";gap:\(Self.css(Double(height) * 0.12))px" }
-        let label = HTML.escape(title)
+        let label = title.htmlEscaped
         let content = logoOnly ? AppleLogo.svg(height: logoHeight) : AppleLogo.svg(height: logoHeight) + "<span>\(label)</span>"
         let accessibleName = logoOnly ? " aria-label=\"\(label)\"" : ""
-        return "<a class=\"apple-id-button apple-id-button-\(self.style.rawValue)\" href=\"\(HTML.escape(href))\" lang=\"\(language.tag)\""
+        return "<a class=\"apple-id-button apple-id-button-\(self.style.rawValue)\" href=\"\(href.htmlEscaped)\" lang=\"\(language.tag)\""
             + " data-type=\"\(type.rawValue)\" style=\"\(style)\"\(accessibleName)>\(content)</a>"
     }
 
