@@ -138,7 +138,7 @@ struct AccountSettingsController: Sendable {
         let kept = credential?.username ?? signedIn.account.username
         var values: [String: Any] = ["csrf": token, "has_password": credential != nil, "has_username": kept != nil]
         if let name = kept ?? username.map({ String($0.prefix(64)) }) { values["username"] = name }
-        if let message = web.errorMessage(error, language) { values["error"] = message }
+        if let message = error?.localizedReason(language) { values["error"] = message }
         let title = PageStrings.string(credential != nil ? "change_password" : "add_password", language)
         var response = web.pages.response(
             web.pages.render("password", language: language, title: title, values: values), status: error?.status ?? .ok, language: language)

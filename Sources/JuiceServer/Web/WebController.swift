@@ -109,10 +109,6 @@ struct WebController: Sendable {
         return PageStrings.string("notice_" + key, language)
     }
 
-    func errorMessage(_ error: ServerError?, _ language: PageLanguage) -> String? {
-        error?.localizedReason(language)
-    }
-
     /// The two pages with a username form: log in and sign up.
     private enum FormPage: String {
         case login
@@ -133,7 +129,7 @@ struct WebController: Sendable {
             if let appleScript { values["apple_script"] = appleScript.scriptURL(language) }
             if let notice = notice(request, language) { values["notice"] = notice }
         }
-        if let message = errorMessage(error, language) { values["error"] = message }
+        if let message = error?.localizedReason(language) { values["error"] = message }
         var response = pages.response(
             pages.render(page.rawValue, language: language, title: PageStrings.string(page.rawValue + "_title", language), values: values),
             status: error?.status ?? .ok, language: language
@@ -191,7 +187,7 @@ struct WebController: Sendable {
         if let email = account.email { values["email"] = email }
         if let username = account.username { values["username"] = username }
         if let notice = notice(request, language) { values["notice"] = notice }
-        if let message = errorMessage(error, language) { values["error"] = message }
+        if let message = error?.localizedReason(language) { values["error"] = message }
         var response = pages.response(
             pages.render("account", language: language, title: PageStrings.string("account_title", language), values: values),
             status: error?.status ?? .ok, language: language
