@@ -1,5 +1,6 @@
 import AppleIDEmulator
 import Foundation
+import JuiceEncodings
 
 /// The cases about a signed-in account: notifications, deletion, client secrets.
 extension CasePlayer {
@@ -110,7 +111,7 @@ extension CasePlayer {
     /// What the refused secret said: its alg, kid, iss, sub and lifetime (never its signature).
     private static func describe(_ secret: CapturedClientSecret?) -> String {
         guard case .object(let header) = secret?.header, case .object(let claims) = secret?.claims else { return "" }
-        func text(_ value: CapturedJSON?) -> String {
+        func text(_ value: JSONValue?) -> String {
             switch value {
             case .string(let text): String(text.prefix(64))
             case .integer(let number): String(number)

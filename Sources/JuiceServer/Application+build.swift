@@ -134,7 +134,7 @@ func buildRoutes(on router: Router<AppRequestContext>, dependencies: ServerDepen
     let catalog = RouteCatalog(router)
     // Every route is added to the group that says who may reach it (RouteProtection); RouteProtectionTests reads the table.
     let routes = ProtectedRoutes(catalog, csrf: dependencies.csrf, origin: OriginCheck(origin: dependencies.configuration.publicOrigin))
-    let security = SQLAccountSecurityStore(database: dependencies.database)
+    let security = AccountSecurityStore(database: dependencies.database)
     let web = WebController(
         pages: dependencies.pages, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
         cookies: dependencies.cookies, csrf: dependencies.csrf, security: security, time: dependencies.time, passkeys: dependencies.passkeys,
@@ -143,7 +143,10 @@ func buildRoutes(on router: Router<AppRequestContext>, dependencies: ServerDepen
     )
     web.addRoutes(to: routes)
     AccountSettingsController(
-        web: web, change: PasswordChange(passwords: dependencies.passwords, store: security, time: dependencies.time), security: security,
+        web: web,
+        change: PasswordChange(
+            passwords: dependencies.passwords, store: security, transaction: PasswordChangeTransaction(database: dependencies.database),
+            time: dependencies.time), security: security,
         sessions: dependencies.sessions, time: dependencies.time
     ).addRoutes(to: routes)
     routes.openReads.addRoutes(WellKnownController(configuration: dependencies.configuration).endpoints)

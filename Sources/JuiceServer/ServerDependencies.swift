@@ -12,11 +12,11 @@ struct ServerDependencies: Sendable {
     /// The database.
     let database: any JuiceDatabase
     /// Accounts.
-    let accounts: any AccountRepository
+    let accounts: AccountStore
     /// Sessions.
-    let sessions: any SessionStore
+    let sessions: SessionStore
     /// Pending sign-ins and spent codes and nonces.
-    let authorizations: any AuthorizationStore
+    let authorizations: AuthorizationStore
     /// Session token minting.
     let sessionTokens: SessionTokens
     /// Password sign-up and sign-in.
@@ -46,7 +46,7 @@ struct ServerDependencies: Sendable {
     /// Native Sign in with Apple (nonces, credential verification).
     let nativeSignIn: AppleNativeSignIn
     /// Notifications, credential states, refresh-token checks, app transfer.
-    let lifecycle: any AppleLifecycleStore
+    let lifecycle: AppleLifecycleStore
     /// Verifies Apple's server-to-server notifications (audiences: every client id).
     let notificationVerifier: ServerNotificationVerifier
     /// Revocations owed to Apple, retried until confirmed.
@@ -60,7 +60,7 @@ struct ServerDependencies: Sendable {
     /// Sends the mail outbox through SMTP; `nil` when the configuration has no `smtp_url`.
     let mailDelivery: MailDelivery?
     /// Passkeys and their challenges.
-    let passkeys: any PasskeyStore
+    let passkeys: PasskeyStore
     /// The passkey registration and authentication ceremonies.
     let passkeyCeremonies: PasskeyCeremonies
     /// Sign-up with a passkey alone.
@@ -72,15 +72,16 @@ struct ServerDependencies: Sendable {
         logger: Logger, metrics: ServerMetrics = .shared
     ) async throws -> ServerDependencies {
         let mailOutbox = configuration.mail.map { MailOutbox(settings: $0, publicURL: configuration.publicBase, random: random) }
-        let accounts = SQLAccountRepository(database: database, random: random, mail: mailOutbox)
-        let sessions = SQLSessionStore(database: database)
-        let authorizations = SQLAuthorizationStore(database: database)
+        let accounts = AccountStore(database: database)
+        let sessions = SessionStore(database: database)
+        let authorizations = AuthorizationStore(database: database)
         let tokens = SessionTokens(lifetime: configuration.sessionLifetime, random: random, time: time)
         let hasher = try await PasswordHasher.make(
             cost: configuration.passwordHashCost,
             limiter: BcryptLimiter(slots: configuration.passwordHashConcurrency, maximumWaiting: configuration.passwordHashQueue), random: random)
         let passwords = PasswordAccounts(
-            accounts: accounts, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginLimits, time: time), tokens: tokens,
+            accounts: accounts, signUpTransaction: PasswordSignUpTransaction(database: database, random: random), hasher: hasher,
+            throttle: LoginThrottle(limits: configuration.loginLimits, time: time), tokens: tokens,
             signUps: LoginThrottle(
                 limits: .init(perUsername: configuration.signUpLimit, perAddress: configuration.signUpLimit, window: configuration.signUpWindow),
                 time: time)
@@ -100,7 +101,7 @@ struct ServerDependencies: Sendable {
         // The native API accepts every client id: the bundle id (a device) and the Services ID (the relay).
         let nativeVerifier = IdentityTokenVerifier(
             keys: keys, issuer: configuration.apple.issuer, audiences: configuration.apple.clientIDs, time: time)
-        let lifecycle = SQLAppleLifecycleStore(database: database)
+        let lifecycle = AppleLifecycleStore(database: database)
         // Background calls (revocation, refresh checks) try once, briefly: their own queue and schedule retry,
         // and a deletion does not keep its request waiting on an unreachable Apple.
         let backgroundClient = AppleIDClient(
@@ -108,10 +109,11 @@ struct ServerDependencies: Sendable {
             logger: logger
         )
         let revocations = RevocationQueue(
-            store: SQLRevocationStore(database: database), client: backgroundClient, cipher: cipher, time: time, metrics: metrics)
+            store: RevocationStore(database: database), client: backgroundClient, cipher: cipher, time: time, metrics: metrics)
         func pipeline(_ verifier: IdentityTokenVerifier) -> AppleSignInPipeline {
             AppleSignInPipeline(
-                verifier: verifier, client: client, cipher: cipher, authorizations: authorizations, accounts: accounts, tokens: tokens,
+                verifier: verifier, client: client, cipher: cipher, authorizations: authorizations,
+                transaction: AppleSignInTransaction(database: database, random: random, mail: mailOutbox), tokens: tokens,
                 configuration: configuration, time: time, metrics: metrics
             )
         }
@@ -122,13 +124,14 @@ struct ServerDependencies: Sendable {
                 secret: configuration.serverSecret),
             handoff: CallbackHandoff(secret: configuration.serverSecret), metrics: metrics.signIns
         )
-        let passkeys = SQLPasskeyStore(database: database)
+        let passkeys = PasskeyStore(database: database)
         let passkeyCeremonies = PasskeyCeremonies(
             relyingParty: PasskeyRelyingParty(
                 id: configuration.resolvedPasskeyRelyingPartyID, origins: configuration.passkeyAcceptedOrigins,
                 relatedOrigins: try RelatedOrigins(configuration.passkeyRelatedOrigins),
                 requirements: PasskeyRequirements()),
-            relyingPartyName: configuration.resolvedPasskeyRelyingPartyID, store: passkeys, authorizations: authorizations,
+            relyingPartyName: configuration.resolvedPasskeyRelyingPartyID, store: passkeys,
+            signIns: PasskeySignInTransaction(database: database), authorizations: authorizations,
             signInChallenges: MintedValues(
                 secret: configuration.serverSecret, purpose: "juice passkey sign-in challenge v1", lifetime: configuration.authorizationLifetime,
                 random: random, time: time),
@@ -146,7 +149,8 @@ struct ServerDependencies: Sendable {
             appleClient: client,
             appleKeys: keys,
             cipher: cipher,
-            deletion: AccountDeletion(accounts: accounts, revocations: revocations, time: time),
+            deletion: AccountDeletion(
+                transaction: AccountDeletionTransaction(database: database, random: random, mail: mailOutbox), revocations: revocations, time: time),
             pages: try PageRenderer(),
             cookies: cookies,
             csrf: CSRFProtection(
@@ -179,7 +183,7 @@ struct ServerDependencies: Sendable {
                     values: MintedValues(
                         secret: configuration.serverSecret, purpose: "juice passkey sign-up challenge v1",
                         lifetime: configuration.authorizationLifetime, random: random, time: time)),
-                signUps: passwords.signUps)
+                transaction: PasskeySignUpTransaction(database: database), signUps: passwords.signUps)
         )
     }
 }

@@ -93,10 +93,10 @@ struct EmulatorPageEscapingTests {
         }
     }
 
-    @Test("CapturedJSON keeps 16 levels and refuses 17")
+    @Test("a captured client secret's JSON keeps 16 levels and refuses 17")
     func depthBound() throws {
         func nested(_ depth: Int) -> Data { Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8) }
-        #expect(throws: Never.self) { try JSONDecoder().decode(CapturedJSON.self, from: nested(CapturedJSON.maximumDepth)) }
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(CapturedJSON.self, from: nested(CapturedJSON.maximumDepth + 1)) }
+        #expect(throws: Never.self) { try CapturedClientSecret.decode(nested(CapturedClientSecret.maximumDepth)) }
+        #expect(throws: DecodingError.self) { try CapturedClientSecret.decode(nested(CapturedClientSecret.maximumDepth + 1)) }
     }
 }

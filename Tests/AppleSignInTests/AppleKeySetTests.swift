@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 import Testing
 
 @testable import AppleSignIn

@@ -1,3 +1,4 @@
+import JuiceEncodings
 import Testing
 
 @testable import AppleSignIn

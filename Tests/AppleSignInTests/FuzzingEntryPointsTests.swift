@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 import Testing
 
 @_spi(Fuzzing) @testable import AppleSignIn

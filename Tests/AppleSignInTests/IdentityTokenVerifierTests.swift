@@ -1,5 +1,6 @@
 import CryptoExtras
 import Foundation
+import JuiceEncodings
 import Testing
 
 @testable import AppleSignIn

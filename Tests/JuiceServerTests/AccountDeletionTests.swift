@@ -21,7 +21,7 @@ struct AccountDeletionTests {
     }
 
     static func pending(_ stack: JuiceStack) async throws -> Int {
-        try await stack.withDatabase { database in try await SQLRevocationStore(database: database).pendingCount() }
+        try await stack.withDatabase { database in try await RevocationStore(database: database).pendingCount() }
     }
 
     /// Whether Apple still accepts the refresh token.

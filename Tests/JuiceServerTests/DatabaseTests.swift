@@ -175,10 +175,10 @@ struct DatabaseTests {
             let tokens = SessionTokens(lifetime: 3600, random: .system, time: .system)
             let outcomes = await withTaskGroup(of: Result<String, any Error>.self) { group in
                 for attempt in 0..<12 {
-                    let accounts = SQLAccountRepository(database: databases[attempt % 2], random: .system)
+                    let signUps = PasswordSignUpTransaction(database: databases[attempt % 2], random: .system)
                     group.addTask {
                         do {
-                            let (account, _) = try await accounts.createPasswordAccount(
+                            let (account, _) = try await signUps.run(
                                 username: "orange.fan", passwordHash: "$2b$04$notarealhash", session: tokens.issue(.password).draft)
                             return .success(account.id)
                         } catch {

@@ -36,7 +36,7 @@ struct PasskeyStoreTests {
     func challenges(database kind: TestDatabase) async throws {
         try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
             try await Self.addAccount("account-1", to: database)
-            let store = SQLPasskeyStore(database: database)
+            let store = PasskeyStore(database: database)
             let clock = TestClock(Self.start)
             try await store.saveChallenge(Self.challenge(1, .registration, account: "account-1"))
             try await store.saveChallenge(Self.challenge(2, .authentication))
@@ -71,7 +71,7 @@ struct PasskeyStoreTests {
     @Test("concurrent finishes with one challenge: exactly one gets it", arguments: TestDatabase.all)
     func concurrentConsumes(database kind: TestDatabase) async throws {
         try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
-            let store = SQLPasskeyStore(database: database)
+            let store = PasskeyStore(database: database)
             try await store.saveChallenge(Self.challenge(5, .authentication))
             let winners = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<8 {
@@ -97,7 +97,7 @@ struct PasskeyStoreTests {
         try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
             try await Self.addAccount("account-a", to: database)
             try await Self.addAccount("account-b", to: database)
-            let store = SQLPasskeyStore(database: database)
+            let store = PasskeyStore(database: database)
             let first = Self.credential(1, account: "account-a", signCount: 5)
             try await store.add(first)
             try await store.add(Self.credential(2, account: "account-a"))
@@ -144,7 +144,7 @@ struct PasskeyStoreTests {
         try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
             try await Self.addAccount("account-a", to: database)
             try await Self.addAccount("account-b", to: database)
-            let store = SQLPasskeyStore(database: database)
+            let store = PasskeyStore(database: database)
             let handle = try await store.userHandle(accountID: "account-a", candidate: [1, 1, 1])
             #expect(handle == [1, 1, 1])
             #expect(try await store.userHandle(accountID: "account-a", candidate: [2, 2, 2]) == [1, 1, 1], "the first handle stays")

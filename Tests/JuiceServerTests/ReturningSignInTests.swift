@@ -18,11 +18,11 @@ struct ReturningSignInTests {
     static func firstSignIn(
         _ subject: String, on database: any JuiceDatabase
     ) async throws -> (
-        SQLAccountRepository, SessionTokens, AppleSignInResult
+        AccountStore, SessionTokens, AppleSignInResult
     ) {
-        let repository = SQLAccountRepository(database: database, random: .seeded(3))
+        let repository = AccountStore(database: database)
         let tokens = SessionTokens(lifetime: 3600, random: .seeded(4), time: .system)
-        let first = try await repository.completeAppleSignIn(
+        let first = try await AppleSignInTransaction(database: database, random: .seeded(3), mail: nil).run(
             record(subject, email: "old@example.com", sealed: "sealed-1", at: start), linkTo: nil, replacingSession: nil,
             session: tokens.issue(.apple).1)
         return (repository, tokens, first)
@@ -46,7 +46,7 @@ struct ReturningSignInTests {
             let later = Self.record("sub-1", email: "new@example.com", sealed: nil, at: start.addingTimeInterval(60))
             let draft = tokens.issue(.apple).1
             let account = try #require(
-                try await database.autocommit { sql in try await SQLAccountRepository.returningSignIn(later, session: draft, on: sql) })
+                try await database.autocommit { sql in try await AppleSignInTransaction.returningSignIn(later, session: draft, on: sql) })
             #expect(account.id == first.account.id)
             #expect(account.apple?.email == "new@example.com", "the identity's columns are the updated ones")
             #expect(account.apple?.hasRefreshToken == true, "an absent refresh token keeps the stored one")
@@ -58,7 +58,7 @@ struct ReturningSignInTests {
 
             let unknown = tokens.issue(.apple).1
             let none = try await database.autocommit { sql in
-                try await SQLAccountRepository.returningSignIn(
+                try await AppleSignInTransaction.returningSignIn(
                     Self.record("sub-unknown", email: nil, sealed: nil, at: start), session: unknown, on: sql)
             }
             #expect(none == nil)
@@ -73,7 +73,7 @@ struct ReturningSignInTests {
         try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
             let (repository, tokens, first) = try await Self.firstSignIn("sub-2", on: database)
             let start = Self.start
-            let second = try await repository.completeAppleSignIn(
+            let second = try await AppleSignInTransaction(database: database, random: .seeded(3), mail: nil).run(
                 Self.record("sub-2", email: "new@example.com", sealed: "sealed-2", at: start.addingTimeInterval(60)), linkTo: nil,
                 replacingSession: nil, session: tokens.issue(.apple).1)
             #expect(!second.createdAccount && !second.linked)

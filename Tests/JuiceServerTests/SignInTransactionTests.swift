@@ -27,9 +27,9 @@ struct SignInTransactionTests {
     }
 
     /// An account with one passkey whose stored counter is 5.
-    static func passkeyAccount(on database: any JuiceDatabase) async throws -> (SQLPasskeyStore, PasskeyCredential) {
+    static func passkeyAccount(on database: any JuiceDatabase) async throws -> (PasskeyStore, PasskeyCredential) {
         try await PasskeyStoreTests.addAccount("account-p", to: database)
-        let store = SQLPasskeyStore(database: database)
+        let store = PasskeyStore(database: database)
         let credential = PasskeyStoreTests.credential(1, account: "account-p", signCount: 5)
         try await store.add(credential)
         return (store, credential)
@@ -52,7 +52,7 @@ struct SignInTransactionTests {
         try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
             let (store, credential) = try await Self.passkeyAccount(on: database)
             let draft = Self.tokens(1).issue(.passkey).draft
-            let account = try await store.completeSignIn(Self.passkeyRecord(credential, session: draft))
+            let account = try await PasskeySignInTransaction(database: store.database).run(Self.passkeyRecord(credential, session: draft))
             #expect(account.id == "account-p")
             #expect(try await Self.spentCount("passkey:c1", on: database) == 1)
             #expect(try await store.credential(id: credential.credentialID)?.signCount == 6)
@@ -66,7 +66,7 @@ struct SignInTransactionTests {
             let (store, credential) = try await Self.passkeyAccount(on: database)
             let draft = Self.tokens(2).issue(.passkey).draft
             await #expect(throws: PasskeyError(.counterRegressed, "")) {
-                try await store.completeSignIn(Self.passkeyRecord(credential, previous: 4, next: 6, session: draft))
+                try await PasskeySignInTransaction(database: store.database).run(Self.passkeyRecord(credential, previous: 4, next: 6, session: draft))
             }
             #expect(try await Self.spentCount("passkey:c1", on: database) == 0, "the spend was rolled back with the counter's refusal")
             #expect(try await Self.sessionCount("account-p", on: database) == 0)
@@ -80,9 +80,9 @@ struct SignInTransactionTests {
             let (store, credential) = try await Self.passkeyAccount(on: database)
             let draft = Self.tokens(3).issue(.passkey).draft
             // The same session id already taken: the session insert, the transaction's last write, fails.
-            _ = try await SQLAccountRepository(database: database, random: .seeded(9)).startSession(draft, accountID: "account-p")
+            _ = try await AccountStore(database: database).startSession(draft, accountID: "account-p")
             await #expect(throws: (any Error).self) {
-                try await store.completeSignIn(Self.passkeyRecord(credential, session: draft))
+                try await PasskeySignInTransaction(database: store.database).run(Self.passkeyRecord(credential, session: draft))
             }
             #expect(try await Self.spentCount("passkey:c1", on: database) == 0, "no spent challenge without its session")
             let stored = try #require(try await store.credential(id: credential.credentialID))
@@ -95,9 +95,10 @@ struct SignInTransactionTests {
     func passkeySpentChallenge(database kind: TestDatabase) async throws {
         try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
             let (store, credential) = try await Self.passkeyAccount(on: database)
-            #expect(try await SQLAuthorizationStore(database: database).spend(["passkey:c1"], at: Self.start) == ["passkey:c1"])
+            #expect(try await AuthorizationStore(database: database).spend(["passkey:c1"], at: Self.start) == ["passkey:c1"])
             await #expect(throws: PasskeyError(.challengeUnknown, "")) {
-                try await store.completeSignIn(Self.passkeyRecord(credential, session: Self.tokens(4).issue(.passkey).draft))
+                try await PasskeySignInTransaction(database: store.database).run(
+                    Self.passkeyRecord(credential, session: Self.tokens(4).issue(.passkey).draft))
             }
             #expect(try await store.credential(id: credential.credentialID)?.signCount == 5)
             #expect(try await Self.sessionCount("account-p", on: database) == 0)
@@ -116,15 +117,16 @@ struct SignInTransactionTests {
                     try await SchemaMigrator().migrate(first, now: Date(), logger: Self.logger)
                     try await PasskeyStoreTests.addAccount("account-p", to: first)
                     let credential = PasskeyStoreTests.credential(1, account: "account-p", signCount: 0)
-                    try await SQLPasskeyStore(database: first).add(credential)
+                    try await PasskeyStore(database: first).add(credential)
                     let tokens = Self.tokens(5)
                     let winners = try await withThrowingTaskGroup(of: Int.self) { group in
                         for index in 0..<8 {
-                            let store = SQLPasskeyStore(database: index % 2 == 0 ? first : second)
+                            let store = PasskeyStore(database: index % 2 == 0 ? first : second)
                             let draft = tokens.issue(.passkey).draft
                             group.addTask {
                                 do {
-                                    _ = try await store.completeSignIn(Self.passkeyRecord(credential, previous: 0, next: 0, session: draft))
+                                    _ = try await PasskeySignInTransaction(database: store.database).run(
+                                        Self.passkeyRecord(credential, previous: 0, next: 0, session: draft))
                                     return 1
                                 } catch let error as PasskeyError where error.code == .challengeUnknown {
                                     return 0
@@ -153,7 +155,8 @@ struct SignInTransactionTests {
             let taken = tokens.issue(.apple).draft
             _ = try await repository.startSession(taken, accountID: first.account.id)
             await #expect(throws: (any Error).self, "the session id is taken: the last write fails") {
-                try await repository.completeAppleSignIn(later, linkTo: nil, replacingSession: nil, session: taken)
+                try await AppleSignInTransaction(database: database, random: .seeded(3), mail: nil).run(
+                    later, linkTo: nil, replacingSession: nil, session: taken)
             }
             let unchanged = try #require(try await repository.account(id: first.account.id))
             #expect(unchanged.email == "old@example.com" && unchanged.apple?.email == "old@example.com", "the Apple ID's update was rolled back")
@@ -162,7 +165,8 @@ struct SignInTransactionTests {
                     column: "refresh_token", as: String?.self)
             }
             #expect(sealed == "sealed-1", "no new refresh token without its session")
-            let signedIn = try await repository.completeAppleSignIn(later, linkTo: nil, replacingSession: nil, session: tokens.issue(.apple).draft)
+            let signedIn = try await AppleSignInTransaction(database: database, random: .seeded(3), mail: nil).run(
+                later, linkTo: nil, replacingSession: nil, session: tokens.issue(.apple).draft)
             #expect(signedIn.account.email == "new@example.com")
             #expect(try await Self.sessionCount(first.account.id, on: database) == 3)
         }

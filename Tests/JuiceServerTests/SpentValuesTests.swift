@@ -14,7 +14,7 @@ struct SpentValuesTests {
     @Test("a key is spent once; keys spent together are refused one by one; the purge removes only old ones", arguments: TestDatabase.all)
     func spending(database kind: TestDatabase) async throws {
         try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
-            let store = SQLAuthorizationStore(database: database)
+            let store = AuthorizationStore(database: database)
             let now = Date(timeIntervalSince1970: 1_900_000_000)
 
             #expect(try await store.spend(["nonce:a", "code-a"], at: now) == ["nonce:a", "code-a"])
@@ -32,7 +32,7 @@ struct SpentValuesTests {
     @Test("concurrent spends of one key: exactly one gets it", arguments: TestDatabase.all)
     func concurrentSpends(database kind: TestDatabase) async throws {
         try await StackEnvironment.withMigratedDatabase(kind) { (database: any JuiceDatabase) async throws in
-            let store = SQLAuthorizationStore(database: database)
+            let store = AuthorizationStore(database: database)
             let winners = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<8 {
                     group.addTask { try await store.spend(["nonce:shared", "code-\(index)"], at: Date()).contains("nonce:shared") ? 1 : 0 }
@@ -46,7 +46,7 @@ struct SpentValuesTests {
     @Test("PostgreSQL: after the server killed every pooled connection, single-statement writes still work", TestDatabase.postgresOnly)
     func killedConnections() async throws {
         try await StackEnvironment.withMigratedDatabase(.postgres) { (database: any JuiceDatabase) async throws in
-            let store = SQLAuthorizationStore(database: database)
+            let store = AuthorizationStore(database: database)
             let now = Date(timeIntervalSince1970: 1_900_000_000)
             for round in 0..<3 {
                 #expect(try await store.spend(["before-\(round)"], at: now) == ["before-\(round)"])
@@ -67,7 +67,7 @@ struct SpentValuesTests {
                 try await sql.raw("INSERT INTO used_codes (code_hash, used_at) VALUES ('spent-before', 1900000000)").run()
             }
             #expect(try await SchemaMigrator().migrate(database, now: Date(), logger: Self.logger).first == 5)
-            let store = SQLAuthorizationStore(database: database)
+            let store = AuthorizationStore(database: database)
             #expect(try await store.spend(["spent-before", "new"], at: Date()) == ["new"], "a code spent before the upgrade stays spent")
             await #expect(throws: (any Error).self, "api_nonces is gone") {
                 try await database.read { sql in try await sql.raw("SELECT nonce_hash FROM api_nonces").run() }

@@ -49,7 +49,7 @@ struct UsernameMigrationTests {
             }
         }
         #expect(rows == [["apple-only", "-"], ["with-password", "zoe"]])
-        let repository = SQLAccountRepository(database: database, random: .system)
+        let repository = AccountStore(database: database)
         let credential = try await repository.passwordCredential(username: "zoe")
         #expect(credential == StoredPasswordCredential(accountID: "with-password", username: "zoe", passwordHash: "hash-1"))
         #expect(try await repository.account(id: "with-password")?.username == "zoe")

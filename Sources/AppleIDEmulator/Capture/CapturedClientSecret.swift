@@ -7,11 +7,15 @@ import JuiceEncodings
 package struct CapturedClientSecret: Sendable, Hashable, Encodable {
     /// The longest client secret whose header and claims are decoded (a real one is about 300 characters).
     static let maximumLength = 4096
+    /// The deepest nesting kept (objects and arrays); a real client secret's header and claims have depth 1.
+    /// A deeper value is unreadable, so one request cannot make `GET /emulator/admin/requests` fail for
+    /// every later reader (a header nesting ~510 objects decoded, then could not be encoded).
+    static let maximumDepth = 16
 
     /// The JOSE header (`alg`, `kid`, …); `nil` when it could not be read.
-    package let header: CapturedJSON?
+    package let header: JSONValue?
     /// The claims (`iss`, `sub`, `aud`, `iat`, `exp`, …); `nil` when they could not be read.
-    package let claims: CapturedJSON?
+    package let claims: JSONValue?
 
     /// Reads a compact JWS's first two parts; a value that is not three dot-separated parts, is longer
     /// than ``maximumLength`` or whose parts are not Base64URL JSON objects keeps `nil` for what is unreadable.
@@ -37,10 +41,17 @@ package struct CapturedClientSecret: Sendable, Hashable, Encodable {
         try container.encode(claims, forKey: .claims)
     }
 
-    private static func object(_ part: Substring.UTF8View.SubSequence) -> CapturedJSON? {
-        guard let bytes = Base64URL.decode(ArraySlice(part)), let value = try? JSONDecoder().decode(CapturedJSON.self, from: Data(bytes)),
+    private static func object(_ part: Substring.UTF8View.SubSequence) -> JSONValue? {
+        guard let bytes = Base64URL.decode(ArraySlice(part)), let value = try? decode(Data(bytes)),
             case .object = value
         else { return nil }
         return value
+    }
+
+    /// Decodes JSON nested at most ``maximumDepth`` levels deep.
+    static func decode(_ data: Data) throws -> JSONValue {
+        let decoder = JSONDecoder()
+        decoder.userInfo[JSONValue.maximumDepthKey] = maximumDepth
+        return try decoder.decode(JSONValue.self, from: data)
     }
 }

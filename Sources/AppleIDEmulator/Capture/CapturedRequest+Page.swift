@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 import JuiceInfrastructure
 
 extension CapturedRequest {
@@ -22,7 +23,7 @@ extension CapturedRequest {
     }
 
     /// `value` as one line of JSON, keys sorted.
-    private static func compactJSON(_ value: CapturedJSON) -> String {
+    private static func compactJSON(_ value: JSONValue) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "?"

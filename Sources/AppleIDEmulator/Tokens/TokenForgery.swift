@@ -31,16 +31,16 @@ package struct TokenForgery: Sendable {
     /// How the token is signed.
     package var signature: Signature
     /// Changes the claims before signing.
-    package var alter: @Sendable (inout [String: CapturedJSON]) -> Void
+    package var alter: @Sendable (inout [String: JSONValue]) -> Void
 
     /// A forgery signing as `signature`, its claims changed by `alter` (default: unchanged).
-    package init(signature: Signature = .apple, alter: @escaping @Sendable (inout [String: CapturedJSON]) -> Void = { _ in }) {
+    package init(signature: Signature = .apple, alter: @escaping @Sendable (inout [String: JSONValue]) -> Void = { _ in }) {
         self.signature = signature
         self.alter = alter
     }
 
     /// `claims` altered and signed as ``signature`` says.
-    func sign(_ claims: [String: CapturedJSON], keys: SigningKeyRing, random: EmulatorRandom) async throws -> String {
+    func sign(_ claims: [String: JSONValue], keys: SigningKeyRing, random: EmulatorRandom) async throws -> String {
         var claims = claims
         alter(&claims)
         let key = try await keys.activeKey()
@@ -66,10 +66,10 @@ package struct TokenForgery: Sendable {
     }
 
     /// The claims of a compact JWS, or `nil` when its payload is not a JSON object.
-    static func claims(of token: String) -> [String: CapturedJSON]? {
+    static func claims(of token: String) -> [String: JSONValue]? {
         let parts = parts(token)
         guard parts.count == 3, let bytes = Base64URL.decode(ArraySlice(parts[1].utf8)),
-            case .object(let claims) = try? JSONDecoder().decode(CapturedJSON.self, from: Data(bytes))
+            case .object(let claims) = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         else { return nil }
         return claims
     }
@@ -78,7 +78,7 @@ package struct TokenForgery: Sendable {
         token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     }
 
-    private static func unsigned(_ claims: [String: CapturedJSON], header: [String: String]) throws -> String {
+    private static func unsigned(_ claims: [String: JSONValue], header: [String: String]) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Base64URL.encode(try encoder.encode(header)) + "." + Base64URL.encode(try encoder.encode(claims))
@@ -96,7 +96,7 @@ final class TokenForgeries: Sendable {
 
     /// `claims` (an identity token's or a notification's) forged by `forgery`.
     func sign(_ claims: some Encodable, with forgery: TokenForgery, keys: SigningKeyRing) async throws -> String {
-        guard case .object(let object) = try JSONDecoder().decode(CapturedJSON.self, from: try JSONEncoder().encode(claims)) else {
+        guard case .object(let object) = try JSONDecoder().decode(JSONValue.self, from: try JSONEncoder().encode(claims)) else {
             throw EmulatorInternalError("the claims are not a JSON object")
         }
         return try await forgery.sign(object, keys: keys, random: random)

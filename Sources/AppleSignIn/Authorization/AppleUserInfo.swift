@@ -1,3 +1,5 @@
+import JuiceEncodings
+
 /// The once-only `user` object Apple sends on the first authorization of an app by a person.
 ///
 /// Apple sends it as a JSON *string*: `{"name":{"firstName":"…","lastName":"…"},"email":"…"}`, with

@@ -1,3 +1,5 @@
+import JuiceEncodings
+
 /// The members of a JWT header or payload, in document order.
 ///
 /// A token has a dozen or so members, each read once or twice: a linear scan beats building and

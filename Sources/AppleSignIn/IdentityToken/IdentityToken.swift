@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 /// The verified claims of an Apple identity token.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 /// Every time claim (`exp`, `iat`, `nbf`, `auth_time`) that is present must be a JSON number of
 /// seconds between 1970 and 9999, and `real_user_status` an integer 0, 1 or 2. A signed but absurd

@@ -1,4 +1,5 @@
 import CryptoExtras
+import JuiceEncodings
 
 /// Checks a compact JWS's RS256 signature against Apple's key set.
 ///

@@ -1,3 +1,5 @@
+import JuiceEncodings
+
 /// A small, strict JSON parser (RFC 8259) for token headers and payloads.
 ///
 /// Token verification runs on every request, and generic `Codable` decoding costs more than the RSA

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 /// A verified server-to-server notification from Apple.
 public struct ServerNotification: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 /// Verifies the server-to-server notifications Apple POSTs as `{"payload": "<JWT>"}`.
 ///

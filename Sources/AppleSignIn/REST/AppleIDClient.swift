@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import JuiceEncodings
 import JuiceHTTP
 import Logging
 import NIOCore

@@ -1,3 +1,5 @@
+import JuiceEncodings
+
 /// A successful answer from `/auth/token`.
 ///
 /// Its description is redacted: the tokens in it are secrets.

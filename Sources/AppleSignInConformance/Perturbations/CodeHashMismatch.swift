@@ -1,4 +1,5 @@
 import AppleIDEmulator
+import JuiceEncodings
 
 /// A form_post token whose `c_hash` is not its code's (the token endpoint's carries none).
 struct CodeHashMismatch: Perturbation {

@@ -1,4 +1,5 @@
 import AppleIDEmulator
+import JuiceEncodings
 
 /// `email_verified` and `is_private_email` as the strings `"true"`/`"false"`, as Apple's tokens often
 /// carry them (the kit's other sign-ins carry JSON booleans: Apple sends either).
@@ -9,7 +10,7 @@ struct EmailBooleansAsStrings: Perturbation {
     }
 
     /// The email booleans as JSON booleans.
-    static let jsonBooleans: @Sendable (inout [String: CapturedJSON]) -> Void = { claims in
+    static let jsonBooleans: @Sendable (inout [String: JSONValue]) -> Void = { claims in
         for name in ["email_verified", "is_private_email"] {
             if case .string(let text) = claims[name] { claims[name] = .bool(text == "true") }
         }

@@ -1,12 +1,13 @@
 import AppleIDEmulator
 import Foundation
+import JuiceEncodings
 
 /// A notification whose `events` claim is a JSON object, not the JSON string Apple sends.
 struct EventsAsObject: Perturbation {
     func apply(to plan: inout SignInPlan) {
         plan.forgeNotification { claims in
             guard case .string(let text) = claims["events"],
-                let object = try? JSONDecoder().decode(CapturedJSON.self, from: Data(text.utf8))
+                let object = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
             else { return }
             claims["events"] = object
         }

@@ -1,4 +1,5 @@
 import AppleIDEmulator
+import JuiceEncodings
 
 /// Tokens whose `exp` passed an hour ago (issued two hours ago).
 struct ExpiredToken: Perturbation {

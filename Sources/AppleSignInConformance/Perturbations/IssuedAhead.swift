@@ -1,4 +1,5 @@
 import AppleIDEmulator
+import JuiceEncodings
 
 /// Tokens whose `iat` is `seconds` ahead of now (Apple's clock fast, or a forged token).
 struct IssuedAhead: Perturbation {

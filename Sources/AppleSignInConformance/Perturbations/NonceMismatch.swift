@@ -1,4 +1,5 @@
 import AppleIDEmulator
+import JuiceEncodings
 
 /// Tokens carrying a nonce other than the one the backend sent.
 struct NonceMismatch: Perturbation {

@@ -1,4 +1,5 @@
 import AppleIDEmulator
+import JuiceEncodings
 
 /// Tokens without a nonce, `nonce_supported` false, although the backend sent one.
 struct NonceMissing: Perturbation {

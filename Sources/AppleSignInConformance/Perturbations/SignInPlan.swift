@@ -1,4 +1,5 @@
 import AppleIDEmulator
+import JuiceEncodings
 
 /// What a case plays: who signs in, which tokens are forged and how, which of Apple's failures are in
 /// force, and what the browser or app sends. The default is a correct sign-in by a returning user.
@@ -62,7 +63,7 @@ struct SignInPlan: Sendable {
 
     /// Forges `tokens`: signed as `signature` (when given), their claims changed by `alter` after any earlier change.
     mutating func forge(
-        _ tokens: Tokens, signature: TokenForgery.Signature? = nil, alter: (@Sendable (inout [String: CapturedJSON]) -> Void)? = nil
+        _ tokens: Tokens, signature: TokenForgery.Signature? = nil, alter: (@Sendable (inout [String: JSONValue]) -> Void)? = nil
     ) {
         if tokens != .tokenEndpoint { delivered = Self.composed(delivered, signature: signature, alter: alter) }
         if tokens != .delivered { tokenEndpoint = Self.composed(tokenEndpoint, signature: signature, alter: alter) }
@@ -70,7 +71,7 @@ struct SignInPlan: Sendable {
 
     /// Forges the notification: signed as `signature` (when given), its claims changed by `alter`.
     mutating func forgeNotification(
-        signature: TokenForgery.Signature? = nil, alter: (@Sendable (inout [String: CapturedJSON]) -> Void)? = nil
+        signature: TokenForgery.Signature? = nil, alter: (@Sendable (inout [String: JSONValue]) -> Void)? = nil
     ) {
         notification = Self.composed(notification, signature: signature, alter: alter)
     }
@@ -90,7 +91,7 @@ struct SignInPlan: Sendable {
     }
 
     private static func composed(
-        _ forgery: TokenForgery?, signature: TokenForgery.Signature?, alter: (@Sendable (inout [String: CapturedJSON]) -> Void)?
+        _ forgery: TokenForgery?, signature: TokenForgery.Signature?, alter: (@Sendable (inout [String: JSONValue]) -> Void)?
     ) -> TokenForgery {
         var forgery = forgery ?? TokenForgery()
         if let signature { forgery.signature = signature }

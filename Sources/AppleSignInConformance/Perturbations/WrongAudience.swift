@@ -1,4 +1,5 @@
 import AppleIDEmulator
+import JuiceEncodings
 
 /// Tokens (and notifications) for another client id than the backend's.
 struct WrongAudience: Perturbation {
@@ -12,7 +13,7 @@ struct WrongAudience: Perturbation {
 
     func apply(to plan: inout SignInPlan) {
         let suffix = audience == .otherApp ? ".other" : ".watchkitapp"
-        let change: @Sendable (inout [String: CapturedJSON]) -> Void = { claims in
+        let change: @Sendable (inout [String: JSONValue]) -> Void = { claims in
             if case .string(let aud) = claims["aud"] { claims["aud"] = .string(aud + suffix) }
         }
         plan.forge(.both, alter: change)

@@ -1,4 +1,5 @@
 import AppleIDEmulator
+import JuiceEncodings
 
 /// Tokens whose `iss` is a look-alike of Apple's issuer.
 struct WrongIssuer: Perturbation {

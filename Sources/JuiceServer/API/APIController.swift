@@ -121,9 +121,9 @@ struct APIController: Sendable {
 
     let native: AppleNativeSignIn
     let passwords: PasswordAccounts
-    let sessions: any SessionStore
+    let sessions: SessionStore
     let deletion: AccountDeletion
-    let lifecycle: any AppleLifecycleStore
+    let lifecycle: AppleLifecycleStore
 
     func addRoutes(to routes: ProtectedRoutes) {
         // JSON sign-ins: a browser cannot send `application/json` cross-site without CORS (none is allowed), and

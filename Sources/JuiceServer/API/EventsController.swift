@@ -20,8 +20,8 @@ import ServiceLifecycle
 /// works the same behind a load balancer whichever instance applied the change; streams end on
 /// graceful shutdown and after ``maximumDuration`` (clients reconnect).
 struct EventsController: Sendable {
-    let sessions: any SessionStore
-    let lifecycle: any AppleLifecycleStore
+    let sessions: SessionStore
+    let lifecycle: AppleLifecycleStore
     let cookies: SessionCookies
     let time: TimeSource
     /// How often a stream re-reads its session and credential state.

@@ -19,7 +19,7 @@ struct AccountDeletion: Sendable {
         case noToken = "none"
     }
 
-    let accounts: any AccountRepository
+    let transaction: AccountDeletionTransaction
     let revocations: RevocationQueue
     let time: TimeSource
 
@@ -27,7 +27,7 @@ struct AccountDeletion: Sendable {
     /// - Returns: What happened at Apple; `nil` when there was no such account.
     @discardableResult
     func delete(accountID: String, logger: Logger) async throws -> Revocation? {
-        guard let deleted = try await accounts.deleteAccount(id: accountID, at: time.now) else { return nil }
+        guard let deleted = try await transaction.run(accountID: accountID, at: time.now) else { return nil }
         logger.info("account deleted", metadata: ["account": "\(accountID)"])
         guard let revocationID = deleted.pendingRevocationID else { return .noToken }
         return try await revocations.attempt(id: revocationID, logger: logger) ? .revoked : .queued

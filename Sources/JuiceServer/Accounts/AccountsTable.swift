@@ -2,8 +2,8 @@ import AppleSignIn
 import Foundation
 import SQLKit
 
-/// The statements on `accounts` (read with its Apple ID from `apple_identities`) that more than one store's
-/// transactions run: a password, passkey or Apple sign-up inserts its account, and every sign-in reads the
+/// The statements on `accounts` (read with its Apple ID from `apple_identities`) that more than one use case's
+/// transaction runs: a password, passkey or Apple sign-up inserts its account, and every sign-in reads the
 /// account back, through these, in their own transactions.
 enum AccountsTable {
     /// Inserts a new account with `username` (normalized; `nil` for none).

@@ -1,6 +1,6 @@
 import SQLKit
 
-/// The statements on `apple_identities` that more than one store's transactions run: an app transfer's
+/// The statements on `apple_identities` that more than one use case's transaction runs: an app transfer's
 /// re-keying, done by the transfer notification and by the first sign-in under the new team.
 enum AppleIdentitiesTable {
     /// Re-keys the Apple ID an app transfer renamed: the row whose stored `transfer_subject` (from the

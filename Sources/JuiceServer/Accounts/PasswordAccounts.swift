@@ -9,7 +9,9 @@ struct PasswordAccounts: Sendable {
     /// bcrypt reads at most 72 bytes; longer passwords are refused rather than silently truncated.
     static let maximumPasswordBytes = PasswordBytes.maximum
 
-    let accounts: any AccountRepository
+    let accounts: AccountStore
+    /// The account, its password and its session, written in one transaction.
+    let signUpTransaction: PasswordSignUpTransaction
     let hasher: PasswordHasher
     let throttle: LoginThrottle
     let tokens: SessionTokens
@@ -36,7 +38,7 @@ struct PasswordAccounts: Sendable {
         try Self.checkNewPassword(password, username: username)
         let hash = try await hasher.hash(password)
         let (sessionToken, draft) = tokens.issue(.password)
-        let (account, session) = try await accounts.createPasswordAccount(username: username, passwordHash: hash, session: draft)
+        let (account, session) = try await signUpTransaction.run(username: username, passwordHash: hash, session: draft)
         return (sessionToken, account, session)
     }
 

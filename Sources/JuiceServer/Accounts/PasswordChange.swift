@@ -16,7 +16,9 @@ struct PasswordChange: Sendable {
     static let freshSignInWindow: TimeInterval = 300
 
     let passwords: PasswordAccounts
-    let store: any AccountSecurityStore
+    let store: AccountSecurityStore
+    /// The new password and the other sessions' end, in one transaction.
+    let transaction: PasswordChangeTransaction
     let time: TimeSource
 
     /// Changes (or adds) the password of `signedIn`'s account.
@@ -39,7 +41,7 @@ struct PasswordChange: Sendable {
             }
             await passwords.throttle.recordSuccess(username: credential.username, address: address)
             let hash = try await passwords.hasher.hash(newPassword)
-            try await store.setPassword(
+            try await transaction.run(
                 accountID: signedIn.account.id, username: nil, passwordHash: hash, keepingSession: signedIn.session.id, at: time.now)
         } else {
             guard time.now.timeIntervalSince(signedIn.session.createdAt) <= Self.freshSignInWindow else {
@@ -57,7 +59,7 @@ struct PasswordChange: Sendable {
             }
             try PasswordAccounts.checkNewPassword(newPassword, username: username)
             let hash = try await passwords.hasher.hash(newPassword)
-            try await store.setPassword(
+            try await transaction.run(
                 accountID: signedIn.account.id, username: username, passwordHash: hash, keepingSession: signedIn.session.id, at: time.now)
         }
     }

@@ -39,9 +39,9 @@ struct AppleSignInPipeline: Sendable {
     }
 
     private let verifier: IdentityTokenVerifier
-    private let authorizations: any AuthorizationStore
+    private let authorizations: AuthorizationStore
     private let redemption: AppleCodeRedemption
-    private let accounts: any AccountRepository
+    private let transaction: AppleSignInTransaction
     private let tokens: SessionTokens
     private let configuration: ServerConfiguration
     private let time: TimeSource
@@ -52,13 +52,13 @@ struct AppleSignInPipeline: Sendable {
     ///   - verifier: Accepts the entry point's audiences.
     ///   - metrics: Receives refused tokens by error code and the code exchange's latency.
     init(
-        verifier: IdentityTokenVerifier, client: AppleIDClient, cipher: RefreshTokenCipher, authorizations: any AuthorizationStore,
-        accounts: any AccountRepository, tokens: SessionTokens, configuration: ServerConfiguration, time: TimeSource, metrics: ServerMetrics?
+        verifier: IdentityTokenVerifier, client: AppleIDClient, cipher: RefreshTokenCipher, authorizations: AuthorizationStore,
+        transaction: AppleSignInTransaction, tokens: SessionTokens, configuration: ServerConfiguration, time: TimeSource, metrics: ServerMetrics?
     ) {
         self.verifier = verifier
         self.authorizations = authorizations
         self.redemption = AppleCodeRedemption(verifier: verifier, client: client, cipher: cipher, time: time, metrics: metrics)
-        self.accounts = accounts
+        self.transaction = transaction
         self.tokens = tokens
         self.configuration = configuration
         self.time = time
@@ -102,7 +102,7 @@ struct AppleSignInPipeline: Sendable {
             transferSubject: verified.transferSubject
         )
         let (sessionToken, draft) = tokens.issue(.apple)
-        let result = try await accounts.completeAppleSignIn(
+        let result = try await transaction.run(
             record, linkTo: attempt.linkAccountID, replacingSession: attempt.replacesSessionID, session: draft)
         return (sessionToken, result)
     }

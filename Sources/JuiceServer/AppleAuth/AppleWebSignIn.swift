@@ -38,7 +38,7 @@ struct AppleWebSignIn: Sendable {
     let configuration: ServerConfiguration
     /// Verifies, redeems and records; it should accept only the web client id (the Services ID).
     let pipeline: AppleSignInPipeline
-    let authorizations: any AuthorizationStore
+    let authorizations: AuthorizationStore
     let random: ServerRandom
     let time: TimeSource
     /// Binds web flows to the browser that started them.

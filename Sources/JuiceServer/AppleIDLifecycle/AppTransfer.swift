@@ -19,7 +19,7 @@ import Logging
 /// try await dependencies.appTransfer.migrate(logger: logger)
 /// ```
 struct AppTransfer: Sendable {
-    let store: any AppleLifecycleStore
+    let store: AppleLifecycleStore
     let client: AppleIDClient
     let time: TimeSource
 

@@ -13,7 +13,7 @@ import Logging
 /// fetched, so Apple delivers it again).
 struct NotificationController: Sendable {
     let verifier: ServerNotificationVerifier
-    let lifecycle: any AppleLifecycleStore
+    let lifecycle: AppleLifecycleStore
     let time: TimeSource
 
     struct Status: ResponseEncodable {

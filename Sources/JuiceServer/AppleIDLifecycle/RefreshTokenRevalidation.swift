@@ -16,7 +16,7 @@ struct RefreshTokenRevalidation: Sendable {
         var failed = 0
     }
 
-    let store: any AppleLifecycleStore
+    let store: AppleLifecycleStore
     let client: AppleIDClient
     let cipher: RefreshTokenCipher
     let time: TimeSource

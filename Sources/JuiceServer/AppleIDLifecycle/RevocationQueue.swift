@@ -8,7 +8,7 @@ import Logging
 /// never dropped: a token that cannot be opened (a lost refresh-token key) stays queued and is
 /// logged at error level.
 struct RevocationQueue: Sendable {
-    let store: any RevocationStore
+    let store: RevocationStore
     let client: AppleIDClient
     let cipher: RefreshTokenCipher
     let time: TimeSource

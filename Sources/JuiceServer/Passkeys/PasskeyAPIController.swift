@@ -127,7 +127,7 @@ struct PasskeyAPIController: Sendable {
     /// Automatic upgrades after a password sign-in.
     var upgrade: PasskeyUpgrade { PasskeyUpgrade(ceremonies: ceremonies) }
     /// The passkeys, as the ceremonies store them.
-    var store: any PasskeyStore { ceremonies.store }
+    var store: PasskeyStore { ceremonies.store }
 
     func addRoutes(to routes: ProtectedRoutes) {
         // Passkey sign-in and sign-up over JSON answer a bearer token, never a cookie, and a browser cannot send

@@ -60,9 +60,11 @@ struct PasskeyCeremonies: Sendable {
     let relyingParty: PasskeyRelyingParty
     /// The name browsers show for the site.
     let relyingPartyName: String
-    let store: any PasskeyStore
+    let store: PasskeyStore
+    /// A verified sign-in's writes (challenge, counter, session) in one transaction.
+    let signIns: PasskeySignInTransaction
     /// Where a refused answer's challenge is spent on its own (`spent_values`); a sign-in spends it in its transaction.
-    let authorizations: any AuthorizationStore
+    let authorizations: AuthorizationStore
     /// The sign-in challenges: minted, not stored (see ``beginAuthentication()``).
     let signInChallenges: MintedValues
     let tokens: SessionTokens
@@ -192,7 +194,7 @@ struct PasskeyCeremonies: Sendable {
         let (token, draft) = tokens.issue(.passkey)
         let account: Account
         do {
-            account = try await store.completeSignIn(
+            account = try await signIns.run(
                 PasskeySignInRecord(
                     credentialID: credential.credentialID, accountID: credential.accountID, previousSignCount: credential.signCount,
                     signCount: verified.signCount, backedUp: verified.backedUp, challengeSpentValueID: spentValueID, session: draft, at: now))

@@ -12,13 +12,15 @@ import WebAuthn
 /// ceremony leaves nothing behind and a finish naming another username or handle is forged.
 /// ``finish(_:userHandle:username:transports:name:)`` verifies the new passkey, then creates the account, its
 /// passkey and a session and spends the challenge in one transaction
-/// (``PasskeyStore/createAccount(_:session:)``): a username taken meanwhile or a replayed finish is
+/// (``PasskeySignUpTransaction/run(_:session:)``): a username taken meanwhile or a replayed finish is
 /// refused with nothing written.
 struct PasskeySignUp: Sendable {
     let ceremonies: PasskeyCeremonies
     /// Where a username's availability is asked before the ceremony begins.
-    let accounts: any AccountRepository
+    let accounts: AccountStore
     let challenges: PasskeySignUpChallenges
+    /// The account, its passkey and its session, written in one transaction.
+    let transaction: PasskeySignUpTransaction
     /// The password sign-up's throttle: every begun sign-up counts against the client address.
     let signUps: LoginThrottle
 
@@ -59,7 +61,7 @@ struct PasskeySignUp: Sendable {
         let credential = ceremonies.credential(
             verified, accountID: ceremonies.random.identifier(), userHandle: userHandle, transports: transports, storedName: storedName, at: now)
         let (token, draft) = ceremonies.tokens.issue(.passkey)
-        let account = try await ceremonies.store.createAccount(
+        let account = try await transaction.run(
             PasskeyAccountDraft(
                 credential: credential, username: username, spentValueID: PasskeySignUpChallenges.spentValueID(challenge: challenge), at: now),
             session: draft)

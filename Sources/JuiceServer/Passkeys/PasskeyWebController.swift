@@ -23,7 +23,7 @@ struct PasskeyWebController: Sendable {
     let ceremonies: PasskeyCeremonies
     let signUp: PasskeySignUp
     /// The passkeys, as the ceremonies store them.
-    var store: any PasskeyStore { ceremonies.store }
+    var store: PasskeyStore { ceremonies.store }
 
     /// A rename or remove form.
     struct PasskeyForm: Decodable {

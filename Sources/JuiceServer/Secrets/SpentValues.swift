@@ -4,7 +4,7 @@ import SQLKit
 /// use: a value's key inserted under a unique constraint is spent, and of two inserts of one key, on
 /// any instance, at most one succeeds. Run alone (``AuthorizationStore/spend(_:at:)``: a native nonce
 /// and an Apple code, before the code goes to Apple) or as the first write of a passkey sign-in's
-/// transaction (``PasskeyStore/completeSignIn(_:)``), so that a sign-in that fails later leaves it unspent.
+/// transaction (``PasskeySignInTransaction/run(_:)``), so that a sign-in that fails later leaves it unspent.
 enum SpentValues {
     /// Spends `keys` in one statement; returns those that had not been spent before (each is refused alone).
     static func spend(_ keys: [String], at seconds: Int64, on sql: any SQLDatabase) async throws -> Set<String> {

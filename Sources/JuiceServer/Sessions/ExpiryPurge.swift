@@ -5,9 +5,9 @@ import Logging
 /// Removes expired sessions, sign-in requests, passkey challenges and old spent values (run by a
 /// ``PeriodicService``).
 struct ExpiryPurge: Sendable {
-    let sessions: any SessionStore
-    let authorizations: any AuthorizationStore
-    let passkeys: any PasskeyStore
+    let sessions: SessionStore
+    let authorizations: AuthorizationStore
+    let passkeys: PasskeyStore
     /// How long a native nonce or a passkey sign-in challenge (both ``MintedValues``, with the
     /// authorization lifetime) is accepted: its spent key is kept at least that long (and two minutes).
     let nonceLifetime: TimeInterval

@@ -1,22 +1,56 @@
 import Foundation
+import SQLKit
 
-/// Where sessions live. Sessions are started by the account operations (see ``AccountRepository``)
-/// in the same transaction as the account change; this protocol reads and ends them.
-protocol SessionStore: Sendable {
+/// Reads and ends sessions (`sessions`). Sessions are started by the use cases' transactions
+/// (``AppleSignInTransaction``, ``PasswordSignUpTransaction``, ``PasskeySignInTransaction`` …) in the
+/// same transaction as the account change, through ``SessionsTable``.
+struct SessionStore {
+    private let database: any JuiceDatabase
+
+    init(database: any JuiceDatabase) {
+        self.database = database
+    }
+
     /// The unexpired session a token proves, or `nil`.
-    func session(token: String, now: Date) async throws -> Session?
+    func session(token: String, now: Date) async throws -> Session? {
+        let hash = SessionTokens.hash(token)
+        let seconds = Int64(now.timeIntervalSince1970)
+        return try await database.read { sql in
+            try await sql.select().columns("id", "account_id", "method", "created_at", "expires_at", "last_seen_at").from("sessions")
+                .where("token_hash", .equal, hash).where("expires_at", .greaterThan, seconds)
+                .first().map(SessionsTable.session(from:))
+        }
+    }
 
     /// Ends one session (signing out). Ending an unknown session does nothing.
-    func end(sessionID: String) async throws
+    func end(sessionID: String) async throws {
+        try await database.transaction { sql in
+            try await sql.delete(from: "sessions").where("id", .equal, sessionID).run()
+        }
+    }
 
     /// Ends every session of an account; returns how many.
     @discardableResult
-    func endAll(accountID: String) async throws -> Int
+    func endAll(accountID: String) async throws -> Int {
+        try await database.transaction { sql in
+            try await sql.delete(from: "sessions").where("account_id", .equal, accountID).returning("id").all().count
+        }
+    }
 
     /// Records that a session was used at `at` (its last-seen time).
-    func recordSeen(sessionID: String, at: Date) async throws
+    func recordSeen(sessionID: String, at: Date) async throws {
+        try await database.transaction { sql in
+            try await sql.update("sessions").set("last_seen_at", to: SQLBind(Int64(at.timeIntervalSince1970))).where("id", .equal, sessionID).run()
+        }
+    }
 
     /// Deletes sessions expired at `now`; returns how many.
     @discardableResult
-    func purgeExpired(now: Date) async throws -> Int
+    func purgeExpired(now: Date) async throws -> Int {
+        let seconds = Int64(now.timeIntervalSince1970)
+        return try await database.transaction { sql in
+            try await sql.delete(from: "sessions").where("expires_at", .lessThanOrEqual, seconds).returning("id").all().count
+        }
+    }
+
 }

@@ -8,7 +8,7 @@ import JuiceEncodings
 ///
 /// ```swift
 /// let (token, draft) = tokens.issue(.password)
-/// let (account, session) = try await accounts.createPasswordAccount(username: name, passwordHash: hash, session: draft)
+/// let (account, session) = try await signUps.run(username: name, passwordHash: hash, session: draft)
 /// // set `token` as the cookie or return it to the app
 /// ```
 struct SessionTokens: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 
 /// The statements on `sessions` that the transactions of other stores run (a sign-in or sign-up inserts its
-/// session in its own transaction), in one place; ``SQLSessionStore`` runs them too.
+/// session in its own transaction), in one place; ``SessionStore`` runs them too.
 enum SessionsTable {
     /// Inserts a started session (inside the transaction of the sign-in or sign-up that starts it).
     static func insert(_ draft: SessionDraft, accountID: String, on sql: any SQLDatabase) async throws {

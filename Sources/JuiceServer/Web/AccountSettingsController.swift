@@ -19,8 +19,8 @@ import JuiceInfrastructure
 struct AccountSettingsController: Sendable {
     let web: WebController
     let change: PasswordChange
-    let security: any AccountSecurityStore
-    let sessions: any SessionStore
+    let security: AccountSecurityStore
+    let sessions: SessionStore
     let time: TimeSource
 
     /// `POST /api/account/password`'s body.

@@ -8,8 +8,8 @@ import Logging
 struct SessionMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
-    let sessions: any SessionStore
-    let accounts: any AccountRepository
+    let sessions: SessionStore
+    let accounts: AccountStore
     let cookies: SessionCookies
     let time: TimeSource
 

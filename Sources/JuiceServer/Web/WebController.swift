@@ -12,14 +12,14 @@ import WebAuthn
 struct WebController: Sendable {
     let pages: PageRenderer
     let passwords: PasswordAccounts
-    let sessions: any SessionStore
+    let sessions: SessionStore
     let deletion: AccountDeletion
     let cookies: SessionCookies
     let csrf: CSRFProtection
-    let security: any AccountSecurityStore
+    let security: AccountSecurityStore
     let time: TimeSource
     /// The account's passkeys, listed on the account page.
-    let passkeys: any PasskeyStore
+    let passkeys: PasskeyStore
     /// The passkey relying party id, for the account page's Signal API calls.
     let passkeyRelyingPartyID: String
     /// Sign in with Apple JS for the login page's popup sign-in; `nil` leaves only the redirect flow.

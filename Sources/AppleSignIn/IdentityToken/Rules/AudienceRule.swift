@@ -1,3 +1,5 @@
+import JuiceEncodings
+
 /// `aud` must be one of the configured client ids (every entry, when it is an array).
 struct AudienceRule: TokenRule {
     func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {

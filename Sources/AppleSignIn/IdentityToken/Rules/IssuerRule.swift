@@ -1,3 +1,5 @@
+import JuiceEncodings
+
 /// `iss` must equal the expected issuer exactly.
 struct IssuerRule: TokenRule {
     func check(_ claims: ClaimSet, against expected: TokenExpectations) throws(TokenVerificationError) {

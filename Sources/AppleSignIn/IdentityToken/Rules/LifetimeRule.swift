@@ -1,4 +1,5 @@
 import Foundation
+import JuiceEncodings
 
 /// `exp` must be in the future and `iat`/`nbf` not in the future, each within the clock skew.
 struct LifetimeRule: TokenRule {

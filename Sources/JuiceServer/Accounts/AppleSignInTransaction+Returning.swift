@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-extension SQLAccountRepository {
+extension AppleSignInTransaction {
     /// A returning Apple ID's sign-in in one statement, where the database allows it (PostgreSQL):
     /// the Apple ID's row is refreshed, the session inserted and the account read back, all or
     /// nothing, in one round trip and one commit. The general transaction takes five round trips:

@@ -1,77 +1,23 @@
 import AppleSignIn
 import Foundation
-import Hummingbird
 import SQLKit
 
-/// ``AccountRepository`` on the `accounts` (with the username), `apple_identities`, `password_credentials` and
-/// `sessions` tables; every multi-table write is one transaction.
-struct SQLAccountRepository: AccountRepository {
-    private let database: any JuiceDatabase
-    private let random: ServerRandom
-    private let mail: MailOutbox?
+/// An Apple sign-in's writes, in one transaction: finds or creates the account, applies the sign-in's
+/// data, welcomes a new account by mail and starts the session.
+struct AppleSignInTransaction {
+    let database: any JuiceDatabase
+    let random: ServerRandom
+    /// Queues the welcome mail in the same transaction; `nil` sends none.
+    let mail: MailOutbox?
 
-    /// - Parameter mail: Queues the welcome and deletion mails in the same transactions; `nil` sends none.
-    init(database: any JuiceDatabase, random: ServerRandom, mail: MailOutbox? = nil) {
-        self.database = database
-        self.random = random
-        self.mail = mail
-    }
-
-    func account(id: String) async throws -> Account? {
-        try await database.read { sql in try await AccountsTable.load(where: "a.id", equals: id, on: sql) }
-    }
-
-    func account(appleSubject subject: String) async throws -> Account? {
-        try await database.read { sql in try await AccountsTable.load(where: "i.subject", equals: subject, on: sql) }
-    }
-
-    func passwordCredential(username: String) async throws -> StoredPasswordCredential? {
-        try await database.read { sql in
-            try await sql.raw(
-                """
-                SELECT a.id AS account_id, a.username, p.password_hash FROM accounts a
-                JOIN password_credentials p ON p.account_id = a.id WHERE a.username = \(bind: username)
-                """
-            ).first()
-                .map {
-                    StoredPasswordCredential(
-                        accountID: try $0.decode(column: "account_id", as: String.self),
-                        username: try $0.decode(column: "username", as: String.self),
-                        passwordHash: try $0.decode(column: "password_hash", as: String.self)
-                    )
-                }
-        }
-    }
-
-    func isUsernameTaken(_ username: String) async throws -> Bool {
-        try await database.read { sql in
-            try await sql.select().column("id").from("accounts").where("username", .equal, username).first() != nil
-        }
-    }
-
-    func createPasswordAccount(username: String, passwordHash: String, session: SessionDraft) async throws -> (Account, Session) {
-        let accountID = random.identifier()
-        return try await database.transaction { sql in
-            let now = Int64(session.createdAt.timeIntervalSince1970)
-            try await AccountsTable.insert(id: accountID, username: username, at: now, on: sql)
-            try await sql.insert(into: "password_credentials").columns("account_id", "password_hash", "created_at")
-                .values(SQLBind(accountID), SQLBind(passwordHash), SQLBind(now)).run()
-            try await SessionsTable.insert(session, accountID: accountID, on: sql)
-            guard let account = try await AccountsTable.load(where: "a.id", equals: accountID, on: sql) else {
-                throw AccountStoreError.accountMissing
-            }
-            return (account, session.session(accountID: accountID))
-        }
-    }
-
-    func startSession(_ draft: SessionDraft, accountID: String) async throws -> Session {
-        try await database.transaction { sql in
-            try await SessionsTable.insert(draft, accountID: accountID, on: sql)
-            return draft.session(accountID: accountID)
-        }
-    }
-
-    func completeAppleSignIn(
+    /// Finds or creates the account of an Apple sign-in, applies its data and starts a session.
+    ///
+    /// - An existing Apple ID: its email, relay flag, real-user status and refresh token are updated;
+    ///   its name is filled only where empty.
+    /// - A new Apple ID with `linkTo`: linked to that account (refused if it already has another Apple ID).
+    /// - A new Apple ID otherwise: a new account.
+    /// - Throws: ``AccountStoreError/appleIDBelongsToAnotherAccount`` when `linkTo` names another account than the Apple ID's.
+    func run(
         _ signIn: AppleSignInRecord, linkTo linkAccountID: String?, replacingSession: String?, session: SessionDraft
     ) async throws -> AppleSignInResult {
         if linkAccountID == nil, replacingSession == nil, database.supportsWritingCTEs,
@@ -116,8 +62,7 @@ struct SQLAccountRepository: AccountRepository {
                 } else {
                     accountID = newAccountID
                     created = true
-                    try await sql.insert(into: "accounts").columns("id", "created_at", "is_private_email")
-                        .values(SQLBind(accountID), SQLBind(now), SQLBind(0)).run()
+                    try await AccountsTable.insert(id: accountID, username: nil, at: now, on: sql)
                 }
                 try await sql.insert(into: "apple_identities")
                     .columns(
@@ -146,53 +91,6 @@ struct SQLAccountRepository: AccountRepository {
             }
             try await SessionsTable.insert(session, accountID: accountID, on: sql)
             return AppleSignInResult(account: account, session: session.session(accountID: accountID), createdAccount: created, linked: linked)
-        }
-    }
-
-    func appleCredential(accountID: String) async throws -> StoredAppleCredential? {
-        try await database.read { sql in
-            try await sql.select().columns("subject", "client_id", "refresh_token").from("apple_identities")
-                .where("account_id", .equal, accountID).first()
-                .map {
-                    StoredAppleCredential(
-                        subject: try $0.decode(column: "subject", as: String.self),
-                        clientID: try $0.decode(column: "client_id", as: String.self),
-                        sealedRefreshToken: try $0.decode(column: "refresh_token", as: String?.self)
-                    )
-                }
-        }
-    }
-
-    func deleteAccount(id: String, at: Date) async throws -> DeletedAccount? {
-        let revocationID = random.identifier()
-        let now = Int64(at.timeIntervalSince1970)
-        let mail = mail
-        return try await database.transaction { sql -> DeletedAccount? in
-            guard let account = try await sql.select().columns("id", "email").from("accounts").where("id", .equal, id).first() else { return nil }
-            let identity = try await sql.select().columns("subject", "client_id", "refresh_token").from("apple_identities")
-                .where("account_id", .equal, id).first()
-            // Explicit deletes keep this independent of the database's foreign-key enforcement.
-            try await sql.delete(from: "sessions").where("account_id", .equal, id).run()
-            try await sql.delete(from: "password_credentials").where("account_id", .equal, id).run()
-            try await sql.delete(from: "apple_identities").where("account_id", .equal, id).run()
-            try await sql.delete(from: "accounts").where("id", .equal, id).run()
-            let clientID = try identity?.decode(column: "client_id", as: String.self)
-            let sealed = try identity.flatMap { try $0.decode(column: "refresh_token", as: String?.self) }
-            let subject = try identity?.decode(column: "subject", as: String.self)
-            if let mail, let email = try account.decode(column: "email", as: String?.self), !email.trimmed.isEmpty {
-                try await mail.enqueueDeletionConfirmation(to: email, appleSubject: subject, at: now, on: sql)
-            }
-            var queued: String?
-            if let clientID, let sealed, let subject {
-                try await sql.insert(into: "pending_revocations")
-                    .columns("id", "subject", "client_id", "sealed_token", "attempts", "next_attempt_at", "created_at")
-                    .values(SQLBind(revocationID), SQLBind(subject), SQLBind(clientID), SQLBind(sealed), SQLBind(0), SQLBind(now), SQLBind(now))
-                    .run()
-                queued = revocationID
-            }
-            return DeletedAccount(
-                accountID: id, appleClientID: clientID, sealedRefreshToken: sealed, appleSubject: subject, pendingRevocationID: queued
-            )
         }
     }
 
@@ -257,14 +155,4 @@ struct SQLAccountRepository: AccountRepository {
         for change in changes { update = update.set(change.column, to: change.value) }
         try await update.where("id", .equal, accountID).run()
     }
-
-}
-
-extension Optional where Wrapped == String {
-    /// Whether the value is absent or only whitespace.
-    var isBlank: Bool { self?.trimmed.isEmpty ?? true }
-}
-
-extension String {
-    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
 }

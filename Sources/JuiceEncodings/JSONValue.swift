@@ -1,10 +1,15 @@
 import Foundation
 
-/// A JSON value, used for the raw claims of a verified token.
+/// A JSON value as it was sent: the raw claims of a verified token (the toolkit), the header and claims
+/// of a captured client secret and the claims of a forged token (the emulator and the kit).
 ///
 /// Numbers keep their textual form's meaning: integers that fit in `Int64` are `.integer`,
 /// everything else is `.number`.
-package enum JSONValue: Sendable, Hashable {
+///
+/// Decoding with ``maximumDepthKey`` in the decoder's `userInfo` refuses a value nested deeper than that
+/// many objects and arrays (the emulator's request capture keeps 16: a record is kept only in a shape that
+/// serialises again). Without it, only the decoder's own limit applies.
+package indirect enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -43,24 +48,6 @@ package enum JSONValue: Sendable, Hashable {
         return nil
     }
 
-    /// A boolean that Apple may send as a JSON boolean or as the string `"true"`/`"false"`.
-    package var lenientBool: Bool? {
-        switch self {
-        case .bool(let value): return value
-        case .string("true"): return true  // Apple's spelling, checked before any case folding
-        case .string("false"): return false
-        case .string(let text):
-            switch text.lowercased() {
-            case "true": return true
-            case "false": return false
-            default: return nil
-            }
-        case .integer(1): return true
-        case .integer(0): return false
-        default: return nil
-        }
-    }
-
     /// Subscript into an object; `nil` for other values or a missing member.
     package subscript(key: String) -> JSONValue? {
         objectValue?[key]
@@ -68,7 +55,13 @@ package enum JSONValue: Sendable, Hashable {
 }
 
 extension JSONValue: Codable {
+    /// The `userInfo` key whose `Int` value bounds how deep a decoded value may nest.
+    package static let maximumDepthKey = CodingUserInfoKey(rawValue: "JSONValue.maximumDepth")!
+
     package init(from decoder: any Decoder) throws {
+        if let maximumDepth = decoder.userInfo[Self.maximumDepthKey] as? Int, decoder.codingPath.count >= maximumDepth {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "nested too deeply to keep"))
+        }
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
