@@ -134,10 +134,9 @@ func buildRoutes(on router: Router<AppRequestContext>, dependencies: ServerDepen
     let catalog = RouteCatalog(router)
     // Every route is added to the group that says who may reach it (RouteProtection); RouteProtectionTests reads the table.
     let routes = ProtectedRoutes(catalog, csrf: dependencies.csrf, origin: OriginCheck(origin: dependencies.configuration.publicOrigin))
-    let security = AccountSecurityStore(database: dependencies.database)
     let web = WebController(
         pages: dependencies.pages, passwords: dependencies.passwords, sessions: dependencies.sessions, deletion: dependencies.deletion,
-        cookies: dependencies.cookies, csrf: dependencies.csrf, security: security, time: dependencies.time, passkeys: dependencies.passkeys,
+        cookies: dependencies.cookies, csrf: dependencies.csrf, time: dependencies.time, passkeys: dependencies.passkeys,
         passkeyRelyingPartyID: dependencies.configuration.resolvedPasskeyRelyingPartyID,
         appleScript: AppleJSScript(appleBaseURL: dependencies.configuration.apple.appleBaseURL)
     )
@@ -145,8 +144,8 @@ func buildRoutes(on router: Router<AppRequestContext>, dependencies: ServerDepen
     AccountSettingsController(
         web: web,
         change: PasswordChange(
-            passwords: dependencies.passwords, store: security, transaction: PasswordChangeTransaction(database: dependencies.database),
-            time: dependencies.time), security: security,
+            passwords: dependencies.passwords, accounts: dependencies.accounts, transaction: PasswordChangeTransaction(database: dependencies.database),
+            time: dependencies.time),
         sessions: dependencies.sessions, time: dependencies.time
     ).addRoutes(to: routes)
     routes.openReads.addRoutes(WellKnownController(configuration: dependencies.configuration).endpoints)

@@ -22,7 +22,7 @@ struct AccountDeletionTransaction {
             let identity = try await sql.select().columns("subject", "client_id", "refresh_token").from("apple_identities")
                 .where("account_id", .equal, id).first()
             // Explicit deletes keep this independent of the database's foreign-key enforcement.
-            try await sql.delete(from: "sessions").where("account_id", .equal, id).run()
+            try await SessionsTable.endAll(accountID: id, on: sql)
             try await sql.delete(from: "password_credentials").where("account_id", .equal, id).run()
             try await sql.delete(from: "apple_identities").where("account_id", .equal, id).run()
             try await sql.delete(from: "accounts").where("id", .equal, id).run()

@@ -43,6 +43,25 @@ struct AccountStore {
         }
     }
 
+    /// The account's password credential, if it has one.
+    func passwordCredential(accountID: String) async throws -> StoredPasswordCredential? {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT p.account_id, a.username, p.password_hash FROM password_credentials p
+                JOIN accounts a ON a.id = p.account_id WHERE p.account_id = \(bind: accountID)
+                """
+            ).first()
+                .map {
+                    StoredPasswordCredential(
+                        accountID: try $0.decode(column: "account_id", as: String.self),
+                        username: try $0.decode(column: "username", as: String?.self) ?? "",
+                        passwordHash: try $0.decode(column: "password_hash", as: String.self)
+                    )
+                }
+        }
+    }
+
     /// Whether an account has the normalized `username` (with or without a password).
     func isUsernameTaken(_ username: String) async throws -> Bool {
         try await database.read { sql in

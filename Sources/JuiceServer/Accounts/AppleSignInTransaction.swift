@@ -87,7 +87,7 @@ struct AppleSignInTransaction {
                     on: sql)
             }
             if let replacingSession {
-                try await sql.delete(from: "sessions").where("id", .equal, replacingSession).run()
+                try await SessionsTable.end(id: replacingSession, on: sql)
             }
             try await SessionsTable.insert(session, accountID: accountID, on: sql)
             return AppleSignInResult(account: account, session: session.session(accountID: accountID), createdAccount: created, linked: linked)

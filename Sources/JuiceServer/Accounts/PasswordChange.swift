@@ -16,7 +16,7 @@ struct PasswordChange: Sendable {
     static let freshSignInWindow: TimeInterval = 300
 
     let passwords: PasswordAccounts
-    let store: AccountSecurityStore
+    let accounts: AccountStore
     /// The new password and the other sessions' end, in one transaction.
     let transaction: PasswordChangeTransaction
     let time: TimeSource
@@ -26,7 +26,7 @@ struct PasswordChange: Sendable {
     ///   current password), `rate_limited`, `invalid_password`, `weak_password`,
     ///   `reauthentication_required`, `username_taken`.
     func change(_ signedIn: SignedIn, currentPassword: String?, newPassword: String, username rawUsername: String?, address: String?) async throws {
-        if let credential = try await store.passwordCredential(accountID: signedIn.account.id) {
+        if let credential = try await accounts.passwordCredential(accountID: signedIn.account.id) {
             guard let currentPassword, !currentPassword.isEmpty else {
                 throw ServerError.invalidRequest("current_password is required to change the password")
             }

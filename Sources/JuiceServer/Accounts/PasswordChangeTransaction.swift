@@ -31,7 +31,7 @@ struct PasswordChangeTransaction {
                 try await sql.insert(into: "password_credentials").columns("account_id", "password_hash", "created_at")
                     .values(SQLBind(accountID), SQLBind(passwordHash), SQLBind(Int64(at.timeIntervalSince1970))).run()
             }
-            try await sql.delete(from: "sessions").where("account_id", .equal, accountID).where("id", .notEqual, sessionID).run()
+            try await SessionsTable.endAll(accountID: accountID, keeping: sessionID, on: sql)
         }
     }
 }

@@ -45,7 +45,7 @@ struct AppleLifecycleStore {
                 try await sql.update("apple_identities")
                     .set("state", to: status.rawValue).set(SQLColumn("refresh_token"), to: SQLLiteral.null).set("updated_at", to: received)
                     .where("subject", .equal, notification.subject).run()
-                let ended = try await sql.delete(from: "sessions").where("account_id", .equal, accountID).returning("id").all().count
+                let ended = try await SessionsTable.endAll(accountID: accountID, on: sql)
                 return .applied(sessionsEnded: ended)
             case .emailDisabled, .emailEnabled:
                 try await sql.update("apple_identities")
@@ -115,7 +115,7 @@ struct AppleLifecycleStore {
                 .set("updated_at", to: now)
                 .where("subject", .equal, subject).run()
             let accountID = try row.decode(column: "account_id", as: String.self)
-            return try await sql.delete(from: "sessions").where("account_id", .equal, accountID).returning("id").all().count
+            return try await SessionsTable.endAll(accountID: accountID, on: sql)
         }
     }
 

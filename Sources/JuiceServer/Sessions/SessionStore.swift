@@ -16,25 +16,34 @@ struct SessionStore {
         let hash = SessionTokens.hash(token)
         let seconds = Int64(now.timeIntervalSince1970)
         return try await database.read { sql in
-            try await sql.select().columns("id", "account_id", "method", "created_at", "expires_at", "last_seen_at").from("sessions")
+            try await sql.select().columns(SessionsTable.columns).from("sessions")
                 .where("token_hash", .equal, hash).where("expires_at", .greaterThan, seconds)
                 .first().map(SessionsTable.session(from:))
         }
     }
 
-    /// Ends one session (signing out). Ending an unknown session does nothing.
-    func end(sessionID: String) async throws {
-        try await database.transaction { sql in
-            try await sql.delete(from: "sessions").where("id", .equal, sessionID).run()
+    /// The account's unexpired sessions, newest first (at most 100).
+    func activeSessions(accountID: String, now: Date) async throws -> [Session] {
+        let seconds = Int64(now.timeIntervalSince1970)
+        return try await database.read { sql in
+            try await sql.select().columns(SessionsTable.columns).from("sessions")
+                .where("account_id", .equal, accountID).where("expires_at", .greaterThan, seconds)
+                .orderBy("created_at", .descending).orderBy("id").limit(100)
+                .all().map(SessionsTable.session(from:))
         }
     }
 
-    /// Ends every session of an account; returns how many.
+    /// Ends one session (signing out); only if it is `accountID`'s, when given. Returns whether it existed:
+    /// ending an unknown session does nothing.
     @discardableResult
-    func endAll(accountID: String) async throws -> Int {
-        try await database.transaction { sql in
-            try await sql.delete(from: "sessions").where("account_id", .equal, accountID).returning("id").all().count
-        }
+    func end(sessionID: String, accountID: String? = nil) async throws -> Bool {
+        try await database.transaction { sql in try await SessionsTable.end(id: sessionID, accountID: accountID, on: sql) }
+    }
+
+    /// Ends every session of an account but `keeping` (none kept when `nil`); returns how many.
+    @discardableResult
+    func endAll(accountID: String, keeping: String? = nil) async throws -> Int {
+        try await database.transaction { sql in try await SessionsTable.endAll(accountID: accountID, keeping: keeping, on: sql) }
     }
 
     /// Records that a session was used at `at` (its last-seen time).

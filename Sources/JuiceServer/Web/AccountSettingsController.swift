@@ -19,7 +19,6 @@ import JuiceInfrastructure
 struct AccountSettingsController: Sendable {
     let web: WebController
     let change: PasswordChange
-    let security: AccountSecurityStore
     let sessions: SessionStore
     let time: TimeSource
 
@@ -93,11 +92,11 @@ struct AccountSettingsController: Sendable {
             let form = try await request.form(SessionForm.self)
             let signedIn = context.signedIn
             guard let id = form.session, !id.isEmpty, id.utf8.count <= 128 else { throw ServerError.invalidRequest("session is required") }
-            _ = try await security.endSession(id: id, accountID: signedIn.account.id)
+            try await sessions.end(sessionID: id, accountID: signedIn.account.id)
             return Response.seeOther(id == signedIn.session.id ? "/?notice=signed_out" : "/account?notice=session_ended")
         }
         routes.signedInForms.post("/account/sessions/end-others") { _, context in
-            _ = try await security.endOtherSessions(accountID: context.signedIn.account.id, keeping: context.signedIn.session.id)
+            try await sessions.endAll(accountID: context.signedIn.account.id, keeping: context.signedIn.session.id)
             return Response.seeOther("/account?notice=sessions_ended")
         }
 
@@ -110,7 +109,7 @@ struct AccountSettingsController: Sendable {
         }
         routes.signedInReads.get("/api/account/sessions") { _, context -> SessionsResponse in
             let signedIn = context.signedIn
-            let list = try await security.activeSessions(accountID: signedIn.account.id, now: time.now)
+            let list = try await sessions.activeSessions(accountID: signedIn.account.id, now: time.now)
             return SessionsResponse(
                 sessions: list.map {
                     SessionResponse(
@@ -120,20 +119,20 @@ struct AccountSettingsController: Sendable {
         }
         routes.signedInChanges.delete("/api/account/sessions/{id}") { _, context -> Response in
             let id = context.parameters.get("id") ?? ""
-            guard !id.isEmpty, id.utf8.count <= 128, try await security.endSession(id: id, accountID: context.signedIn.account.id) else {
+            guard !id.isEmpty, id.utf8.count <= 128, try await sessions.end(sessionID: id, accountID: context.signedIn.account.id) else {
                 throw ServerError(.notFound, status: .notFound, "this account has no such session")
             }
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
         routes.signedInChanges.delete("/api/account/sessions") { _, context -> EndedResponse in
-            EndedResponse(ended: try await security.endOtherSessions(accountID: context.signedIn.account.id, keeping: context.signedIn.session.id))
+            EndedResponse(ended: try await sessions.endAll(accountID: context.signedIn.account.id, keeping: context.signedIn.session.id))
         }
     }
 
     private func passwordPage(_ request: Request, _ signedIn: SignedIn, username: String?, error: ServerError?) async throws -> Response {
         let language = request.language
         let (token, cookie) = web.csrf.token(for: request, signedIn: signedIn)
-        let credential = try await security.passwordCredential(accountID: signedIn.account.id)
+        let credential = try await change.accounts.passwordCredential(accountID: signedIn.account.id)
         // A passkey-first account keeps the username it chose: shown, not asked for.
         let kept = credential?.username ?? signedIn.account.username
         var values: [String: Any] = ["csrf": token, "has_password": credential != nil, "has_username": kept != nil]

@@ -16,7 +16,6 @@ struct WebController: Sendable {
     let deletion: AccountDeletion
     let cookies: SessionCookies
     let csrf: CSRFProtection
-    let security: AccountSecurityStore
     let time: TimeSource
     /// The account's passkeys, listed on the account page.
     let passkeys: PasskeyStore
@@ -155,7 +154,7 @@ struct WebController: Sendable {
         let account = signedIn.account
         let language = request.language
         let current = signedIn.session.id
-        let sessions = try await security.activeSessions(accountID: account.id, now: time.now)
+        let sessions = try await sessions.activeSessions(accountID: account.id, now: time.now)
         let keys = try await passkeys.credentials(accountID: account.id)
         let (token, cookie) = csrf.token(for: request, signedIn: signedIn)
         let button = (try? AppleIDButton(type: .continue, style: .black, width: 280, height: 44, cornerRadius: 10, language: language))?
