@@ -144,7 +144,8 @@ func buildRoutes(on router: Router<AppRequestContext>, dependencies: ServerDepen
     AccountSettingsController(
         web: web,
         change: PasswordChange(
-            passwords: dependencies.passwords, accounts: dependencies.accounts, transaction: PasswordChangeTransaction(database: dependencies.database),
+            passwords: dependencies.passwords, accounts: dependencies.accounts,
+            transaction: PasswordChangeTransaction(database: dependencies.database),
             time: dependencies.time),
         sessions: dependencies.sessions, time: dependencies.time
     ).addRoutes(to: routes)
