@@ -47,7 +47,8 @@ struct VerifyTokenCommand: AsyncParsableCommand {
 
     func run() async throws {
         let result = await verify()
-        print(result.output)
+        // The reason can quote the token's claims and the arguments: printed so that a terminal shows them.
+        print(result.output.jsonTerminalEscaped)
         if !result.succeeded { throw ExitCode(1) }
     }
 

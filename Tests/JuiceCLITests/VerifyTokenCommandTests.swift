@@ -64,6 +64,20 @@ struct VerifyTokenCommandTests {
         #expect((body["reason"] as? String)?.isEmpty == false)
     }
 
+    @Test("a refusal that quotes a direction override or a C1 CSI prints them as JSON escapes, never raw")
+    func terminalSafeRefusal() async throws {
+        let hostile = "http://evil\u{202E}txt\u{9B}2J"
+        let result = try await JuiceProcess.run([
+            "verify-token", token, "--jwks", jwks, "--audience", "com.example.apple-samplecode.juice", "--issuer", hostile, "--now", "1790000100",
+        ])
+        #expect(result.status == 1)
+        #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x9B })
+        #expect(result.stdout.contains(#"\u202E"#) && result.stdout.contains(#"\u009B"#))
+        let body = try json(result.stdout)
+        #expect(body["error"] as? String == "wrong_issuer")
+        #expect((body["reason"] as? String)?.contains(hostile) == true, "the JSON still says exactly what was refused")
+    }
+
     @Test(
         "garbage never crashes: it is malformed, exit 1",
         arguments: ["garbage", "a.b.c", "", "....", "eyJ.eyJ.eyJ", String(repeating: "x.", count: 5000), "\u{0}\u{1}"])

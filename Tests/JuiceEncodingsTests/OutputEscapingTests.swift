@@ -1,3 +1,4 @@
+import Foundation
 import JuiceEncodings
 import JuiceTestSupport
 import Testing
@@ -61,5 +62,19 @@ struct OutputEscapingTests {
                 ("<>\"'\u{1B}\n" + HostileMarkup.scalar(0xFFFE) + HostileMarkup.scalar(0xFFFF)).unicodeScalars.contains($0)
             })
         #expect(!text.terminalEscaped.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+    }
+
+    @Test(
+        "JSON for a terminal: DEL, C1 and direction controls become \\u escapes that a JSON reader turns back into the same text",
+        arguments: ["\u{9B}2J\u{7F}", "\u{202E}txt.exe\u{2066}", "plain \"quoted\" 日本\u{301}", "\u{85}\u{200F}\u{2069}"])
+    func jsonForTerminal(text: String) throws {
+        let encoded = String(decoding: try JSONEncoder().encode(["reason": text]), as: UTF8.self)
+        let escaped = encoded.jsonTerminalEscaped
+        #expect(
+            !escaped.unicodeScalars.contains {
+                $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+            })
+        let decoded = try JSONDecoder().decode([String: String].self, from: Data(escaped.utf8))
+        #expect(decoded["reason"] == text)
     }
 }
