@@ -70,8 +70,10 @@ struct AccountPortalTests {
                 let gone = try await emulator.http.get("/account", headers: [("Cookie", cookie)])
                 #expect(gone.body.contains(#"action="/account/sign-in""#))
                 #expect(
-                    try await emulator.http.postForm("/account/sign-in", [("account_name", Fixture.alice.email), ("password", Fixture.alice.password)])
-                        .status == 401)
+                    try await emulator.http.postForm(
+                        "/account/sign-in", [("account_name", Fixture.alice.email), ("password", Fixture.alice.password)]
+                    )
+                    .status == 401)
             }
         }
     }

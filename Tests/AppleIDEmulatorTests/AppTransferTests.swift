@@ -85,17 +85,20 @@ struct AppTransferTests {
                 try await emulator.http.postForm("/auth/usermigrationinfo", base + [("sub", "x"), ("target", "NOTATEAM00")], headers: bearer).error
                     == "invalid_request")
             #expect(
-                try await emulator.http.postForm("/auth/usermigrationinfo", base + [("sub", "x"), ("target", Fixture.teamB.teamID)], headers: bearer).error
+                try await emulator.http.postForm("/auth/usermigrationinfo", base + [("sub", "x"), ("target", Fixture.teamB.teamID)], headers: bearer)
+                    .error
                     == "invalid_request")
             #expect(
-                try await emulator.http.postForm("/auth/usermigrationinfo", base + [("transfer_sub", "x")], headers: bearer).error == "invalid_request")
+                try await emulator.http.postForm("/auth/usermigrationinfo", base + [("transfer_sub", "x")], headers: bearer).error
+                    == "invalid_request")
             let userTokens = try await emulator.client().exchangeCode(
                 WebFlow.hiddenInputs(try await WebFlow.signIn(emulator).body)["code"]!, clientID: Fixture.servicesID,
                 redirectURI: URL(string: Fixture.redirectURI)!
             )
             let wrongBearer = [("Authorization", "Bearer \(userTokens.accessToken)")]
             #expect(
-                try await emulator.http.postForm("/auth/usermigrationinfo", base + [("transfer_sub", "x")], headers: wrongBearer).error == "invalid_client"
+                try await emulator.http.postForm("/auth/usermigrationinfo", base + [("transfer_sub", "x")], headers: wrongBearer).error
+                    == "invalid_client"
             )
         }
     }

@@ -25,8 +25,10 @@ struct FixtureAPITests {
             #expect(try await WebFlow.signIn(emulator).status == 200)
             #expect(try await emulator.admin.postJSON("/emulator/admin/delete-apple-id", ["apple_id": Fixture.alice.email]).status == 200)
             #expect(
-                try await emulator.admin.postJSON("/emulator/admin/transfer-app", ["bundle_id": Fixture.bundleID, "to_team_id": Fixture.teamB.teamID])
-                    .status == 200)
+                try await emulator.admin.postJSON(
+                    "/emulator/admin/transfer-app", ["bundle_id": Fixture.bundleID, "to_team_id": Fixture.teamB.teamID]
+                )
+                .status == 200)
             #expect(try await Self.post(emulator, "clock", #"{"advance": 3600}"#).json?["offset"] as? Int == 3600)
             #expect(try await WebFlow.signIn(emulator).status == 401)
 
@@ -132,7 +134,8 @@ struct FixtureAPITests {
             for route in ["clock", "issued?bundle_id=com.example.app"] {
                 #expect(try await emulator.http.get("/emulator/admin/" + route).status == 401, "GET \(route)")
                 #expect(
-                    try await emulator.http.get("/emulator/admin/" + route, headers: [("Authorization", "Bearer forged")]).status == 401, "GET \(route)")
+                    try await emulator.http.get("/emulator/admin/" + route, headers: [("Authorization", "Bearer forged")]).status == 401,
+                    "GET \(route)")
             }
             #expect(try await emulator.http.get("/emulator/admin/clock", headers: Self.admin).json?["offset"] as? Int == 0, "the clock did not move")
             let unseeded = EmulatorConfiguration.AppleID(email: "x@example.net", password: "p", firstName: "", lastName: "")

@@ -38,7 +38,8 @@ struct MailRelayTests {
     }
 
     static func inbox(_ emulator: RunningEmulator, appleID: String = Fixture.alice.email) async throws -> [[String: Any]] {
-        let result = try await emulator.http.get("/emulator/admin/mail?apple_id=\(appleID)", headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
+        let result = try await emulator.http.get(
+            "/emulator/admin/mail?apple_id=\(appleID)", headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
         #expect(result.status == 200)
         return result.json?["messages"] as? [[String: Any]] ?? []
     }

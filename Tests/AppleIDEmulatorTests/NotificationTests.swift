@@ -122,10 +122,13 @@ struct NotificationTests {
             #expect(wrong.status == 401)
             #expect(try await emulator.admin.postJSON("/emulator/admin/revoke-consent", ["apple_id": 1]).error == "invalid_request")
             #expect(
-                try await emulator.admin.postJSON("/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID])
-                    .status == 404)
+                try await emulator.admin.postJSON(
+                    "/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID]
+                )
+                .status == 404)
             #expect(
-                try await emulator.admin.postJSON("/emulator/admin/transfer-app", ["bundle_id": "com.nope", "to_team_id": Fixture.teamB.teamID]).status
+                try await emulator.admin.postJSON("/emulator/admin/transfer-app", ["bundle_id": "com.nope", "to_team_id": Fixture.teamB.teamID])
+                    .status
                     == 404)
         }
     }

@@ -29,8 +29,10 @@ struct PersistenceTests {
                     ).status == 200)
                 #expect(try await emulator.admin.postJSON("/emulator/admin/delete-apple-id", ["apple_id": Fixture.bob.email]).status == 200)
                 #expect(
-                    try await emulator.admin.postJSON("/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.bundleID])
-                        .status == 200)
+                    try await emulator.admin.postJSON(
+                        "/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.bundleID]
+                    )
+                    .status == 200)
                 try await eventually("a failed attempt") { await receiver.count >= 1 }
                 return (subject, try await KeyRotationTests.keyIDs(emulator), tokens.refreshToken!)
             }

@@ -133,7 +133,8 @@ struct TokenEndpointTests {
                 try await emulator.http.postForm("/auth/token", base + [("grant_type", "refresh_token"), ("refresh_token", "r123")]).error
                     == "invalid_grant")
             #expect(
-                try await emulator.http.postForm("/auth/token", base + [("grant_type", "client_credentials"), ("scope", "email")]).error == "invalid_scope"
+                try await emulator.http.postForm("/auth/token", base + [("grant_type", "client_credentials"), ("scope", "email")]).error
+                    == "invalid_scope"
             )
             let unknown = try await emulator.http.postForm(
                 "/auth/token", [("client_id", "com.unknown"), ("client_secret", secret), ("grant_type", "authorization_code"), ("code", "x")])
@@ -144,7 +145,8 @@ struct TokenEndpointTests {
             #expect(json.error == "invalid_request")
             let revokeWithoutToken = try await emulator.http.postForm("/auth/revoke", base)
             #expect(revokeWithoutToken.error == "invalid_request")
-            let revokeUnknown = try await emulator.http.postForm("/auth/revoke", base + [("token", "r-unknown"), ("token_type_hint", "refresh_token")])
+            let revokeUnknown = try await emulator.http.postForm(
+                "/auth/revoke", base + [("token", "r-unknown"), ("token_type_hint", "refresh_token")])
             #expect(revokeUnknown.status == 200)
             #expect(revokeUnknown.body.isEmpty)
             let revokeBadSecret = try await emulator.http.postForm(

@@ -226,7 +226,8 @@ struct WebSignInTests {
             #expect(post.status == 400)
             #expect(post[header: "Location"] == nil)
             #expect(!post.body.contains("<form"))
-            let json = try await emulator.http.get("/auth/authorize?" + FormURLComponent.encode(fields: parameters), headers: [("Accept", "application/json")])
+            let json = try await emulator.http.get(
+                "/auth/authorize?" + FormURLComponent.encode(fields: parameters), headers: [("Accept", "application/json")])
             #expect(json.error == code)
         }
     }

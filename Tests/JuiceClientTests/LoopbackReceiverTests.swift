@@ -82,7 +82,8 @@ struct LoopbackReceiverTests {
             #expect(try await Self.http.get(address.origin + "/callback/extra?state=x").status == 404)
             #expect(try await Self.http.send(.PUT, address.absoluteString, body: Array("state=x".utf8)).status == 405)
             #expect(try await Self.http.send(.DELETE, address.absoluteString).status == 405)
-            #expect(try await Self.http.get(address.absoluteString + "?state=x", headers: [("Host", "evil.example:\(address.portNumber)")]).status == 421)
+            #expect(
+                try await Self.http.get(address.absoluteString + "?state=x", headers: [("Host", "evil.example:\(address.portNumber)")]).status == 421)
             let json = try await Self.http.post(address.absoluteString, json: "{}", headers: [("Content-Type", "application/json")])
             #expect(json.status == 415)
             for query in ["state=%ZZ", "state=%FF", "state=%"] {

@@ -1,5 +1,4 @@
 import AppleSignIn
-import AsyncHTTPClient
 import Crypto
 import Foundation
 import Hummingbird
