@@ -26,11 +26,9 @@ struct BackendEmulator: Sendable {
             ],
             apps: [.init(teamID: DjangoBackend.teamID, bundleID: DjangoBackend.bundleID, servicesIDs: [DjangoBackend.servicesID])],
             appleIDs: [tester])
-        var logger = Logger(label: "backend-emulator")
-        logger.logLevel = .warning
         return try await TemporaryDirectory.with("backend-emulator") { directory in
             try await EmulatorLauncher.run(
-                configuration: configuration, dataDirectory: directory.url, issuer: "https://appleid.apple.com", logger: logger
+                configuration: configuration, dataDirectory: directory.url, issuer: "https://appleid.apple.com", logger: .quiet("backend-emulator")
             ) { launched in
                 try await body(BackendEmulator(port: launched.port))
             }

@@ -12,13 +12,6 @@ import Logging
 /// directory a restart can reuse, a fixed port, the issuer, the clock, the sleep its retries use (failure
 /// injection), its options and a logger (capture).
 package enum EmulatorLauncher {
-    /// Warnings only: what a test does not capture stays out of the suite's output.
-    package static var quietLogger: Logger {
-        var logger = Logger(label: "emulator-test")
-        logger.logLevel = .warning
-        return logger
-    }
-
     /// Starts the emulator, runs `body` with where it listens, and stops it gracefully, waiting for it,
     /// whether `body` returns or throws.
     package static func run<T: Sendable>(
@@ -29,7 +22,7 @@ package enum EmulatorLauncher {
         time: EmulatorTime = .system,
         sleep: EmulatorSleep = .system,
         options: EmulatorOptions = EmulatorOptions(),
-        logger: Logger = quietLogger,
+        logger: Logger = .quiet("emulator-test"),
         _ body: (LaunchedEmulator) async throws -> T
     ) async throws -> T {
         let ready = AsyncStream.makeStream(of: LaunchedEmulator.self)

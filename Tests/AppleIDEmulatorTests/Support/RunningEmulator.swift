@@ -46,7 +46,7 @@ struct RunningEmulator: Sendable {
         options.smtp = smtp
         return try await EmulatorLauncher.run(
             configuration: configuration, dataDirectory: dataDirectory, issuer: issuer, time: clock.emulatorTime, sleep: sleep, options: options,
-            logger: logger ?? EmulatorLauncher.quietLogger
+            logger: logger ?? .quiet("emulator-test")
         ) { launched in
             var emulator = RunningEmulator(baseURL: launched.baseURL, issuer: issuer ?? launched.baseURL, clock: clock)
             emulator.smtpPort = launched.smtpPort

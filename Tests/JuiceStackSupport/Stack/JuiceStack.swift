@@ -239,8 +239,7 @@ package struct JuiceStack: Sendable {
         environment: StackEnvironment, clock: TestClock, loginLimits: LoginThrottle.Limits, instances: Int,
         _ body: @Sendable (JuiceStack) async throws -> T
     ) async throws -> T {
-        var logger = Logger(label: "juice-test")
-        logger.logLevel = .warning
+        let logger = Logger.quiet("juice-test")
         return try await EmulatorLauncher.run(
             configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"),
             time: clock.emulatorTime, options: EmulatorOptions(smtp: SMTPOptions(port: 0, dailyLimitPerAddress: environment.relayDailyLimit)),

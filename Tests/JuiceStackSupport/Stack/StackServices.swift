@@ -9,11 +9,7 @@ import Logging
 /// The server and the emulator started separately, for tests that stop and restart Apple while
 /// the server keeps running.
 package enum StackServices {
-    package static var logger: Logger {
-        var logger = Logger(label: "juice-test")
-        logger.logLevel = .warning
-        return logger
-    }
+    package static var logger: Logger { .quiet("juice-test") }
 
     /// The emulator on a fixed port with the environment's data directory (a restart keeps its state).
     package static func withEmulator<T: Sendable>(
