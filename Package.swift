@@ -221,13 +221,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // What several test targets need: loopback ports, services run for the length of a test, HTTP
-        // answers read whole, captured logs, spawned processes. It links none of the product's modules, so a
-        // module's tests link only what they test.
+        // What several test targets need: loopback ports, services run for the length of a test, the one
+        // HTTP helper (TestHTTP, answers read whole), captured logs, spawned processes and their ready lines.
+        // It links none of the product's modules but the encodings and the process spawner, so a module's
+        // tests link only what they test.
         .target(
             name: "JuiceTestSupport",
             dependencies: [
                 "JuiceProcesses",
+                "JuiceEncodings",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -240,6 +243,18 @@ let package = Package(
             exclude: ["juice_browser.py"],
             swiftSettings: swiftSettings
         ),
+        // The one emulator launcher (EmulatorLauncher): the emulator in this process on a loopback port,
+        // handed over once it listens; for every test that needs Apple without needing the server.
+        .target(
+            name: "JuiceEmulatorSupport",
+            dependencies: [
+                "JuiceTestSupport",
+                "AppleIDEmulator",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/JuiceEmulatorSupport",
+            swiftSettings: swiftSettings
+        ),
         // The live stack (Stack/): the real server and the real emulator on loopback ports, SQLite or
         // PostgreSQL, and the test clock with the toolkit's and the emulator's views: for the tests of the
         // server, the client, the emulator, the kit and the CLI.
@@ -247,14 +262,14 @@ let package = Package(
             name: "JuiceStackSupport",
             dependencies: [
                 "JuiceTestSupport",
+                "JuiceEmulatorSupport",
+                "JuiceEncodings",
                 "AppleSignIn",
                 "AppleIDEmulator",
                 "JuiceServer",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -324,6 +339,7 @@ let package = Package(
             name: "AppleIDEmulatorTests",
             dependencies: [
                 "JuiceStackSupport",
+                "JuiceEmulatorSupport",
                 "JuiceTestSupport",
                 "JuiceProcesses",
                 "JuiceEncodings",
@@ -331,7 +347,6 @@ let package = Package(
                 "AppleIDEmulator",
                 "AppleSignIn",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -346,6 +361,7 @@ let package = Package(
             name: "JuiceServerTests",
             dependencies: [
                 "JuiceStackSupport",
+                "JuiceEmulatorSupport",
                 "JuiceTestSupport",
                 "JuiceProcesses",
                 "JuiceEncodings",
@@ -394,6 +410,7 @@ let package = Package(
             name: "AppleSignInConformanceTests",
             dependencies: [
                 "AppleIDEmulator",
+                "JuiceEmulatorSupport",
                 "JuiceTestSupport",
                 "JuiceProcesses",
                 "AppleSignInConformance",
@@ -404,8 +421,6 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             exclude: ["Fixtures"],
@@ -421,8 +436,6 @@ let package = Package(
                 "JuiceInfrastructure",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -10,13 +10,13 @@ struct AccountPortalTests {
     static func signIn(
         _ emulator: RunningEmulator, account: EmulatorConfiguration.AppleID = Fixture.alice
     ) async throws -> (cookie: String, page: HTTPResult) {
-        let result = try await emulator.postForm("/account/sign-in", [("account_name", account.email), ("password", account.password)])
+        let result = try await emulator.http.postForm("/account/sign-in", [("account_name", account.email), ("password", account.password)])
         #expect(result.status == 303)
         let setCookie = try #require(result[header: "Set-Cookie"])
         #expect(setCookie.contains("HttpOnly"))
         #expect(setCookie.contains("SameSite=Strict"))
         let cookie = String(setCookie.split(separator: ";")[0])
-        let page = try await emulator.get("/account", headers: [("Cookie", cookie)])
+        let page = try await emulator.http.get("/account", headers: [("Cookie", cookie)])
         return (cookie, page)
     }
 
@@ -24,9 +24,9 @@ struct AccountPortalTests {
     func portal() async throws {
         try await NotificationReceiver.with { receiver, url in
             try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: url)) { emulator in
-                let signInPage = try await emulator.get("/account")
+                let signInPage = try await emulator.http.get("/account")
                 #expect(signInPage.body.contains(#"action="/account/sign-in""#))
-                let wrong = try await emulator.postForm("/account/sign-in", [("account_name", Fixture.alice.email), ("password", "nope")])
+                let wrong = try await emulator.http.postForm("/account/sign-in", [("account_name", Fixture.alice.email), ("password", "nope")])
                 #expect(wrong.status == 401)
                 #expect(wrong[header: "Set-Cookie"] == nil)
 
@@ -39,39 +39,41 @@ struct AccountPortalTests {
                 let csrf = try #require(WebFlow.hiddenInputs(page.body)["csrf"])
 
                 // A forged form (no CSRF token) changes nothing.
-                let forged = try await emulator.postForm(
+                let forged = try await emulator.http.postForm(
                     "/account/forwarding", [("team_id", Fixture.teamA.teamID), ("enabled", "false")], headers: [("Cookie", cookie)])
                 #expect(forged.status == 403)
                 #expect(await receiver.count == 0)
 
-                let off = try await emulator.postForm(
+                let off = try await emulator.http.postForm(
                     "/account/forwarding", [("csrf", csrf), ("team_id", Fixture.teamA.teamID), ("enabled", "false")], headers: [("Cookie", cookie)]
                 )
                 #expect(off.status == 303)
                 try await eventually("email-disabled delivered") { await receiver.count == 1 }
-                let afterOff = try await emulator.get("/account", headers: [("Cookie", cookie)])
+                let afterOff = try await emulator.http.get("/account", headers: [("Cookie", cookie)])
                 #expect(afterOff.body.contains("Forwarding is off"))
                 #expect(afterOff.body.contains("email-disabled"))
 
-                let stop = try await emulator.postForm(
+                let stop = try await emulator.http.postForm(
                     "/account/stop-using", [("csrf", csrf), ("bundle_id", Fixture.bundleID)], headers: [("Cookie", cookie)])
                 #expect(stop.status == 303)
                 try await eventually("consent-revoked delivered") { await receiver.count == 2 }
-                let afterStop = try await emulator.get("/account", headers: [("Cookie", cookie)])
+                let afterStop = try await emulator.http.get("/account", headers: [("Cookie", cookie)])
                 #expect(afterStop.body.contains("No apps use Sign in with Apple"))
                 #expect(WebFlow.hiddenInputs(try await WebFlow.signIn(emulator).body)["user"] != nil)
 
-                let unconfirmed = try await emulator.postForm("/account/delete", [("csrf", csrf)], headers: [("Cookie", cookie)])
+                let unconfirmed = try await emulator.http.postForm("/account/delete", [("csrf", csrf)], headers: [("Cookie", cookie)])
                 #expect(unconfirmed.status == 400)
-                let delete = try await emulator.postForm("/account/delete", [("csrf", csrf), ("confirm", "yes")], headers: [("Cookie", cookie)])
+                let delete = try await emulator.http.postForm("/account/delete", [("csrf", csrf), ("confirm", "yes")], headers: [("Cookie", cookie)])
                 #expect(delete.status == 303)
                 #expect(delete[header: "Set-Cookie"]?.contains("Max-Age=0") == true)
                 try await eventually("account-delete delivered") { await receiver.count == 3 }
-                let gone = try await emulator.get("/account", headers: [("Cookie", cookie)])
+                let gone = try await emulator.http.get("/account", headers: [("Cookie", cookie)])
                 #expect(gone.body.contains(#"action="/account/sign-in""#))
                 #expect(
-                    try await emulator.postForm("/account/sign-in", [("account_name", Fixture.alice.email), ("password", Fixture.alice.password)])
-                        .status == 401)
+                    try await emulator.http.postForm(
+                        "/account/sign-in", [("account_name", Fixture.alice.email), ("password", Fixture.alice.password)]
+                    )
+                    .status == 401)
             }
         }
     }
@@ -79,7 +81,7 @@ struct AccountPortalTests {
     @Test("The portal speaks Simplified Chinese when asked")
     func chinese() async throws {
         try await RunningEmulator.with { emulator in
-            let page = try await emulator.get("/account", headers: [("Accept-Language", "zh-Hans")])
+            let page = try await emulator.http.get("/account", headers: [("Accept-Language", "zh-Hans")])
             #expect(page.body.contains("登录以管理你的 Apple ID"))
         }
     }

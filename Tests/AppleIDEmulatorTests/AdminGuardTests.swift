@@ -27,12 +27,12 @@ struct AdminGuardTests {
             let port = Self.port(emulator)
             let path = "/emulator/admin/mail?apple_id=\(Fixture.alice.email)"
             for host in ["evil.example:\(port)", "evil.example", "127.0.0.1.evil.example:\(port)", "localhost.evil.example", "10.0.0.1:\(port)"] {
-                let answer = try await emulator.get(path, headers: [("Host", host)])
+                let answer = try await emulator.http.get(path, headers: [("Host", host)])
                 #expect(answer.status == 403, "Host: \(host)")
                 #expect(answer.json?["error"] as? String == "misdirected_request", "Host: \(host)")
             }
             for host in ["localhost:\(port)", "LOCALHOST", "app.localhost:\(port)", "127.0.0.1:\(port)", "127.1.2.3", "[::1]:\(port)"] {
-                #expect(try await emulator.get(path, headers: [("Host", host)]).status == 200, "Host: \(host)")
+                #expect(try await emulator.http.get(path, headers: [("Host", host)]).status == 200, "Host: \(host)")
             }
         }
     }
@@ -40,20 +40,20 @@ struct AdminGuardTests {
     @Test("Without a token, a state-changing request that is not application/json gets 415 and changes nothing (rotate-keys)")
     func crossSiteForm() async throws {
         try await Self.withOpenAdmin { emulator in
-            let keysBefore = try await emulator.get("/auth/keys").body
+            let keysBefore = try await emulator.http.get("/auth/keys").body
             for contentType in ["application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x"] {
-                let answer = try await emulator.send(
+                let answer = try await emulator.http.send(
                     .POST, "/emulator/admin/rotate-keys", headers: [("Content-Type", contentType)], body: Array("a=b".utf8))
                 #expect(answer.status == 415, "\(contentType)")
                 #expect(answer.json?["error"] as? String == "unsupported_media_type")
             }
-            let bare = try await emulator.send(.POST, "/emulator/admin/rotate-keys", headers: [], body: nil)
+            let bare = try await emulator.http.send(.POST, "/emulator/admin/rotate-keys", headers: [], body: nil)
             #expect(bare.status == 415)
-            #expect(try await emulator.get("/auth/keys").body == keysBefore, "a refused request rotated the keys")
-            let json = try await emulator.send(
+            #expect(try await emulator.http.get("/auth/keys").body == keysBefore, "a refused request rotated the keys")
+            let json = try await emulator.http.send(
                 .POST, "/emulator/admin/rotate-keys", headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
             #expect(json.status == 200)
-            #expect(try await emulator.get("/auth/keys").body != keysBefore)
+            #expect(try await emulator.http.get("/auth/keys").body != keysBefore)
         }
     }
 
@@ -61,11 +61,11 @@ struct AdminGuardTests {
     func withToken() async throws {
         try await RunningEmulator.with { (emulator: RunningEmulator) async throws -> Void in
             let path = "/emulator/admin/mail?apple_id=\(Fixture.alice.email)"
-            #expect(try await emulator.get(path).status == 401)
-            #expect(try await emulator.get(path, headers: [("Authorization", "Bearer forged")]).status == 401)
-            #expect(try await emulator.send(.POST, "/emulator/admin/rotate-keys", headers: [], body: nil).status == 401)
+            #expect(try await emulator.http.get(path).status == 401)
+            #expect(try await emulator.http.get(path, headers: [("Authorization", "Bearer forged")]).status == 401)
+            #expect(try await emulator.http.send(.POST, "/emulator/admin/rotate-keys", headers: [], body: nil).status == 401)
             let bearer = ("Authorization", "Bearer \(Fixture.adminToken)")
-            #expect(try await emulator.get(path, headers: [bearer, ("Host", "emulator.example")]).status == 200)
+            #expect(try await emulator.http.get(path, headers: [bearer, ("Host", "emulator.example")]).status == 200)
         }
     }
 

@@ -16,7 +16,7 @@ struct AppTransferTests {
             let before = try await emulator.verifier().verify(WebFlow.hiddenInputs(page.body)["id_token"]!)
             let oldRelay = try #require(before.email)
 
-            let transferred = try await emulator.postJSON(
+            let transferred = try await emulator.admin.postJSON(
                 "/emulator/admin/transfer-app", ["bundle_id": Fixture.bundleID, "to_team_id": Fixture.teamB.teamID])
             #expect(transferred.status == 200)
 
@@ -77,25 +77,28 @@ struct AppTransferTests {
             let secret = try await emulator.secret(clientID: Fixture.servicesID)
             let base = [("client_id", Fixture.servicesID), ("client_secret", secret)]
             #expect(
-                try await emulator.postForm("/auth/usermigrationinfo", base + [("sub", "x"), ("target", Fixture.teamB.teamID)]).error
+                try await emulator.http.postForm("/auth/usermigrationinfo", base + [("sub", "x"), ("target", Fixture.teamB.teamID)]).error
                     == "invalid_request")
             let migration = try await emulator.client().migrationAccessToken(clientID: Fixture.servicesID)
             let bearer = [("Authorization", "Bearer \(migration.accessToken)")]
             #expect(
-                try await emulator.postForm("/auth/usermigrationinfo", base + [("sub", "x"), ("target", "NOTATEAM00")], headers: bearer).error
+                try await emulator.http.postForm("/auth/usermigrationinfo", base + [("sub", "x"), ("target", "NOTATEAM00")], headers: bearer).error
                     == "invalid_request")
             #expect(
-                try await emulator.postForm("/auth/usermigrationinfo", base + [("sub", "x"), ("target", Fixture.teamB.teamID)], headers: bearer).error
+                try await emulator.http.postForm("/auth/usermigrationinfo", base + [("sub", "x"), ("target", Fixture.teamB.teamID)], headers: bearer)
+                    .error
                     == "invalid_request")
             #expect(
-                try await emulator.postForm("/auth/usermigrationinfo", base + [("transfer_sub", "x")], headers: bearer).error == "invalid_request")
+                try await emulator.http.postForm("/auth/usermigrationinfo", base + [("transfer_sub", "x")], headers: bearer).error
+                    == "invalid_request")
             let userTokens = try await emulator.client().exchangeCode(
                 WebFlow.hiddenInputs(try await WebFlow.signIn(emulator).body)["code"]!, clientID: Fixture.servicesID,
                 redirectURI: URL(string: Fixture.redirectURI)!
             )
             let wrongBearer = [("Authorization", "Bearer \(userTokens.accessToken)")]
             #expect(
-                try await emulator.postForm("/auth/usermigrationinfo", base + [("transfer_sub", "x")], headers: wrongBearer).error == "invalid_client"
+                try await emulator.http.postForm("/auth/usermigrationinfo", base + [("transfer_sub", "x")], headers: wrongBearer).error
+                    == "invalid_client"
             )
         }
     }

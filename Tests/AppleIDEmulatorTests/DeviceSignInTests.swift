@@ -10,7 +10,7 @@ struct DeviceSignInTests {
     static func authorize(
         _ emulator: RunningEmulator, _ extra: [(String, String)] = [], account: EmulatorConfiguration.AppleID = Fixture.alice
     ) async throws -> HTTPResult {
-        try await emulator.postForm(
+        try await emulator.http.postForm(
             "/emulator/device/authorize",
             [
                 ("client_id", Fixture.bundleID), ("account_name", account.email), ("password", account.password), ("scope", "name email"),
@@ -23,7 +23,7 @@ struct DeviceSignInTests {
     func deletedAfterSignIn() async throws {
         try await RunningEmulator.with { emulator in
             #expect(try await Self.authorize(emulator).status == 200)
-            #expect(try await emulator.postJSON("/emulator/admin/delete-apple-id", ["apple_id": Fixture.alice.email]).status == 200)
+            #expect(try await emulator.admin.postJSON("/emulator/admin/delete-apple-id", ["apple_id": Fixture.alice.email]).status == 200)
             let refused = try await Self.authorize(emulator)
             #expect(refused.status == 401)
             #expect(refused.error == "invalid_credentials")
@@ -62,7 +62,7 @@ struct DeviceSignInTests {
             // A device code redeemed with a redirect_uri, as dj-rest-auth with allauth's Apple adapter, the apple-auth
             // npm package and the sign_in_with_apple example server send it: Apple accepts it, whatever it names
             // (CodeRedirectRule); a web code still needs its own.
-            let withRedirect = try await emulator.postForm(
+            let withRedirect = try await emulator.http.postForm(
                 "/auth/token",
                 [
                     ("client_id", Fixture.bundleID), ("client_secret", try await emulator.secret(clientID: Fixture.bundleID)),
@@ -78,24 +78,24 @@ struct DeviceSignInTests {
     @Test("Wrong password, a Services ID, bad scope, bad email choice and cancel are refused with Apple-style errors")
     func errors() async throws {
         try await RunningEmulator.with { emulator in
-            let wrong = try await emulator.postForm(
+            let wrong = try await emulator.http.postForm(
                 "/emulator/device/authorize", [("client_id", Fixture.bundleID), ("account_name", Fixture.alice.email), ("password", "wrong")]
             )
             #expect(wrong.status == 401)
             #expect(wrong.error == "invalid_credentials")
             // A field given twice is refused outright rather than guessed at.
             #expect(try await Self.authorize(emulator, [("client_id", Fixture.servicesID)]).error == "invalid_request")
-            let services = try await emulator.postForm(
+            let services = try await emulator.http.postForm(
                 "/emulator/device/authorize",
                 [("client_id", Fixture.servicesID), ("account_name", Fixture.alice.email), ("password", Fixture.alice.password)]
             )
             #expect(services.error == "invalid_client")
-            let scope = try await emulator.postForm(
+            let scope = try await emulator.http.postForm(
                 "/emulator/device/authorize",
                 [("client_id", Fixture.bundleID), ("account_name", Fixture.alice.email), ("password", Fixture.alice.password), ("scope", "phone")]
             )
             #expect(scope.error == "invalid_scope")
-            let choice = try await emulator.postForm(
+            let choice = try await emulator.http.postForm(
                 "/emulator/device/authorize",
                 [
                     ("client_id", Fixture.bundleID), ("account_name", Fixture.alice.email), ("password", Fixture.alice.password),
@@ -103,7 +103,7 @@ struct DeviceSignInTests {
                 ]
             )
             #expect(choice.error == "invalid_request")
-            let cancel = try await emulator.postForm("/emulator/device/authorize", [("client_id", Fixture.bundleID), ("action", "cancel")])
+            let cancel = try await emulator.http.postForm("/emulator/device/authorize", [("client_id", Fixture.bundleID), ("action", "cancel")])
             #expect(cancel.error == "user_cancelled_authorize")
         }
     }

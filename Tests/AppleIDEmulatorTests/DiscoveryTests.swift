@@ -10,7 +10,7 @@ struct DiscoveryTests {
     @Test("openid-configuration names the issuer, the four endpoints and Apple's supported values")
     func openIDConfiguration() async throws {
         try await RunningEmulator.with { emulator in
-            let result = try await emulator.get("/.well-known/openid-configuration")
+            let result = try await emulator.http.get("/.well-known/openid-configuration")
             #expect(result.status == 200)
             let json = try #require(result.json)
             #expect(json["issuer"] as? String == emulator.baseURL)
@@ -27,7 +27,7 @@ struct DiscoveryTests {
     @Test("--issuer https://appleid.apple.com makes the metadata and tokens say Apple's issuer")
     func appleIssuer() async throws {
         try await RunningEmulator.with(issuer: "https://appleid.apple.com") { emulator in
-            let json = try #require(try await emulator.get("/.well-known/openid-configuration").json)
+            let json = try #require(try await emulator.http.get("/.well-known/openid-configuration").json)
             #expect(json["issuer"] as? String == "https://appleid.apple.com")
             #expect(json["jwks_uri"] as? String == emulator.baseURL + "/auth/keys")
             let page = try await WebFlow.signIn(emulator)
@@ -40,7 +40,7 @@ struct DiscoveryTests {
     @Test("/auth/keys publishes at least two RSA-2048 RS256 keys in Apple's shape")
     func keys() async throws {
         try await RunningEmulator.with { emulator in
-            let result = try await emulator.get("/auth/keys")
+            let result = try await emulator.http.get("/auth/keys")
             #expect(result.status == 200)
             let keys = try #require(result.json?["keys"] as? [[String: Any]])
             #expect(keys.count >= 2)

@@ -21,7 +21,7 @@ struct FailureInjectionExampleTests {
             // docs:begin
             let admin = [("Authorization", "Bearer \(Fixture.adminToken)"), ("Content-Type", "application/json")]
             let failure = #"{"kind": "token_server_error", "client_id": "com.example.app.web", "count": 1}"#
-            #expect(try await emulator.post("/emulator/admin/failures", json: failure, headers: admin).status == 200)
+            #expect(try await emulator.http.post("/emulator/admin/failures", json: failure, headers: admin).status == 200)
 
             let page = try await WebFlow.signIn(emulator)
             let code = try #require(WebFlow.hiddenInputs(page.body)["code"])
@@ -32,7 +32,7 @@ struct FailureInjectionExampleTests {
             // The failure was used up, and the code was not spent: a retry succeeds.
             _ = try await client.exchangeCode(code, clientID: "com.example.app.web", redirectURI: URL(string: Fixture.redirectURI))
 
-            let captured = try await emulator.get("/emulator/admin/requests?client_id=com.example.app.web", headers: admin)
+            let captured = try await emulator.http.get("/emulator/admin/requests?client_id=com.example.app.web", headers: admin)
             let redemptions = (captured.json?["requests"] as? [[String: Any]] ?? []).filter { $0["path"] as? String == "/auth/token" }
             #expect(redemptions.map { $0["status"] as? Int } == [503, 200])
             let secret = redemptions.last?["client_secret"] as? [String: Any]

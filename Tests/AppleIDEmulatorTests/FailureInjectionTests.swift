@@ -21,11 +21,11 @@ struct FailureInjectionTests {
     }
 
     static func inject(_ emulator: RunningEmulator, _ json: String) async throws -> HTTPResult {
-        try await emulator.post("/emulator/admin/failures", json: json, headers: admin)
+        try await emulator.http.post("/emulator/admin/failures", json: json, headers: admin)
     }
 
     static func listed(_ emulator: RunningEmulator) async throws -> [[String: Any]] {
-        try await emulator.get("/emulator/admin/failures", headers: admin).json?["failures"] as? [[String: Any]] ?? []
+        try await emulator.http.get("/emulator/admin/failures", headers: admin).json?["failures"] as? [[String: Any]] ?? []
     }
 
     /// A device sign-in's code (redeemable by the bundle id without a redirect URI).
@@ -36,7 +36,7 @@ struct FailureInjectionTests {
 
     static func redeem(_ emulator: RunningEmulator, _ code: String, clientID: String = Fixture.bundleID) async throws -> HTTPResult {
         let secret = try await emulator.secret(clientID: clientID)
-        return try await emulator.postForm(
+        return try await emulator.http.postForm(
             "/auth/token", [("client_id", clientID), ("client_secret", secret), ("grant_type", "authorization_code"), ("code", code)])
     }
 
@@ -69,17 +69,17 @@ struct FailureInjectionTests {
                     let refused = try await Self.redeem(emulator, try await Self.deviceCode(emulator))
                     #expect(refused.status == 400 && refused.error == error, "\(refused.body)")
                 }
-                let cleared = try await emulator.send(.DELETE, "/emulator/admin/failures?id=\(id)", headers: Self.admin, body: nil)
+                let cleared = try await emulator.http.send(.DELETE, "/emulator/admin/failures?id=\(id)", headers: Self.admin, body: nil)
                 #expect(cleared.json?["cleared"] as? Int == 1)
             }
             #expect(try await Self.inject(emulator, #"{"kind": "token_malformed_json", "count": 2}"#).status == 200)
             let malformed = try await Self.redeem(emulator, try await Self.deviceCode(emulator))
             #expect(malformed.status == 200 && malformed.json == nil && malformed.body == TokenEndpointFailure.malformedBody)
             #expect(try await Self.listed(emulator).first?["remaining"] as? Int == 1)
-            let all = try await emulator.send(.DELETE, "/emulator/admin/failures", headers: Self.admin, body: nil)
+            let all = try await emulator.http.send(.DELETE, "/emulator/admin/failures", headers: Self.admin, body: nil)
             #expect(all.json?["cleared"] as? Int == 1)
             #expect(try await Self.redeem(emulator, try await Self.deviceCode(emulator)).status == 200)
-            let unknown = try await emulator.send(.DELETE, "/emulator/admin/failures?id=99", headers: Self.admin, body: nil)
+            let unknown = try await emulator.http.send(.DELETE, "/emulator/admin/failures?id=99", headers: Self.admin, body: nil)
             #expect(unknown.status == 404 && unknown.error == "not_found")
         }
     }
@@ -91,7 +91,7 @@ struct FailureInjectionTests {
             #expect(try await Self.inject(emulator, #"{"kind": "token_delay", "delay_seconds": 60, "count": 1}"#).status == 200)
             #expect(try await Self.inject(emulator, #"{"kind": "keys_delay", "delay_seconds": 0.25}"#).status == 200)
             #expect(try await Self.redeem(emulator, try await Self.deviceCode(emulator)).status == 200)
-            let keys = try await emulator.get("/auth/keys")
+            let keys = try await emulator.http.get("/auth/keys")
             #expect(keys.status == 200 && (keys.json?["keys"] as? [Any])?.isEmpty == false)
             #expect(sleep.recorded == [.seconds(60), .milliseconds(250)])
         }
@@ -102,11 +102,11 @@ struct FailureInjectionTests {
         try await RunningEmulator.with { emulator in
             let before = try #require(try await DeviceSignInTests.authorize(emulator).json?["identityToken"] as? String)
             #expect(try await Self.inject(emulator, #"{"kind": "keys_server_error", "status": 500, "count": 1}"#).status == 200)
-            let failed = try await emulator.get("/auth/keys")
+            let failed = try await emulator.http.get("/auth/keys")
             #expect(failed.status == 500 && failed.error == "server_error")
             let rotated = try await Self.inject(emulator, #"{"kind": "rotate_signing_key"}"#)
             let keyID = try #require(rotated.json?["signing_key_id"] as? String)
-            let after = try await emulator.get("/auth/keys").json?["keys"] as? [[String: Any]] ?? []
+            let after = try await emulator.http.get("/auth/keys").json?["keys"] as? [[String: Any]] ?? []
             #expect(WebFlow.header(before)["kid"] as? String != keyID && after.contains { $0["kid"] as? String == keyID })
             #expect(try await Self.listed(emulator).isEmpty, "a rotation is done, not kept")
             let token = try #require(try await DeviceSignInTests.authorize(emulator).json?["identityToken"] as? String)
@@ -118,10 +118,10 @@ struct FailureInjectionTests {
     func issuerDrift() async throws {
         try await RunningEmulator.with(issuer: "https://appleid.apple.com") { emulator in
             #expect(try await Self.inject(emulator, #"{"kind": "issuer_drift", "count": 1}"#).status == 200)
-            #expect(try await emulator.get("/.well-known/openid-configuration").json?["issuer"] as? String == "https://account.apple.com")
+            #expect(try await emulator.http.get("/.well-known/openid-configuration").json?["issuer"] as? String == "https://account.apple.com")
             let token = try #require(try await DeviceSignInTests.authorize(emulator).json?["identityToken"] as? String)
             #expect(WebFlow.claims(token)["iss"] as? String == "https://appleid.apple.com")
-            #expect(try await emulator.get("/.well-known/openid-configuration").json?["issuer"] as? String == "https://appleid.apple.com")
+            #expect(try await emulator.http.get("/.well-known/openid-configuration").json?["issuer"] as? String == "https://appleid.apple.com")
         }
     }
 
@@ -157,7 +157,7 @@ struct FailureInjectionTests {
                 #expect(try await WebFlow.signIn(emulator).status == 200)
                 #expect(
                     try await Self.inject(emulator, #"{"kind": "drop_notifications", "client_id": "com.example.app", "count": 1}"#).status == 200)
-                let sent = try await emulator.postJSON(
+                let sent = try await emulator.admin.postJSON(
                     "/emulator/admin/send-test-notification", ["apple_id": Fixture.alice.email, "bundle_id": Fixture.bundleID])
                 #expect(sent.status == 200, "\(sent.body)")
                 try await eventually("the drop is logged") { try await NotificationDeliveryLogTests.attempts(emulator).count == 1 }
@@ -166,7 +166,7 @@ struct FailureInjectionTests {
                 #expect(await receiver.count == 0)
                 // The next one (the count ran out) is delivered.
                 #expect(
-                    try await emulator.postJSON(
+                    try await emulator.admin.postJSON(
                         "/emulator/admin/send-test-notification", ["apple_id": Fixture.alice.email, "bundle_id": Fixture.bundleID]
                     ).status == 200)
                 try await eventually("delivered") { await receiver.count == 1 }
@@ -218,7 +218,7 @@ struct FailureInjectionTests {
             #expect(try await FixtureAPITests.post(emulator, "reset", "{}").status == 200)
             #expect(try await Self.listed(emulator).isEmpty)
             #expect(try await Self.redeem(emulator, try await Self.deviceCode(emulator)).status == 200)
-            let anonymous = try await emulator.post(
+            let anonymous = try await emulator.http.post(
                 "/emulator/admin/failures", json: #"{"kind": "token_server_error"}"#, headers: [("Content-Type", "application/json")])
             #expect(anonymous.status == 401)
             #expect(try await Self.listed(emulator).isEmpty)

@@ -22,7 +22,7 @@ struct FixtureAPIExampleTests {
             // docs:begin
             let admin = [("Authorization", "Bearer \(Fixture.adminToken)"), ("Content-Type", "application/json")]
             func post(_ path: String, _ json: String) async throws -> HTTPResult {
-                try await emulator.post("/emulator/admin/" + path, json: json, headers: admin)
+                try await emulator.http.post("/emulator/admin/" + path, json: json, headers: admin)
             }
             #expect(try await post("reset", "{}").status == 200)
             #expect(try await post("seed", #"{"apple_ids": [{"email": "tester@example.net", "password": "pw"}]}"#).status == 200)
@@ -30,7 +30,7 @@ struct FixtureAPIExampleTests {
             let tester = EmulatorConfiguration.AppleID(email: "tester@example.net", password: "pw", firstName: "", lastName: "")
             let page = try await WebFlow.signIn(emulator, account: tester)
             let code = try #require(WebFlow.hiddenInputs(page.body)["code"])
-            let issued = try await emulator.get("/emulator/admin/issued?bundle_id=com.example.app", headers: admin)
+            let issued = try await emulator.http.get("/emulator/admin/issued?bundle_id=com.example.app", headers: admin)
             let codes = issued.json?["codes"] as? [[String: Any]] ?? []
             #expect(codes.map { $0["digest"] as? String } == [SHA256.hash(data: Array(code.utf8)).map { String(format: "%02x", $0) }.joined()])
 

@@ -11,7 +11,7 @@ struct FixtureAPITests {
     static let admin = [("Authorization", "Bearer \(Fixture.adminToken)"), ("Content-Type", "application/json")]
 
     static func post(_ emulator: RunningEmulator, _ path: String, _ json: String, headers: [(String, String)] = admin) async throws -> HTTPResult {
-        try await emulator.post("/emulator/admin/" + path, json: json, headers: headers)
+        try await emulator.http.post("/emulator/admin/" + path, json: json, headers: headers)
     }
 
     static func sha256(_ text: String) -> String {
@@ -21,12 +21,14 @@ struct FixtureAPITests {
     @Test("a reset brings back a deleted Apple ID and a transferred app, forgets grants and notifications, resets the clock, keeps the keys")
     func reset() async throws {
         try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: "http://127.0.0.1:9/unreachable")) { emulator in
-            let keys = try await emulator.get("/auth/keys").body
+            let keys = try await emulator.http.get("/auth/keys").body
             #expect(try await WebFlow.signIn(emulator).status == 200)
-            #expect(try await emulator.postJSON("/emulator/admin/delete-apple-id", ["apple_id": Fixture.alice.email]).status == 200)
+            #expect(try await emulator.admin.postJSON("/emulator/admin/delete-apple-id", ["apple_id": Fixture.alice.email]).status == 200)
             #expect(
-                try await emulator.postJSON("/emulator/admin/transfer-app", ["bundle_id": Fixture.bundleID, "to_team_id": Fixture.teamB.teamID])
-                    .status == 200)
+                try await emulator.admin.postJSON(
+                    "/emulator/admin/transfer-app", ["bundle_id": Fixture.bundleID, "to_team_id": Fixture.teamB.teamID]
+                )
+                .status == 200)
             #expect(try await Self.post(emulator, "clock", #"{"advance": 3600}"#).json?["offset"] as? Int == 3600)
             #expect(try await WebFlow.signIn(emulator).status == 401)
 
@@ -36,17 +38,17 @@ struct FixtureAPITests {
             #expect(WebFlow.hiddenInputs(page.body)["user"] != nil, "a first authorization again: the grant was forgotten")
             // The app's client secrets are team A's again.
             let secret = try await emulator.secret(clientID: Fixture.servicesID)
-            let exchanged = try await emulator.postForm(
+            let exchanged = try await emulator.http.postForm(
                 "/auth/token",
                 [
                     ("client_id", Fixture.servicesID), ("client_secret", secret), ("grant_type", "authorization_code"),
                     ("code", WebFlow.hiddenInputs(page.body)["code"] ?? ""), ("redirect_uri", Fixture.redirectURI),
                 ])
             #expect(exchanged.status == 200, "\(exchanged.body)")
-            let notifications = try await emulator.get("/emulator/admin/notifications", headers: Self.admin)
+            let notifications = try await emulator.http.get("/emulator/admin/notifications", headers: Self.admin)
             #expect((notifications.json?["notifications"] as? [Any])?.isEmpty == true)
-            #expect(try await emulator.get("/emulator/admin/clock", headers: Self.admin).json?["offset"] as? Int == 0)
-            #expect(try await emulator.get("/auth/keys").body == keys)
+            #expect(try await emulator.http.get("/emulator/admin/clock", headers: Self.admin).json?["offset"] as? Int == 0)
+            #expect(try await emulator.http.get("/auth/keys").body == keys)
         }
     }
 
@@ -74,7 +76,7 @@ struct FixtureAPITests {
             let tokens = try await emulator.client(team: Fixture.teamB).exchangeCode(
                 code, clientID: "com.seeded.app.web", redirectURI: URL(string: "https://seeded.example.com/callback"))
             // Issued: the code (used now) and the two tokens, by digest.
-            let issued = try await emulator.get("/emulator/admin/issued?bundle_id=com.seeded.app", headers: Self.admin)
+            let issued = try await emulator.http.get("/emulator/admin/issued?bundle_id=com.seeded.app", headers: Self.admin)
             let codes = issued.json?["codes"] as? [[String: Any]] ?? []
             #expect(codes.count == 1 && codes.first?["digest"] as? String == Self.sha256(code) && codes.first?["used_at"] is Int)
             let listed = Set((issued.json?["tokens"] as? [[String: Any]] ?? []).compactMap { $0["digest"] as? String })
@@ -101,17 +103,17 @@ struct FixtureAPITests {
                 #expect(answer.status == 400, "\(body)")
                 #expect((answer.json?["error_description"] as? String)?.contains(field) == true, "\(answer.body)")
             }
-            #expect(try await emulator.get("/emulator/admin/issued?bundle_id=com.orphan.app", headers: Self.admin).status == 404)
+            #expect(try await emulator.http.get("/emulator/admin/issued?bundle_id=com.orphan.app", headers: Self.admin).status == 404)
             for body in [
                 #"{"set": 1}"#, #"{"set": 5000000000}"#, #"{"advance": -1}"#, #"{"advance": 1e300}"#, #"{"set": 1750000000, "advance": 1}"#, "{}",
                 #"{"advance": "soon"}"#,
             ] {
                 #expect(try await Self.post(emulator, "clock", body).status == 400, "\(body)")
             }
-            #expect(try await emulator.get("/emulator/admin/clock", headers: Self.admin).json?["offset"] as? Int == 0)
+            #expect(try await emulator.http.get("/emulator/admin/clock", headers: Self.admin).json?["offset"] as? Int == 0)
             let set = try await Self.post(emulator, "clock", #"{"set": 1900000000}"#)
             #expect(set.json?["now"] as? Int ?? 0 >= 1_900_000_000)
-            #expect(try await emulator.get("/emulator/admin/issued", headers: Self.admin).status == 400)
+            #expect(try await emulator.http.get("/emulator/admin/issued", headers: Self.admin).status == 400)
             // A state-changing call needs JSON.
             #expect(try await Self.post(emulator, "reset", "", headers: [Self.admin[0]]).status == 400)
         }
@@ -130,11 +132,12 @@ struct FixtureAPITests {
                     try await Self.post(emulator, route, body, headers: json + [("Authorization", "Bearer forged")]).status == 401, "POST \(route)")
             }
             for route in ["clock", "issued?bundle_id=com.example.app"] {
-                #expect(try await emulator.get("/emulator/admin/" + route).status == 401, "GET \(route)")
+                #expect(try await emulator.http.get("/emulator/admin/" + route).status == 401, "GET \(route)")
                 #expect(
-                    try await emulator.get("/emulator/admin/" + route, headers: [("Authorization", "Bearer forged")]).status == 401, "GET \(route)")
+                    try await emulator.http.get("/emulator/admin/" + route, headers: [("Authorization", "Bearer forged")]).status == 401,
+                    "GET \(route)")
             }
-            #expect(try await emulator.get("/emulator/admin/clock", headers: Self.admin).json?["offset"] as? Int == 0, "the clock did not move")
+            #expect(try await emulator.http.get("/emulator/admin/clock", headers: Self.admin).json?["offset"] as? Int == 0, "the clock did not move")
             let unseeded = EmulatorConfiguration.AppleID(email: "x@example.net", password: "p", firstName: "", lastName: "")
             #expect(try await WebFlow.signIn(emulator, account: unseeded).status == 401, "nothing was seeded")
         }

@@ -9,7 +9,7 @@ import Testing
 @Suite("Signing key rotation")
 struct KeyRotationTests {
     static func keyIDs(_ emulator: RunningEmulator) async throws -> [String] {
-        (try await emulator.get("/auth/keys").json?["keys"] as? [[String: Any]] ?? []).compactMap { $0["kid"] as? String }
+        (try await emulator.http.get("/auth/keys").json?["keys"] as? [[String: Any]] ?? []).compactMap { $0["kid"] as? String }
     }
 
     @Test("Tokens in flight survive a rotation; the new key signs; the old key leaves after the grace period")
@@ -25,7 +25,7 @@ struct KeyRotationTests {
             let oldKeyID = try #require(WebFlow.header(inFlight)["kid"] as? String)
             _ = try await verifier.verify(inFlight)
 
-            let rotated = try await emulator.postJSON("/emulator/admin/rotate-keys", [:])
+            let rotated = try await emulator.admin.postJSON("/emulator/admin/rotate-keys", [:])
             let newKeyID = try #require(rotated.json?["signing_key_id"] as? String)
             #expect(newKeyID != oldKeyID)
             #expect(before.contains(newKeyID))  // the standby key was published before it signed anything

@@ -38,13 +38,14 @@ struct MailRelayTests {
     }
 
     static func inbox(_ emulator: RunningEmulator, appleID: String = Fixture.alice.email) async throws -> [[String: Any]] {
-        let result = try await emulator.get("/emulator/admin/mail?apple_id=\(appleID)", headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
+        let result = try await emulator.http.get(
+            "/emulator/admin/mail?apple_id=\(appleID)", headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
         #expect(result.status == 200)
         return result.json?["messages"] as? [[String: Any]] ?? []
     }
 
     static func refused(_ emulator: RunningEmulator) async throws -> [[String: Any]] {
-        let result = try await emulator.get("/emulator/admin/mail/refused", headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
+        let result = try await emulator.http.get("/emulator/admin/mail/refused", headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
         #expect(result.status == 200)
         return result.json?["refused"] as? [[String: Any]] ?? []
     }
@@ -68,7 +69,7 @@ struct MailRelayTests {
             #expect((listed["size"] as? Int ?? 0) > 0)
             #expect(listed["received_at"] is Int)
             let id = try #require(listed["id"] as? String)
-            let whole = try await emulator.get("/emulator/admin/mail/\(id)", headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
+            let whole = try await emulator.http.get("/emulator/admin/mail/\(id)", headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
             #expect(whole.status == 200)
             #expect(whole.json?["body"] as? String == "Grüße!\r\n.a line that starts with a dot\r\n")
             #expect(whole.json?["envelope_from"] as? String == "hello@example.com")
@@ -76,12 +77,12 @@ struct MailRelayTests {
             #expect(whole.json?["subject"] as? String == "Welcome 🍊")
             #expect(whole.json?["to"] as? String == relay)
             #expect(whole.json?["apple_id"] as? String == Fixture.alice.email.lowercased())
-            let missing = try await emulator.get("/emulator/admin/mail/000000", headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
+            let missing = try await emulator.http.get("/emulator/admin/mail/000000", headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
             #expect(missing.status == 404)
             // The admin token rule of the other admin endpoints.
-            #expect(try await emulator.get("/emulator/admin/mail?apple_id=\(Fixture.alice.email)").status == 401)
-            #expect(try await emulator.get("/emulator/admin/mail/\(id)").status == 401)
-            #expect(try await emulator.get("/emulator/admin/mail/refused").status == 401)
+            #expect(try await emulator.http.get("/emulator/admin/mail?apple_id=\(Fixture.alice.email)").status == 401)
+            #expect(try await emulator.http.get("/emulator/admin/mail/\(id)").status == 401)
+            #expect(try await emulator.http.get("/emulator/admin/mail/refused").status == 401)
         }
     }
 
@@ -155,7 +156,7 @@ struct MailRelayTests {
     @Test("With forwarding off nothing is delivered (550); turned on again, mail arrives")
     func forwardingOff() async throws {
         try await Self.withRelay { emulator, port, relay in
-            let off = try await emulator.postJSON(
+            let off = try await emulator.admin.postJSON(
                 "/emulator/admin/set-email-forwarding", ["apple_id": Fixture.alice.email, "team_id": Fixture.teamA.teamID, "enabled": false])
             #expect(off.status == 200)
             let refused = try await SMTPTalk.sendmail(
@@ -163,7 +164,7 @@ struct MailRelayTests {
             #expect(refused["code"] as? Int == 550)
             #expect((refused["text"] as? String)?.contains("forwarding off") == true)
             #expect(try await Self.inbox(emulator).isEmpty)
-            _ = try await emulator.postJSON(
+            _ = try await emulator.admin.postJSON(
                 "/emulator/admin/set-email-forwarding", ["apple_id": Fixture.alice.email, "team_id": Fixture.teamA.teamID, "enabled": true])
             let sent = try await SMTPTalk.sendmail(
                 port: port, from: "hello@example.com", to: [relay], message: Self.message(from: "hello@example.com", to: relay))
@@ -308,16 +309,16 @@ struct MailRelayTests {
             #expect(page.body.contains("Offers"))
             let id = try #require(messages.first?["id"] as? String)
             #expect(page.body.contains("/account/mail/\(id)"))
-            let view = try await emulator.get("/account/mail/\(id)", headers: [("Cookie", cookie)])
+            let view = try await emulator.http.get("/account/mail/\(id)", headers: [("Cookie", cookie)])
             #expect(view.status == 200)
             #expect(view.body.contains("&lt;b&gt;50% off&lt;/b&gt;&lt;script&gt;"))
             #expect(!view.body.contains("<script>alert"))
             #expect(view.body.contains("shown as text"))
-            let chinese = try await emulator.get("/account/mail/\(id)", headers: [("Cookie", cookie), ("Accept-Language", "zh-Hans")])
+            let chinese = try await emulator.http.get("/account/mail/\(id)", headers: [("Cookie", cookie), ("Accept-Language", "zh-Hans")])
             #expect(chinese.body.contains("发件人"))
             // Bob cannot read Alice's mail.
             let (bobCookie, _) = try await AccountPortalTests.signIn(emulator, account: Fixture.bob)
-            #expect(try await emulator.get("/account/mail/\(id)", headers: [("Cookie", bobCookie)]).status == 404)
+            #expect(try await emulator.http.get("/account/mail/\(id)", headers: [("Cookie", bobCookie)]).status == 404)
         }
     }
 }

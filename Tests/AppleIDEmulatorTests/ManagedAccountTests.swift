@@ -63,14 +63,14 @@ struct ManagedAccountTests {
             let device: [(String, String)] = [
                 ("client_id", Fixture.otherBundleID), ("account_name", Self.student.email), ("password", Self.student.password), ("scope", "email"),
             ]
-            let refused = try await emulator.postForm("/emulator/device/authorize", device)
+            let refused = try await emulator.http.postForm("/emulator/device/authorize", device)
             #expect(refused.status == 403)
             #expect(refused.error == "access_denied")
             // Personal Apple IDs and apps the organization allows are unaffected.
             let allowed = try await WebFlow.signIn(
                 emulator, account: Self.student, parameters: WebFlow.parameters(responseType: "code", responseMode: "query", scope: nil))
             #expect(allowed.status == 302)
-            let block = try await emulator.postJSON(
+            let block = try await emulator.admin.postJSON(
                 "/emulator/admin/set-organization-block", ["apple_id": Self.student.email, "bundle_id": Fixture.bundleID, "blocked": true])
             #expect(block.status == 200, "\(block.body)")
             let web = try await WebFlow.signIn(
@@ -79,25 +79,24 @@ struct ManagedAccountTests {
             let location = try #require(web[header: "Location"])
             let fields = WebFlow.fields(of: location.split(separator: "?", maxSplits: 1)[1])
             #expect(fields == ["error": "access_denied", "state": "state-123"])
-            let unblock = try await emulator.postJSON(
+            let unblock = try await emulator.admin.postJSON(
                 "/emulator/admin/set-organization-block", ["apple_id": Self.student.email, "bundle_id": Fixture.otherBundleID, "blocked": false])
             #expect(unblock.status == 200)
-            #expect(try await emulator.postForm("/emulator/device/authorize", device).status == 200)
+            #expect(try await emulator.http.postForm("/emulator/device/authorize", device).status == 200)
         }
     }
 
     @Test("the organization switch refuses a personal Apple ID, an unknown app and a missing admin token")
     func switchRefusals() async throws {
         try await RunningEmulator.with(configuration: Self.configuration()) { emulator in
-            let personal = try await emulator.postJSON(
+            let personal = try await emulator.admin.postJSON(
                 "/emulator/admin/set-organization-block", ["apple_id": Fixture.alice.email, "bundle_id": Fixture.bundleID, "blocked": true])
             #expect(personal.status == 400)
-            let unknownApp = try await emulator.postJSON(
+            let unknownApp = try await emulator.admin.postJSON(
                 "/emulator/admin/set-organization-block", ["apple_id": Self.student.email, "bundle_id": "com.example.nope", "blocked": true])
             #expect(unknownApp.status == 404)
-            let anonymous = try await emulator.postJSON(
-                "/emulator/admin/set-organization-block", ["apple_id": Self.student.email, "bundle_id": Fixture.bundleID, "blocked": true],
-                admin: false)
+            let anonymous = try await emulator.http.postJSON(
+                "/emulator/admin/set-organization-block", ["apple_id": Self.student.email, "bundle_id": Fixture.bundleID, "blocked": true])
             #expect(anonymous.status == 401)
             // Alice still signs in.
             #expect(try await WebFlow.signIn(emulator).status == 200)
@@ -112,13 +111,13 @@ struct ManagedAccountTests {
             #expect(page.body.contains("<code>\(Fixture.otherBundleID)</code>: Blocked by your organization"))
             #expect(page.body.contains("<code>\(Fixture.bundleID)</code>: Allowed by your organization"))
             let csrf = try #require(WebFlow.hiddenInputs(page.body)["csrf"])
-            let forged = try await emulator.postForm(
+            let forged = try await emulator.http.postForm(
                 "/account/organization", [("csrf", "forged"), ("bundle_id", Fixture.bundleID), ("blocked", "true")], headers: [("Cookie", cookie)])
             #expect(forged.status == 403)
-            let block = try await emulator.postForm(
+            let block = try await emulator.http.postForm(
                 "/account/organization", [("csrf", csrf), ("bundle_id", Fixture.bundleID), ("blocked", "true")], headers: [("Cookie", cookie)])
             #expect(block.status == 303)
-            let after = try await emulator.get("/account", headers: [("Cookie", cookie)])
+            let after = try await emulator.http.get("/account", headers: [("Cookie", cookie)])
             #expect(after.body.contains("<code>\(Fixture.bundleID)</code>: Blocked by your organization"))
             let web = try await WebFlow.signIn(
                 emulator, account: Self.student, parameters: WebFlow.parameters(responseType: "code", responseMode: "query", scope: nil))
@@ -127,7 +126,7 @@ struct ManagedAccountTests {
             let (aliceCookie, alicePage) = try await AccountPortalTests.signIn(emulator)
             #expect(!alicePage.body.contains("organization-heading"))
             let aliceCSRF = try #require(WebFlow.hiddenInputs(alicePage.body)["csrf"])
-            let personal = try await emulator.postForm(
+            let personal = try await emulator.http.postForm(
                 "/account/organization", [("csrf", aliceCSRF), ("bundle_id", Fixture.bundleID), ("blocked", "true")],
                 headers: [("Cookie", aliceCookie)])
             #expect(personal.status == 400)

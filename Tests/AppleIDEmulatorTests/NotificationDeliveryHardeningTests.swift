@@ -11,7 +11,7 @@ import Testing
 @Suite("Notification delivery: redirects refused, slow endpoints isolated, deadlines recorded")
 struct NotificationDeliveryHardeningTests {
     static func sendTest(_ emulator: RunningEmulator) async throws -> String {
-        let sent = try await emulator.postJSON(
+        let sent = try await emulator.admin.postJSON(
             "/emulator/admin/send-test-notification", ["apple_id": Fixture.alice.email, "bundle_id": Fixture.bundleID])
         #expect(sent.status == 200, "\(sent.body)")
         return try #require(sent.json?["notification_id"] as? String)
@@ -19,7 +19,7 @@ struct NotificationDeliveryHardeningTests {
 
     /// Points the app's notifications at `url` (the seed replaces the app with the same bundle id).
     static func setNotificationURL(_ emulator: RunningEmulator, _ url: String) async throws {
-        let seeded = try await emulator.postJSON(
+        let seeded = try await emulator.admin.postJSON(
             "/emulator/admin/seed",
             [
                 "apps": [

@@ -9,7 +9,7 @@ import Testing
 @Suite("Notification delivery log and test notifications")
 struct NotificationDeliveryLogTests {
     static func attempts(_ emulator: RunningEmulator, _ query: String = "") async throws -> [[String: Any]] {
-        let result = try await emulator.get(
+        let result = try await emulator.http.get(
             "/emulator/admin/notifications/attempts" + query, headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
         #expect(result.status == 200, "\(result.body)")
         return result.json?["attempts"] as? [[String: Any]] ?? []
@@ -22,7 +22,7 @@ struct NotificationDeliveryLogTests {
             try await OutboxPolls.observing { polls in
                 try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: url), clock: clock) { emulator in
                     #expect(try await WebFlow.signIn(emulator).status == 200)
-                    let sent = try await emulator.postJSON(
+                    let sent = try await emulator.admin.postJSON(
                         "/emulator/admin/send-test-notification", ["apple_id": Fixture.alice.email, "bundle_id": Fixture.bundleID])
                     #expect(sent.status == 200, "\(sent.body)")
                     let id = try #require(sent.json?["notification_id"] as? String)
@@ -61,7 +61,7 @@ struct NotificationDeliveryLogTests {
         let closed = "http://127.0.0.1:\(try FreePort.pick())/apple/notifications"
         try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: closed)) { emulator in
             #expect(try await WebFlow.signIn(emulator).status == 200)
-            let sent = try await emulator.postJSON(
+            let sent = try await emulator.admin.postJSON(
                 "/emulator/admin/send-test-notification", ["apple_id": Fixture.alice.email, "bundle_id": Fixture.bundleID])
             #expect(sent.status == 200)
             try await eventually("attempt recorded") { try await Self.attempts(emulator).count == 1 }
@@ -79,11 +79,11 @@ struct NotificationDeliveryLogTests {
                 #expect(try await WebFlow.signIn(emulator).status == 200)
                 let (cookie, page) = try await AccountPortalTests.signIn(emulator)
                 let csrf = try #require(WebFlow.hiddenInputs(page.body)["csrf"])
-                let button = try await emulator.postForm(
+                let button = try await emulator.http.postForm(
                     "/account/test-notification", [("csrf", csrf), ("bundle_id", Fixture.bundleID)], headers: [("Cookie", cookie)])
                 #expect(button.status == 303)
                 try await eventually("delivered") { await receiver.count == 1 }
-                let forged = try await emulator.postForm(
+                let forged = try await emulator.http.postForm(
                     "/account/test-notification", [("csrf", "forged"), ("bundle_id", Fixture.bundleID)], headers: [("Cookie", cookie)])
                 #expect(forged.status == 403)
 
@@ -93,18 +93,18 @@ struct NotificationDeliveryLogTests {
                     (["apple_id": Fixture.bob.email, "bundle_id": Fixture.bundleID], 404),  // never signed in
                     (["apple_id": Fixture.alice.email], 400),
                 ] as [([String: String], Int)] {
-                    let answer = try await emulator.postJSON("/emulator/admin/send-test-notification", body)
+                    let answer = try await emulator.admin.postJSON("/emulator/admin/send-test-notification", body)
                     #expect(answer.status == status, "\(body): \(answer.body)")
                 }
-                let anonymous = try await emulator.postJSON(
-                    "/emulator/admin/send-test-notification", ["apple_id": Fixture.alice.email, "bundle_id": Fixture.bundleID], admin: false)
+                let anonymous = try await emulator.http.postJSON(
+                    "/emulator/admin/send-test-notification", ["apple_id": Fixture.alice.email, "bundle_id": Fixture.bundleID])
                 #expect(anonymous.status == 401)
                 for query in ["?notification_id=abc", "?notification_id=-1", "?notification_id=99999999999999999999"] {
-                    let bad = try await emulator.get(
+                    let bad = try await emulator.http.get(
                         "/emulator/admin/notifications/attempts" + query, headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
                     #expect(bad.status == 400, "\(query)")
                 }
-                #expect(try await emulator.get("/emulator/admin/notifications/attempts").status == 401)
+                #expect(try await emulator.http.get("/emulator/admin/notifications/attempts").status == 401)
             }
         }
     }

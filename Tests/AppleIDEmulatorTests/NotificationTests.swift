@@ -11,7 +11,7 @@ import Testing
 @Suite("Server-to-server notifications")
 struct NotificationTests {
     static func notifications(_ emulator: RunningEmulator) async throws -> [[String: Any]] {
-        let result = try await emulator.get("/emulator/admin/notifications", headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
+        let result = try await emulator.http.get("/emulator/admin/notifications", headers: [("Authorization", "Bearer \(Fixture.adminToken)")])
         return result.json?["notifications"] as? [[String: Any]] ?? []
     }
 
@@ -24,7 +24,7 @@ struct NotificationTests {
                     let page = try await WebFlow.signIn(emulator)
                     let subject = try await emulator.verifier().verify(WebFlow.hiddenInputs(page.body)["id_token"]!).subject
 
-                    let revoked = try await emulator.postJSON(
+                    let revoked = try await emulator.admin.postJSON(
                         "/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID])
                     #expect(revoked.status == 200)
                     try await eventually("first attempt") { await receiver.count == 1 }
@@ -84,7 +84,7 @@ struct NotificationTests {
                 )
 
                 #expect(
-                    try await emulator.postJSON(
+                    try await emulator.admin.postJSON(
                         "/emulator/admin/set-email-forwarding", ["apple_id": Fixture.alice.email, "team_id": Fixture.teamA.teamID, "enabled": false]
                     ).status == 200)
                 try await eventually("email-disabled") { await receiver.count == 1 }
@@ -95,19 +95,19 @@ struct NotificationTests {
                 #expect(disabled.subject == token.subject)
 
                 #expect(
-                    try await emulator.postJSON(
+                    try await emulator.admin.postJSON(
                         "/emulator/admin/set-email-forwarding", ["apple_id": Fixture.alice.email, "team_id": Fixture.teamA.teamID, "enabled": true]
                     ).status == 200)
                 try await eventually("email-enabled") { await receiver.count == 2 }
                 #expect(try await verifier.verify(body: await receiver.bodies[1]).type == .emailEnabled)
 
-                #expect(try await emulator.postJSON("/emulator/admin/delete-apple-id", ["apple_id": Fixture.alice.email]).status == 200)
+                #expect(try await emulator.admin.postJSON("/emulator/admin/delete-apple-id", ["apple_id": Fixture.alice.email]).status == 200)
                 try await eventually("account-delete") { await receiver.count == 3 }
                 let deleted = try await verifier.verify(body: await receiver.bodies[2])
                 #expect(deleted.type == .accountDeleted)
                 #expect(deleted.subject == token.subject)
                 #expect(try await WebFlow.signIn(emulator).status == 401)
-                #expect(try await emulator.postJSON("/emulator/admin/delete-apple-id", ["apple_id": Fixture.alice.email]).status == 404)
+                #expect(try await emulator.admin.postJSON("/emulator/admin/delete-apple-id", ["apple_id": Fixture.alice.email]).status == 404)
             }
         }
     }
@@ -115,17 +115,20 @@ struct NotificationTests {
     @Test("Admin endpoints need the admin token and validate their bodies")
     func adminAuth() async throws {
         try await RunningEmulator.with { emulator in
-            #expect(try await emulator.postJSON("/emulator/admin/rotate-keys", [:], admin: false).status == 401)
-            let wrong = try await emulator.send(
+            #expect(try await emulator.http.postJSON("/emulator/admin/rotate-keys", [:]).status == 401)
+            let wrong = try await emulator.http.send(
                 .POST, "/emulator/admin/rotate-keys", headers: [("Authorization", "Bearer nope")], body: nil
             )
             #expect(wrong.status == 401)
-            #expect(try await emulator.postJSON("/emulator/admin/revoke-consent", ["apple_id": 1]).error == "invalid_request")
+            #expect(try await emulator.admin.postJSON("/emulator/admin/revoke-consent", ["apple_id": 1]).error == "invalid_request")
             #expect(
-                try await emulator.postJSON("/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID])
-                    .status == 404)
+                try await emulator.admin.postJSON(
+                    "/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID]
+                )
+                .status == 404)
             #expect(
-                try await emulator.postJSON("/emulator/admin/transfer-app", ["bundle_id": "com.nope", "to_team_id": Fixture.teamB.teamID]).status
+                try await emulator.admin.postJSON("/emulator/admin/transfer-app", ["bundle_id": "com.nope", "to_team_id": Fixture.teamB.teamID])
+                    .status
                     == 404)
         }
     }
@@ -143,7 +146,7 @@ struct OutboxBoundsTests {
                 try await RunningEmulator.with(configuration: Fixture.configuration(notificationURL: url), clock: clock, options: options) {
                     emulator in
                     _ = try await WebFlow.signIn(emulator)
-                    _ = try await emulator.postJSON(
+                    _ = try await emulator.admin.postJSON(
                         "/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.servicesID])
                     for attempt in 1...3 {
                         try await eventually("attempt \(attempt) recorded") {
@@ -171,10 +174,10 @@ struct OutboxBoundsTests {
             let exchange = try await TokenEndpointTests.exchange(emulator, code: code, secret: secret)
             let refreshToken = try #require(exchange.json?["refresh_token"] as? String)
             _ = try await TokenEndpointTests.exchange(emulator, code: code, secret: secret)
-            _ = try await emulator.postForm(
+            _ = try await emulator.http.postForm(
                 "/auth/token",
                 [("client_id", Fixture.servicesID), ("client_secret", "a.b.c"), ("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
-            _ = try await emulator.postForm(
+            _ = try await emulator.http.postForm(
                 "/auth/authorize", WebFlow.parameters() + [("account_name", Fixture.alice.email), ("password", "wrong-password-123")])
             let text = logs.all.map(\.text).joined(separator: "\n")
             #expect(!logs.all.isEmpty)
@@ -188,8 +191,8 @@ struct OutboxBoundsTests {
     func requestsAreLoggedAtDebug() async throws {
         let logs = LogCapture()
         try await RunningEmulator.with(logger: logs.logger(level: .debug)) { emulator in
-            _ = try await emulator.get("/auth/keys")
-            _ = try await emulator.get("/auth/authorize?client_id=nobody.example&state=state-value-7f3a")
+            _ = try await emulator.http.get("/auth/keys")
+            _ = try await emulator.http.get("/auth/authorize?client_id=nobody.example&state=state-value-7f3a")
             let requests = logs.all.filter { $0.message == "request" }
             let keys = try #require(requests.first { $0.metadata["path"] == "/auth/keys" })
             #expect(keys.level == .debug)
@@ -202,7 +205,7 @@ struct OutboxBoundsTests {
         }
         let quiet = LogCapture()
         try await RunningEmulator.with(logger: quiet.logger(level: .info)) { emulator in
-            _ = try await emulator.get("/auth/keys")
+            _ = try await emulator.http.get("/auth/keys")
             #expect(!quiet.all.contains { $0.message == "request" })
         }
     }

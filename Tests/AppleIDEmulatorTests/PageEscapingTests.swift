@@ -26,8 +26,8 @@ struct EmulatorPageEscapingTests {
     @Test("the issue's state on the sign-in page stays in its hidden input: one form, to /auth/authorize; CSP form-action 'self'")
     func signInPageState() async throws {
         try await RunningEmulator.with { emulator in
-            let query = RunningEmulator.encode(WebFlow.parameters(state: HostileMarkup.formSwapState))
-            let page = try await emulator.get("/auth/authorize?" + query)
+            let query = FormURLComponent.encode(fields: WebFlow.parameters(state: HostileMarkup.formSwapState))
+            let page = try await emulator.http.get("/auth/authorize?" + query)
             #expect(page.status == 200)
             let parsed = try await ParsedMarkup.html(page.body)
             let forms = parsed.elements.filter { $0.tag == "form" }
@@ -42,8 +42,8 @@ struct EmulatorPageEscapingTests {
     @Test("every page but the form_post answer carries form-action 'self'; the form_post answer still posts to the redirect URI")
     func formAction() async throws {
         try await RunningEmulator.with { emulator in
-            for path in ["/", "/auth/authorize?" + RunningEmulator.encode(WebFlow.parameters()), "/auth/authorize?client_id=unknown"] {
-                let page = try await emulator.get(path)
+            for path in ["/", "/auth/authorize?" + FormURLComponent.encode(fields: WebFlow.parameters()), "/auth/authorize?client_id=unknown"] {
+                let page = try await emulator.http.get(path)
                 #expect(page[header: "Content-Security-Policy"]?.contains("form-action 'self'") == true, "\(path)")
             }
             let answer = try await WebFlow.signIn(emulator)
@@ -55,14 +55,14 @@ struct EmulatorPageEscapingTests {
     @Test("the issue's client_id on one unauthenticated POST /auth/token shows as text on the requests page, no <meta>")
     func requestsPageClientID() async throws {
         try await RunningEmulator.with { emulator in
-            let token = try await emulator.postForm(
+            let token = try await emulator.http.postForm(
                 "/auth/token",
                 [
                     ("client_id", HostileMarkup.metaRefreshClientID), ("grant_type", "authorization_code"), ("code", "x"),
                     ("redirect_uri", HostileMarkup.reportRedirectURI),
                 ])
             #expect(token.status == 400)
-            let page = try await emulator.get("/emulator/admin/requests", headers: FailureInjectionTests.admin + [("Accept", "text/html")])
+            let page = try await emulator.http.get("/emulator/admin/requests", headers: FailureInjectionTests.admin + [("Accept", "text/html")])
             #expect(page.status == 200)
             let parsed = try await ParsedMarkup.html(page.body)
             #expect(!parsed.elements.contains { $0.tag == "meta" && $0.attributes.contains("http-equiv") })
@@ -78,17 +78,17 @@ struct EmulatorPageEscapingTests {
             let header = String(repeating: #"{"":"#, count: 510) + "1" + String(repeating: "}", count: 510)
             let secret = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(#"{"iss":"T"}"#.utf8)) + ".c2ln"
             #expect(secret.utf8.count <= CapturedClientSecret.maximumLength)
-            let token = try await emulator.postForm(
+            let token = try await emulator.http.postForm(
                 "/auth/token", [("client_id", Fixture.servicesID), ("client_secret", secret), ("grant_type", "authorization_code"), ("code", "x")])
             #expect(token.status == 400 || token.status == 401)
-            let listed = try await emulator.get("/emulator/admin/requests", headers: FailureInjectionTests.admin)
+            let listed = try await emulator.http.get("/emulator/admin/requests", headers: FailureInjectionTests.admin)
             #expect(listed.status == 200)
             let requests = try #require(listed.json?["requests"] as? [[String: Any]])
             #expect(requests.count == 1)
             let captured = requests.first?["client_secret"] as? [String: Any]
             #expect(captured?["header"] as? [String: Any] == nil, "unread: absent or null")
             #expect((captured?["claims"] as? [String: Any])?["iss"] as? String == "T")
-            let page = try await emulator.get("/emulator/admin/requests", headers: FailureInjectionTests.admin + [("Accept", "text/html")])
+            let page = try await emulator.http.get("/emulator/admin/requests", headers: FailureInjectionTests.admin + [("Accept", "text/html")])
             #expect(page.status == 200)
         }
     }

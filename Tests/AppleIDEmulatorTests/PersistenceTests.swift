@@ -24,13 +24,15 @@ struct PersistenceTests {
                     code, clientID: Fixture.servicesID, redirectURI: URL(string: Fixture.redirectURI)!)
                 let subject = try await emulator.verifier().verify(tokens.idToken!).subject
                 #expect(
-                    try await emulator.postJSON(
+                    try await emulator.admin.postJSON(
                         "/emulator/admin/set-email-forwarding", ["apple_id": Fixture.alice.email, "team_id": Fixture.teamA.teamID, "enabled": false]
                     ).status == 200)
-                #expect(try await emulator.postJSON("/emulator/admin/delete-apple-id", ["apple_id": Fixture.bob.email]).status == 200)
+                #expect(try await emulator.admin.postJSON("/emulator/admin/delete-apple-id", ["apple_id": Fixture.bob.email]).status == 200)
                 #expect(
-                    try await emulator.postJSON("/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.bundleID])
-                        .status == 200)
+                    try await emulator.admin.postJSON(
+                        "/emulator/admin/revoke-consent", ["apple_id": Fixture.alice.email, "client_id": Fixture.bundleID]
+                    )
+                    .status == 200)
                 try await eventually("a failed attempt") { await receiver.count >= 1 }
                 return (subject, try await KeyRotationTests.keyIDs(emulator), tokens.refreshToken!)
             }

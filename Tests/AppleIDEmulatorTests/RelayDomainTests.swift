@@ -53,7 +53,7 @@ struct RelayDomainTests {
                 // A returning sign-in keeps the address issued before.
                 let again = try await WebFlow.signIn(emulator, emailChoice: "hide")
                 #expect(try await emulator.verifier().verify(WebFlow.hiddenInputs(again.body)["id_token"]!).email == legacy)
-                let device = try await emulator.postForm(
+                let device = try await emulator.http.postForm(
                     "/emulator/device/authorize",
                     [
                         ("client_id", Fixture.otherBundleID), ("account_name", Fixture.alice.email), ("password", Fixture.alice.password),

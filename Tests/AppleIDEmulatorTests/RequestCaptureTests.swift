@@ -11,7 +11,7 @@ import Testing
 @Suite("Request capture")
 struct RequestCaptureTests {
     static func requests(_ emulator: RunningEmulator, _ query: String = "") async throws -> HTTPResult {
-        try await emulator.get("/emulator/admin/requests" + query, headers: FailureInjectionTests.admin)
+        try await emulator.http.get("/emulator/admin/requests" + query, headers: FailureInjectionTests.admin)
     }
 
     @Test("a web sign-in and its code's redemption are listed for the client: grant, redirect URI, the secret's header and claims, status")
@@ -24,14 +24,14 @@ struct RequestCaptureTests {
                 ("client_id", Fixture.servicesID), ("client_secret", secret), ("grant_type", "authorization_code"), ("code", code),
                 ("redirect_uri", Fixture.redirectURI),
             ]
-            let exchanged = try await emulator.postForm("/auth/token", fields)
+            let exchanged = try await emulator.http.postForm("/auth/token", fields)
             #expect(exchanged.status == 200)
             let refreshToken = try #require(exchanged.json?["refresh_token"] as? String)
-            let refreshed = try await emulator.postForm(
+            let refreshed = try await emulator.http.postForm(
                 "/auth/token",
                 [("client_id", Fixture.servicesID), ("client_secret", secret), ("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
             #expect(refreshed.status == 200)
-            let replay = try await emulator.postForm("/auth/token", fields)
+            let replay = try await emulator.http.postForm("/auth/token", fields)
             #expect(replay.error == "invalid_grant")
 
             let listed = try await Self.requests(emulator, "?client_id=\(Fixture.servicesID)")
@@ -64,9 +64,9 @@ struct RequestCaptureTests {
     @Test("keys and discovery are listed without a client id; a filter by client id leaves them out; a reset forgets everything")
     func filterAndReset() async throws {
         try await RunningEmulator.with { emulator in
-            _ = try await emulator.get("/auth/keys")
-            _ = try await emulator.get("/.well-known/openid-configuration")
-            _ = try await emulator.get("/emulator/admin/clock", headers: FailureInjectionTests.admin)
+            _ = try await emulator.http.get("/auth/keys")
+            _ = try await emulator.http.get("/.well-known/openid-configuration")
+            _ = try await emulator.http.get("/emulator/admin/clock", headers: FailureInjectionTests.admin)
             #expect(try await DeviceSignInTests.authorize(emulator).status == 200)
             let all = try await Self.requests(emulator).json?["requests"] as? [[String: Any]] ?? []
             #expect(
@@ -82,16 +82,16 @@ struct RequestCaptureTests {
     func page() async throws {
         try await RunningEmulator.with { emulator in
             let secret = try await emulator.secret(clientID: Fixture.servicesID)
-            let refused = try await emulator.postForm(
+            let refused = try await emulator.http.postForm(
                 "/auth/token",
                 [
                     ("client_id", Fixture.servicesID), ("client_secret", secret), ("grant_type", "authorization_code"), ("code", "nope"),
                     ("redirect_uri", "https://example.com/<b>hostile</b>"),
                 ])
             #expect(refused.error == "invalid_grant")
-            _ = try await emulator.get("/auth/keys")
+            _ = try await emulator.http.get("/auth/keys")
             let browser = FailureInjectionTests.admin + [("Accept", "text/html,application/xhtml+xml;q=0.9")]
-            let page = try await emulator.get("/emulator/admin/requests?client_id=\(Fixture.servicesID)", headers: browser)
+            let page = try await emulator.http.get("/emulator/admin/requests?client_id=\(Fixture.servicesID)", headers: browser)
             #expect(page.status == 200)
             #expect(page.headers.first(name: "content-type")?.hasPrefix("text/html") == true)
             #expect(page.body.contains(#"<table id="requests">"#) && page.body.contains("POST /auth/token"))
@@ -103,11 +103,11 @@ struct RequestCaptureTests {
             #expect(page.body.contains("lives " + CapturedRequest.describe(seconds: lifetime)), "the secret's lifetime is shown")
             let signature = try #require(secret.split(separator: ".").last)
             #expect(!page.body.contains(String(signature)))
-            let all = try await emulator.get("/emulator/admin/requests", headers: browser)
+            let all = try await emulator.http.get("/emulator/admin/requests", headers: browser)
             let keys = try #require(all.body.range(of: "GET /auth/keys")), token = try #require(all.body.range(of: "POST /auth/token"))
             #expect(keys.lowerBound < token.lowerBound, "newest first")
             #expect(try await FixtureAPITests.post(emulator, "reset", "{}").status == 200)
-            #expect(try await emulator.get("/emulator/admin/requests", headers: browser).body.contains(#"id="no-requests""#))
+            #expect(try await emulator.http.get("/emulator/admin/requests", headers: browser).body.contains(#"id="no-requests""#))
         }
     }
 

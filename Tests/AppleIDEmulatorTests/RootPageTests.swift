@@ -8,7 +8,7 @@ struct RootPageTests {
     @Test("/ says what the emulator is, lists its endpoints and links the portal and the inbox, in English and Simplified Chinese")
     func rootPage() async throws {
         try await RunningEmulator.with { emulator in
-            let english = try await emulator.get("/")
+            let english = try await emulator.http.get("/")
             #expect(english.status == 200)
             #expect(english[header: "Content-Type"]?.hasPrefix("text/html") == true)
             #expect(english.body.contains("<h1>Apple ID Emulator</h1>"))
@@ -19,11 +19,11 @@ struct RootPageTests {
             }
             #expect(english.body.contains(#"<code id="issuer">\#(emulator.issuer)</code>"#))
             #expect(english.body.contains(#"<code id="relay-domain">private.icloud.com</code>"#))
-            let chinese = try await emulator.get("/", headers: [("Accept-Language", "zh-CN,zh;q=0.9")])
+            let chinese = try await emulator.http.get("/", headers: [("Accept-Language", "zh-CN,zh;q=0.9")])
             #expect(chinese.body.contains("<h1>Apple ID 模拟器</h1>"))
             #expect(chinese[header: "Content-Language"] == "zh-Hans")
             // Only `/` itself: other unknown paths stay 404.
-            #expect(try await emulator.get("/no-such-page").status == 404)
+            #expect(try await emulator.http.get("/no-such-page").status == 404)
         }
     }
 }

@@ -37,7 +37,7 @@ struct EmulatorStoredTextTests {
     @Test("a seed with a NUL in a name is refused, and nothing changes; the device sign-in refuses such a name with invalid_request")
     func seedAndDevice() async throws {
         try await RunningEmulator.with { emulator in
-            let seeded = try await emulator.postJSON(
+            let seeded = try await emulator.admin.postJSON(
                 "/emulator/admin/seed", ["apple_ids": [["email": "tess@example.net", "password": "pw", "first_name": "Te\u{0}ss", "last_name": ""]]])
             #expect(seeded.status == 400, "\(seeded.body)")
             #expect(seeded.body.contains("apple_ids[0].first_name"), "\(seeded.body)")
@@ -52,7 +52,7 @@ struct EmulatorStoredTextTests {
     @Test("the consent page: a NUL or a combining-mark flood in a name shows the page again with the reason; no answer goes to the app")
     func consentPage() async throws {
         try await RunningEmulator.with { emulator in
-            let signIn = try await emulator.postForm(
+            let signIn = try await emulator.http.postForm(
                 "/auth/authorize", WebFlow.parameters() + [("account_name", Fixture.alice.email), ("password", Fixture.alice.password)]
             )
             let session = try #require(WebFlow.hiddenInputs(signIn.body)["session"])
@@ -60,7 +60,7 @@ struct EmulatorStoredTextTests {
             let flood = String(repeating: "a" + String(repeating: "\u{0301}", count: 100), count: 5)
             let refusals = [("Al\u{0}ly", "Names cannot contain control characters"), (flood, "Names can be at most 64 characters")]
             for (name, reason) in refusals {
-                let consent = try await emulator.postForm(
+                let consent = try await emulator.http.postForm(
                     "/auth/authorize",
                     WebFlow.parameters() + [
                         ("session", session), ("first_name", name), ("last_name", "Seed"), ("email_choice", "hide"), ("action", "continue"),

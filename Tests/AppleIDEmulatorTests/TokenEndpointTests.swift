@@ -21,7 +21,7 @@ struct TokenEndpointTests {
     ) async throws -> HTTPResult {
         var fields = [("client_id", clientID), ("client_secret", secret), ("grant_type", "authorization_code"), ("code", code)]
         if let redirectURI { fields.append(("redirect_uri", redirectURI)) }
-        return try await emulator.postForm("/auth/token", fields)
+        return try await emulator.http.postForm("/auth/token", fields)
     }
 
     @Test(
@@ -126,28 +126,30 @@ struct TokenEndpointTests {
         try await RunningEmulator.with { emulator in
             let secret = ForgedSecret(now: emulator.clock.now).jwt
             let base = [("client_id", Fixture.servicesID), ("client_secret", secret)]
-            #expect(try await emulator.postForm("/auth/token", base).error == "invalid_request")
-            #expect(try await emulator.postForm("/auth/token", base + [("grant_type", "password")]).error == "unsupported_grant_type")
-            #expect(try await emulator.postForm("/auth/token", base + [("grant_type", "authorization_code")]).error == "invalid_request")
+            #expect(try await emulator.http.postForm("/auth/token", base).error == "invalid_request")
+            #expect(try await emulator.http.postForm("/auth/token", base + [("grant_type", "password")]).error == "unsupported_grant_type")
+            #expect(try await emulator.http.postForm("/auth/token", base + [("grant_type", "authorization_code")]).error == "invalid_request")
             #expect(
-                try await emulator.postForm("/auth/token", base + [("grant_type", "refresh_token"), ("refresh_token", "r123")]).error
+                try await emulator.http.postForm("/auth/token", base + [("grant_type", "refresh_token"), ("refresh_token", "r123")]).error
                     == "invalid_grant")
             #expect(
-                try await emulator.postForm("/auth/token", base + [("grant_type", "client_credentials"), ("scope", "email")]).error == "invalid_scope"
+                try await emulator.http.postForm("/auth/token", base + [("grant_type", "client_credentials"), ("scope", "email")]).error
+                    == "invalid_scope"
             )
-            let unknown = try await emulator.postForm(
+            let unknown = try await emulator.http.postForm(
                 "/auth/token", [("client_id", "com.unknown"), ("client_secret", secret), ("grant_type", "authorization_code"), ("code", "x")])
             #expect(unknown.error == "invalid_client")
-            let json = try await emulator.send(
+            let json = try await emulator.http.send(
                 .POST, "/auth/token", headers: [("Content-Type", "application/json")], body: Array(#"{"grant_type":"authorization_code"}"#.utf8))
             #expect(json.status == 400)
             #expect(json.error == "invalid_request")
-            let revokeWithoutToken = try await emulator.postForm("/auth/revoke", base)
+            let revokeWithoutToken = try await emulator.http.postForm("/auth/revoke", base)
             #expect(revokeWithoutToken.error == "invalid_request")
-            let revokeUnknown = try await emulator.postForm("/auth/revoke", base + [("token", "r-unknown"), ("token_type_hint", "refresh_token")])
+            let revokeUnknown = try await emulator.http.postForm(
+                "/auth/revoke", base + [("token", "r-unknown"), ("token_type_hint", "refresh_token")])
             #expect(revokeUnknown.status == 200)
             #expect(revokeUnknown.body.isEmpty)
-            let revokeBadSecret = try await emulator.postForm(
+            let revokeBadSecret = try await emulator.http.postForm(
                 "/auth/revoke", [("client_id", Fixture.servicesID), ("client_secret", "x.y.z"), ("token", "r")])
             #expect(revokeBadSecret.error == "invalid_client")
         }

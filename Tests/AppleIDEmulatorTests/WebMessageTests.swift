@@ -1,5 +1,6 @@
 import AppleSignIn
 import Foundation
+import JuiceEncodings
 import JuiceTestSupport
 import Testing
 
@@ -84,7 +85,7 @@ struct WebMessageTests {
                 parameters.removeAll { $0.0 == name }
                 parameters.append((name, value))
             }
-            let page = try await emulator.get("/auth/authorize?" + RunningEmulator.encode(parameters))
+            let page = try await emulator.http.get("/auth/authorize?" + FormURLComponent.encode(fields: parameters))
             #expect(page.status == 400)
             #expect(page.body.contains(code))
             #expect(WebFlow.hiddenInputs(page.body).isEmpty, "never a sign-in form")
@@ -128,7 +129,7 @@ struct WebMessageTests {
     func script() async throws {
         try await RunningEmulator.with { emulator in
             for locale in ["en_US", "zh_CN"] {
-                let script = try await emulator.get("/appleauth/static/jsapi/appleid/1/\(locale)/appleid.auth.js")
+                let script = try await emulator.http.get("/appleauth/static/jsapi/appleid/1/\(locale)/appleid.auth.js")
                 #expect(script.status == 200)
                 #expect(script[header: "Content-Type"] == "text/javascript; charset=utf-8")
                 #expect(script[header: "Cache-Control"]?.contains("max-age=") == true)
@@ -138,7 +139,7 @@ struct WebMessageTests {
             for path in [
                 "/appleauth/static/jsapi/appleid/1/xx_XX/appleid.auth.js", "/appleauth/static/jsapi/appleid/1/..%2F..%2Fkeys/appleid.auth.js",
             ] {
-                #expect(try await emulator.get(path).status == 404)
+                #expect(try await emulator.http.get(path).status == 404)
             }
         }
     }

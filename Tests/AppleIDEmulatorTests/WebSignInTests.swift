@@ -11,8 +11,8 @@ struct WebSignInTests {
     @Test("GET shows the sign-in form with the original parameters as hidden fields, in English by default")
     func signInPage() async throws {
         try await RunningEmulator.with { emulator in
-            let query = RunningEmulator.encode(WebFlow.parameters())
-            let page = try await emulator.get("/auth/authorize?" + query)
+            let query = FormURLComponent.encode(fields: WebFlow.parameters())
+            let page = try await emulator.http.get("/auth/authorize?" + query)
             #expect(page.status == 200)
             #expect(page[header: "Content-Type"]?.hasPrefix("text/html") == true)
             #expect(page.body.contains(#"<html lang="en">"#))
@@ -33,13 +33,13 @@ struct WebSignInTests {
     @Test("Accept-Language zh-Hans renders the pages in Simplified Chinese")
     func chinese() async throws {
         try await RunningEmulator.with { emulator in
-            let page = try await emulator.get(
-                "/auth/authorize?" + RunningEmulator.encode(WebFlow.parameters()), headers: [("Accept-Language", "zh-CN,zh;q=0.9,en;q=0.8")]
+            let page = try await emulator.http.get(
+                "/auth/authorize?" + FormURLComponent.encode(fields: WebFlow.parameters()), headers: [("Accept-Language", "zh-CN,zh;q=0.9,en;q=0.8")]
             )
             #expect(page.body.contains(#"<html lang="zh-Hans">"#))
             #expect(page.body.contains("使用 Apple ID 登录"))
-            let english = try await emulator.get(
-                "/auth/authorize?" + RunningEmulator.encode(WebFlow.parameters()), headers: [("Accept-Language", "fr-FR, en;q=0.5")]
+            let english = try await emulator.http.get(
+                "/auth/authorize?" + FormURLComponent.encode(fields: WebFlow.parameters()), headers: [("Accept-Language", "fr-FR, en;q=0.5")]
             )
             #expect(english.body.contains("Sign in with Apple ID"))
         }
@@ -48,7 +48,7 @@ struct WebSignInTests {
     @Test("Sign-in, then consent, then continue: a form_post page that submits itself with code, id_token, state and user")
     func stepByStep() async throws {
         try await RunningEmulator.with { emulator in
-            let signIn = try await emulator.postForm(
+            let signIn = try await emulator.http.postForm(
                 "/auth/authorize", WebFlow.parameters() + [("account_name", Fixture.alice.email), ("password", Fixture.alice.password)]
             )
             #expect(signIn.status == 200)
@@ -58,7 +58,7 @@ struct WebSignInTests {
             #expect(!signIn.body.contains(Fixture.alice.password))
             let hidden = WebFlow.hiddenInputs(signIn.body)
             let session = try #require(hidden["session"])
-            let consent = try await emulator.postForm(
+            let consent = try await emulator.http.postForm(
                 "/auth/authorize",
                 WebFlow.parameters() + [
                     ("session", session), ("first_name", "Ally"), ("last_name", "Seed"), ("email_choice", "hide"), ("action", "continue"),
@@ -138,7 +138,7 @@ struct WebSignInTests {
     func returningUserContinue() async throws {
         try await RunningEmulator.with { emulator in
             _ = try await WebFlow.signIn(emulator)
-            let page = try await emulator.postForm(
+            let page = try await emulator.http.postForm(
                 "/auth/authorize", WebFlow.parameters() + [("account_name", Fixture.alice.email), ("password", Fixture.alice.password)]
             )
             #expect(page.body.contains(#"name="action" value="continue""#))
@@ -171,13 +171,13 @@ struct WebSignInTests {
     @Test("Cancel returns error=user_cancelled_authorize with the state")
     func cancel() async throws {
         try await RunningEmulator.with { emulator in
-            let page = try await emulator.postForm("/auth/authorize", WebFlow.parameters() + [("action", "cancel")])
+            let page = try await emulator.http.postForm("/auth/authorize", WebFlow.parameters() + [("action", "cancel")])
             let fields = WebFlow.hiddenInputs(page.body)
             #expect(fields["error"] == "user_cancelled_authorize")
             #expect(fields["state"] == "state-123")
             #expect(fields["code"] == nil)
             #expect(throws: AuthorizationResponseError.self) { try AuthorizationResponse(fields: fields.map { ($0.key, $0.value) }) }
-            let redirect = try await emulator.postForm(
+            let redirect = try await emulator.http.postForm(
                 "/auth/authorize", WebFlow.parameters(responseType: "code", responseMode: "query", scope: nil) + [("action", "cancel")]
             )
             #expect(redirect[header: "Location"] == Fixture.redirectURI + "?error=user_cancelled_authorize&state=state-123")
@@ -187,7 +187,7 @@ struct WebSignInTests {
     @Test("A wrong password shows the sign-in form again with an error and no code")
     func wrongPassword() async throws {
         try await RunningEmulator.with { emulator in
-            let page = try await emulator.postForm(
+            let page = try await emulator.http.postForm(
                 "/auth/authorize", WebFlow.parameters() + [("account_name", Fixture.alice.email), ("password", "nope"), ("action", "continue")]
             )
             #expect(page.status == 401)
@@ -217,7 +217,7 @@ struct WebSignInTests {
                 parameters.removeAll { $0.0 == name }
                 parameters.append((name, value))
             }
-            let page = try await emulator.get("/auth/authorize?" + RunningEmulator.encode(parameters))
+            let page = try await emulator.http.get("/auth/authorize?" + FormURLComponent.encode(fields: parameters))
             #expect(page.status == 400)
             #expect(page[header: "Location"] == nil)
             #expect(!page.body.contains("<form"))
@@ -226,7 +226,8 @@ struct WebSignInTests {
             #expect(post.status == 400)
             #expect(post[header: "Location"] == nil)
             #expect(!post.body.contains("<form"))
-            let json = try await emulator.get("/auth/authorize?" + RunningEmulator.encode(parameters), headers: [("Accept", "application/json")])
+            let json = try await emulator.http.get(
+                "/auth/authorize?" + FormURLComponent.encode(fields: parameters), headers: [("Accept", "application/json")])
             #expect(json.error == code)
         }
     }

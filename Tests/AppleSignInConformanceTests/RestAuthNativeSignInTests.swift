@@ -38,18 +38,16 @@ struct RestAuthNativeSignInTests {
     /// A fresh credential from the emulator, posted to dj-rest-auth's Apple view as an app posts it; the session key it answers.
     static func signIn(_ emulator: BackendEmulator, _ backend: DjangoBackend) async throws -> String {
         let credential = try await emulator.nativeCredential()
-        let body = try JSONSerialization.data(withJSONObject: [
-            "code": credential["authorizationCode"] as? String ?? "", "id_token": credential["identityToken"] as? String ?? "",
-        ])
-        let answer = try await emulator.send(
-            backend.url + "/api/auth/apple/", method: .POST, headers: [("Content-Type", "application/json")], body: Array(body))
+        let answer = try await emulator.http.postJSON(
+            backend.url + "/api/auth/apple/",
+            ["code": credential["authorizationCode"] as? String ?? "", "id_token": credential["identityToken"] as? String ?? ""])
         #expect(answer.status == 200, "dj-rest-auth answered \(answer.status): \(answer.body.prefix(500))")
         return try #require(answer.json?["key"] as? String, "no session key in \(answer.body.prefix(500))")
     }
 
     /// dj-rest-auth's `GET /api/auth/user/` for the session key.
     static func user(_ emulator: BackendEmulator, _ backend: DjangoBackend, key: String) async throws -> [String: Any] {
-        let answer = try await emulator.send(backend.url + "/api/auth/user/", method: .GET, headers: [("Authorization", "Token \(key)")], body: nil)
+        let answer = try await emulator.http.get(backend.url + "/api/auth/user/", headers: [("Authorization", "Token \(key)")])
         #expect(answer.status == 200, "GET /api/auth/user/: \(answer.status) \(answer.body.prefix(500))")
         return answer.json ?? [:]
     }

@@ -1,5 +1,4 @@
 import AppleSignIn
-import AsyncHTTPClient
 import Crypto
 import Foundation
 import HTTPTypes
@@ -119,10 +118,7 @@ struct ToolkitBackend: Sendable {
 
         /// The issuer Apple's discovery document names now (read on every call: the flaw `issuerFromDiscovery`).
         @Sendable func discoveryIssuer() async throws -> String {
-            let response = try await HTTPClient.shared.execute(
-                HTTPClientRequest(url: kit + "/.well-known/openid-configuration"), timeout: .seconds(10))
-            let body = try await response.body.collect(upTo: 65_536)
-            return (try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])?["issuer"] as? String ?? ""
+            try await TestHTTP(timeout: .seconds(10)).get(kit + "/.well-known/openid-configuration").json?["issuer"] as? String ?? ""
         }
 
         /// Verifies a token: with the toolkit, or (flawed) against the audience the token names.

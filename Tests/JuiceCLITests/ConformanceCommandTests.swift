@@ -1,10 +1,7 @@
-import AsyncHTTPClient
 import Crypto
 import Foundation
 import JuiceProcesses
 import JuiceTestSupport
-import NIOCore
-import NIOHTTP1
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -31,7 +28,7 @@ struct ConformanceCommandTests {
             keyPath = try temporary.writePrivate("AuthKey_KEYCONF001.p8", P256.Signing.PrivateKey().pemRepresentation)
         }
 
-        /// Starts `juice serve --config juice.json` and waits (bounded) for `/health`.
+        /// Starts `juice serve --config juice.json --ready-json` and waits (bounded) for its ready line.
         func start() async throws {
             let kit = "http://127.0.0.1:\(kitPort)"
             let configuration: [String: Any] = [
@@ -45,17 +42,10 @@ struct ConformanceCommandTests {
             try JSONSerialization.data(withJSONObject: configuration).write(to: file)
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let child = try SpawnedChild.start(
-                JuiceProcess.executable.path, ["serve", "--config", file.path, "--log-level", "warning"],
+                JuiceProcess.executable.path, ["serve", "--config", file.path, "--log-level", "warning", "--ready-json"],
                 environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") }, standardIO: .file(log.path))
             self.child = child
-            for _ in 0..<300 {
-                guard child.isRunning else { break }
-                var request = HTTPClientRequest(url: url + "/health")
-                request.method = .GET
-                if let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(2)), response.status == .ok { return }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            throw ServeProcessError(output: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+            _ = try await ReadyLine.wait(for: child, log: log)
         }
 
         func stop() {

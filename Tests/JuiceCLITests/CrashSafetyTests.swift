@@ -1,10 +1,8 @@
-import AsyncHTTPClient
 import Foundation
 import JuiceInfrastructure
 import JuiceProcesses
+import JuiceTestSupport
 import Logging
-import NIOCore
-import NIOHTTP1
 import SQLKit
 import Synchronization
 import Testing
@@ -27,24 +25,16 @@ struct CrashSafetyTests {
 
     /// `POST path` with a JSON body; the token of a 2xx answer, `nil` for any other answer.
     static func post(_ url: String, _ body: [String: String]) async throws -> String? {
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let bytes = try await response.body.collect(upTo: 1 << 20)
-        guard (200..<300).contains(response.status.code) else { return nil }
-        return (try JSONSerialization.jsonObject(with: Data(bytes.readableBytesView)) as? [String: Any])?["token"] as? String
+        let answer = try await TestHTTP(timeout: .seconds(30)).postJSON(url, body)
+        guard (200..<300).contains(answer.status) else { return nil }
+        return answer.json?["token"] as? String
     }
 
-    /// `GET /api/me` with `token` through `client`: the username it proves, or `nil`.
-    static func me(_ url: String, token: String, client: HTTPClient) async throws -> String? {
-        var request = HTTPClientRequest(url: url + "/api/me")
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        let response = try await client.execute(request, timeout: .seconds(30))
-        let bytes = try await response.body.collect(upTo: 1 << 20)
-        guard response.status == .ok else { return nil }
-        return (try JSONSerialization.jsonObject(with: Data(bytes.readableBytesView)) as? [String: Any])?["username"] as? String
+    /// `GET /api/me` with `token` through ``TestHTTP/pool``: the username it proves, or `nil`.
+    static func me(_ url: String, token: String) async throws -> String? {
+        let answer = try await TestHTTP(timeout: .seconds(30)).get(url + "/api/me", headers: [("Authorization", "Bearer \(token)")])
+        guard answer.status == 200 else { return nil }
+        return answer.json?["username"] as? String
     }
 
     @Test(
@@ -107,21 +97,18 @@ struct CrashSafetyTests {
         let second = ServeProcess(restarting: first)
         defer { second.stop() }
         try await second.start()
-        // A client of its own: the shared one's pool for this address just saw the killed process
+        // A pool of its own: the shared one's pool for this address just saw the killed process
         // refuse connections, and may still be backing off from it.
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let checked: Result<Void, any Error>
-        do {
-            for (username, token) in survivors {
-                #expect(try await Self.me(second.url, token: token, client: client) == username, "\(username)'s acknowledged session survived")
+        try await TestHTTP.withFreshPool {
+            do {
+                for (username, token) in survivors {
+                    #expect(try await Self.me(second.url, token: token) == username, "\(username)'s acknowledged session survived")
+                }
+            } catch {
+                Issue.record("the restarted server did not answer (\(error)); its output:\n\(second.output.suffix(2000))")
+                throw error
             }
-            checked = .success(())
-        } catch {
-            Issue.record("the restarted server did not answer (\(error)); its output:\n\(second.output.suffix(2000))")
-            checked = .failure(error)
         }
-        try await client.shutdown()
-        try checked.get()
         second.terminate()
         #expect(try await second.waitForExit(seconds: 20))
     }

@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import Foundation
 import JuiceTestSupport
-import NIOCore
 import NIOHTTP1
 import Testing
 
@@ -15,13 +13,13 @@ struct DevelopmentMailTests {
         defer { serve.stop() }
         try await serve.start()
         #expect(serve.output.contains("smtp://127.0.0.1:\(serve.smtpPort)"))
-        let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
-        do {
+        try await TestHTTP.withFreshPool {
+            let http = TestHTTP(timeout: .seconds(30))
             let session = try await Self.signIn(serve, http)
             // Until the welcome mail has reached the Apple ID's inbox through the relay.
             let messages =
                 try await eventually(timeout: .seconds(30), interval: .milliseconds(200)) { () -> [[String: Any]]? in
-                    let inbox = try await Self.send(http, .GET, serve.emulatorURL + "/emulator/admin/mail?apple_id=appleseed@juice.test")
+                    let inbox = try await http.get(serve.emulatorURL + "/emulator/admin/mail?apple_id=appleseed@juice.test")
                     let listed = (try JSONSerialization.jsonObject(with: Data(inbox.body.utf8)) as? [String: Any])?["messages"] as? [[String: Any]]
                     return listed?.isEmpty == false ? listed : nil
                 } ?? []
@@ -32,65 +30,36 @@ struct DevelopmentMailTests {
             #expect(messages.first?["delivered_to"] as? String == "appleseed@juice.test")
             // Juice accepted the new relay domain: its account page shows that address, marked as a relay address.
             let relayAddress = try #require(messages.first?["to"] as? String)
-            let account = try await Self.send(http, .GET, serve.url + "/account", headers: [("Cookie", try #require(session))])
+            let account = try await http.get(serve.url + "/account", headers: [("Cookie", try #require(session))])
             #expect(account.body.contains(relayAddress) && account.body.contains("Private relay address"), "\(account.body.prefix(2000))")
-            try await http.shutdown()
-        } catch {
-            try? await http.shutdown()
-            throw error
         }
     }
 
     /// `/auth/apple` → the emulator's sign-in and consent (Hide My Email) → the form_post to the callback
     /// → the browser's GET of `/auth/apple/finish` with the flow cookie `/auth/apple` set; returns the
     /// session cookie (`name=value`) the finish set.
-    static func signIn(_ serve: ServeProcess, _ http: HTTPClient) async throws -> String? {
-        let start = try await send(http, .GET, serve.url + "/auth/apple")
+    static func signIn(_ serve: ServeProcess, _ http: TestHTTP) async throws -> String? {
+        let start = try await http.get(serve.url + "/auth/apple")
         #expect(start.status == 302)
         let authorize = try #require(start.location.flatMap(URLComponents.init(string:)))
         var fields = (authorize.queryItems ?? []).map { ($0.name, $0.value ?? "") }
         fields += [("account_name", "appleseed@juice.test"), ("password", "juice"), ("email_choice", "hide"), ("action", "continue")]
         let base = try #require(start.location?.split(separator: "?").first.map(String.init))
-        let page = try await send(http, .POST, base, form: fields)
+        let page = try await http.postForm(base, fields)
         #expect(page.status == 200)
         let action = try #require(formAction(page.body))
-        let callback = try await send(http, .POST, action, form: hiddenInputs(page.body), headers: [("Origin", serve.emulatorURL)])
+        let callback = try await http.postForm(action, hiddenInputs(page.body), headers: [("Origin", serve.emulatorURL)])
         #expect(callback.status == 303, "the callback answered \(callback.status): \(callback.body.prefix(300))")
-        let flow = try #require(start.cookie, "GET /auth/apple sets the flow cookie")
+        let flow = try #require(firstCookie(start), "GET /auth/apple sets the flow cookie")
         #expect(flow.hasPrefix("juice_flow="))
-        let finish = try await send(http, .GET, serve.url + (callback.location ?? ""), headers: [("Cookie", flow)])
+        let finish = try await http.get(serve.url + (callback.location ?? ""), headers: [("Cookie", flow)])
         #expect(finish.status == 303, "the finish answered \(finish.status): \(finish.body.prefix(300))")
-        return finish.cookie
+        return firstCookie(finish)
     }
 
-    struct Answer {
-        let status: Int
-        let location: String?
-        let body: String
-        /// The first `Set-Cookie`'s `name=value`.
-        var cookie: String? = nil
-    }
-
-    static func send(
-        _ http: HTTPClient, _ method: HTTPMethod, _ url: String, form: [(String, String)]? = nil, headers: [(String, String)] = []
-    ) async throws -> Answer {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let form {
-            let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-            let body = form.map {
-                ($0.0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
-                    + ($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
-            }.joined(separator: "&")
-            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            request.body = .bytes(ByteBuffer(string: body))
-        }
-        let response = try await http.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return Answer(
-            status: Int(response.status.code), location: response.headers.first(name: "Location"), body: String(buffer: body),
-            cookie: response.headers.first(name: "Set-Cookie").flatMap { $0.split(separator: ";").first.map(String.init) })
+    /// The first `Set-Cookie`'s `name=value`.
+    static func firstCookie(_ answer: HTTPResult) -> String? {
+        answer.headers.first(name: "Set-Cookie").flatMap { $0.split(separator: ";").first.map(String.init) }
     }
 
     static func hiddenInputs(_ html: String) -> [(String, String)] {

@@ -1,9 +1,6 @@
-import AsyncHTTPClient
 import Foundation
 import JuiceProcesses
 import JuiceTestSupport
-import NIOCore
-import NIOHTTP1
 import Testing
 
 @Suite("juice emulator: new-key and a real emulator process")
@@ -88,56 +85,44 @@ final class EmulatorCommandTests {
         try #"{"apple_ids": [{"email": "seeded@example.org", "password": "seeded password"}]}"#.write(to: seedFile, atomically: true, encoding: .utf8)
         let port = try FreePort.pick()
         let smtpPort = try FreePort.pick()
+        let log = temporary.file("stdout.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = try SpawnedChild.start(
             JuiceProcess.executable.path,
             [
                 "emulator", "--port", "\(port)", "--config", configFile.path, "--data-dir", temporary.file("data").path, "--issuer",
                 "https://appleid.apple.com", "--smtp-port", "\(smtpPort)", "--smtp-idle-timeout", "5",
-                "--seed", seedFile.path,
-            ], standardIO: .null)
+                "--seed", seedFile.path, "--ready-json",
+            ], standardIO: .file(log.path))
         defer { process.stopBlocking() }
+        let ready = try await ReadyLine.wait(for: process, log: log)
 
         let base = "http://127.0.0.1:\(port)"
-        var discovery: [String: Any]?
-        for _ in 0..<100 where discovery == nil {
-            if let response = try? await HTTPClient.shared.execute(
-                HTTPClientRequest(url: base + "/.well-known/openid-configuration"), timeout: .seconds(2)),
-                response.status == .ok
-            {
-                let body = try await response.body.collect(upTo: 1 << 20)
-                discovery = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
-            } else {
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
-        let document = try #require(discovery, "the emulator did not come up")
+        #expect(ready["url"] as? String == base)
+        let http = TestHTTP(baseURL: base, timeout: .seconds(60))
+        let document = try #require(try await http.get("/.well-known/openid-configuration").json, "no discovery document")
         #expect(document["issuer"] as? String == "https://appleid.apple.com")
         #expect(document["jwks_uri"] as? String == base + "/auth/keys")
 
-        let keys = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/auth/keys"), timeout: .seconds(60))
-        let jwks = try JSONSerialization.jsonObject(with: Data(try await keys.body.collect(upTo: 1 << 20).readableBytesView)) as? [String: Any]
+        let jwks = try await http.get("/auth/keys").json
         #expect(((jwks?["keys"] as? [Any])?.count ?? 0) >= 2)
 
-        var token = HTTPClientRequest(url: base + "/auth/token")
-        token.method = .POST
-        token.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        token.body = .bytes(.init(string: "client_id=com.example.cli&client_secret=forged&grant_type=client_credentials&scope=user.migration"))
-        let refused = try await HTTPClient.shared.execute(token, timeout: .seconds(60))
-        #expect(refused.status == .badRequest)
-        let error = try JSONSerialization.jsonObject(with: Data(try await refused.body.collect(upTo: 1 << 16).readableBytesView)) as? [String: Any]
-        #expect(error?["error"] as? String == "invalid_client")
+        let refused = try await http.postForm(
+            "/auth/token",
+            [("client_id", "com.example.cli"), ("client_secret", "forged"), ("grant_type", "client_credentials"), ("scope", "user.migration")])
+        #expect(refused.status == 400)
+        #expect(refused.error == "invalid_client")
 
         // The Apple ID of --seed signs in.
-        var signIn = HTTPClientRequest(url: base + "/auth/authorize")
-        signIn.method = .POST
-        signIn.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        signIn.body = .bytes(
-            .init(
-                string: "client_id=com.example.cli.web&redirect_uri=https%3A%2F%2Fcli.example.com%2Fcallback&response_type=code"
-                    + "&response_mode=form_post&state=s&account_name=seeded%40example.org&password=seeded+password&action=continue"))
-        let seeded = try await HTTPClient.shared.execute(signIn, timeout: .seconds(60))
-        #expect(seeded.status == .ok)
-        #expect(String(buffer: try await seeded.body.collect(upTo: 1 << 20)).contains(#"name="code""#), "a code for the seeded Apple ID")
+        let seeded = try await http.postForm(
+            "/auth/authorize",
+            [
+                ("client_id", "com.example.cli.web"), ("redirect_uri", "https://cli.example.com/callback"), ("response_type", "code"),
+                ("response_mode", "form_post"), ("state", "s"), ("account_name", "seeded@example.org"), ("password", "seeded password"),
+                ("action", "continue"),
+            ])
+        #expect(seeded.status == 200)
+        #expect(seeded.body.contains(#"name="code""#), "a code for the seeded Apple ID")
 
         // The private email relay answers SMTP on --smtp-port.
         let greeting = try await SpawnedChild.python(

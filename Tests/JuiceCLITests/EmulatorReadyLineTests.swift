@@ -1,9 +1,6 @@
-import AsyncHTTPClient
 import Foundation
 import JuiceProcesses
 import JuiceTestSupport
-import NIOCore
-import NIOHTTP1
 import Testing
 
 @testable import juice
@@ -17,17 +14,17 @@ final class EmulatorReadyLineTests {
 
     @Test("the line names the URL and issuer the emulator uses: brackets for IPv6, --public-url and --issuer when given")
     func text() throws {
-        let plain = try #require(Self.parse(EmulatorReadyLine.text(host: "127.0.0.1", publicURL: nil, issuer: nil, port: 4000, smtpPort: nil)))
+        let plain = try #require(ReadyLine.parse(EmulatorReadyLine.text(host: "127.0.0.1", publicURL: nil, issuer: nil, port: 4000, smtpPort: nil)))
         #expect(plain["ready"] as? Bool == true)
         #expect(plain["url"] as? String == "http://127.0.0.1:4000")
         #expect(plain["issuer"] as? String == "http://127.0.0.1:4000")
         #expect(plain["port"] as? Int == 4000)
         #expect(plain["smtp_port"] is NSNull)
-        let ipv6 = try #require(Self.parse(EmulatorReadyLine.text(host: "::1", publicURL: nil, issuer: nil, port: 1, smtpPort: 2)))
+        let ipv6 = try #require(ReadyLine.parse(EmulatorReadyLine.text(host: "::1", publicURL: nil, issuer: nil, port: 1, smtpPort: 2)))
         #expect(ipv6["url"] as? String == "http://[::1]:1")
         #expect(ipv6["smtp_port"] as? Int == 2)
         let proxied = try #require(
-            Self.parse(
+            ReadyLine.parse(
                 EmulatorReadyLine.text(
                     host: "127.0.0.1", publicURL: "https://apple.test/", issuer: "https://appleid.apple.com", port: 5, smtpPort: nil)))
         #expect(proxied["url"] as? String == "https://apple.test")
@@ -46,26 +43,16 @@ final class EmulatorReadyLineTests {
             standardIO: .file(log.path))
         defer { process.stopBlocking() }
 
-        let line = try await eventually(timeout: .seconds(60)) { () -> [String: Any]? in
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            return text.split(separator: "\n").lazy.compactMap { Self.parse(String($0)) }.first
-        }
-        let ready = try #require(line, "no ready line; stdout: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        let ready = try await ReadyLine.wait(for: process, log: log)
         let port = try #require(ready["port"] as? Int)
         let smtpPort = try #require(ready["smtp_port"] as? Int)
         #expect(port > 0 && smtpPort > 0 && port != smtpPort)
         let url = try #require(ready["url"] as? String)
         #expect(url == "http://127.0.0.1:\(port)")
-        let discovery = try await HTTPClient.shared.execute(HTTPClientRequest(url: url + "/.well-known/openid-configuration"), timeout: .seconds(30))
-        #expect(discovery.status == .ok)
+        let discovery = try await TestHTTP(timeout: .seconds(30)).get(url + "/.well-known/openid-configuration")
+        #expect(discovery.status == 200)
         #expect(LoopbackSocket.connected(toPort: smtpPort, receiveTimeout: 5).map { close($0) } != nil, "the relay accepts connections")
         let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("{") }
         #expect(lines.count == 1, "exactly one ready line")
-    }
-
-    /// The ready line's fields, or nil for any other line.
-    static func parse(_ line: String) -> [String: Any]? {
-        guard line.hasPrefix("{"), let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
-        return object["ready"] == nil ? nil : object
     }
 }

@@ -1,8 +1,6 @@
-import AsyncHTTPClient
 import Foundation
 import JuiceProcesses
 import JuiceTestSupport
-import NIOCore
 import NIOHTTP1
 import Testing
 
@@ -15,8 +13,8 @@ struct GracefulShutdownTests {
         try await serve.start()
 
         // A real sign-up: the page's CSRF cookie and field, then a POST whose body arrives in two parts.
-        let page = try await HTTPClient.shared.execute(HTTPClientRequest(url: serve.url + "/signup"), timeout: .seconds(10))
-        let html = String(buffer: try await page.body.collect(upTo: 1 << 20))
+        let page = try await TestHTTP(timeout: .seconds(10)).get(serve.url + "/signup")
+        let html = page.body
         let cookie = try #require(page.headers["Set-Cookie"].first { $0.hasPrefix("juice_csrf=") }?.split(separator: ";").first.map(String.init))
         let csrf = try #require(html.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1).description
         let body = "csrf=\(csrf)&username=graceful.user&password=squeeze-me-123"

@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import Foundation
 import JuiceTestSupport
-import NIOCore
 import NIOHTTP1
 import Testing
 
@@ -42,16 +40,14 @@ struct PasskeyCommandTests {
     static func call(
         _ method: HTTPMethod, _ url: String, _ body: [String: String]? = nil, bearer: String? = nil
     ) async throws -> (status: Int, body: String) {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        var headers = bearer.map { [("Authorization", "Bearer \($0)")] } ?? []
+        var bytes: [UInt8]?
         if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
+            headers.append(("Content-Type", "application/json"))
+            bytes = Array(try JSONSerialization.data(withJSONObject: body))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let bytes = try await response.body.collect(upTo: 1 << 20)
-        return (Int(response.status.code), String(decoding: bytes.readableBytesView, as: UTF8.self))
+        let answer = try await TestHTTP(timeout: .seconds(30)).send(method, url, headers: headers, body: bytes)
+        return (answer.status, answer.body)
     }
 
     static func json(_ text: String) -> [String: Any] {

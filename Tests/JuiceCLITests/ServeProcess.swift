@@ -53,16 +53,8 @@ final class ServeProcess {
             JuiceProcess.executable.path, arguments, environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JUICE_") },
             standardIO: .file(log.path))
         self.child = child
-        for _ in 0..<300 where !isReady {
-            guard child.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        guard isReady else { throw ServeProcessError(output: output) }
-    }
-
-    /// Whether the output has the ready line, naming this server's URL.
-    private var isReady: Bool {
-        output.split(separator: "\n").contains { $0.hasPrefix(#"{"apple":"#) && $0.contains(#""ready":true"#) && $0.contains(#""url":"\#(url)""#) }
+        let ready = try await ReadyLine.wait(for: child, log: log)
+        guard ready["url"] as? String == url, ready["apple"] is String else { throw ServeProcessError(output: output) }
     }
 
     /// Whether it runs (it was started and has not exited).

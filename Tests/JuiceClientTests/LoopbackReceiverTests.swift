@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import JuiceClient
 import JuiceTestSupport
@@ -8,6 +9,8 @@ import Testing
 @Suite("Loopback receiver")
 struct LoopbackReceiverTests {
     let receiver = LoopbackReceiver(timeout: .seconds(120))
+    /// Follows redirects, as a browser does.
+    static let http = TestHTTP(client: .shared, timeout: .seconds(10))
 
     @Test("accepts one GET with a query, answers a close-this-window page, returns the parameters")
     func getWithQuery() async throws {
@@ -15,7 +18,7 @@ struct LoopbackReceiverTests {
             #expect(address.host == "127.0.0.1")
             #expect(address.path == "/callback")
             #expect(address.portNumber > 0)
-            let answer = try await fetch(address.absoluteString + "?code=c%2B1&state=s+1&user=%7B%7D")
+            let answer = try await Self.http.get(address.absoluteString + "?code=c%2B1&state=s+1&user=%7B%7D")
             #expect(answer.status == 200)
             #expect(answer.headers.first(name: "content-type") == "text/html; charset=utf-8")
             #expect(answer.headers.first(name: "cache-control") == "no-store")
@@ -33,7 +36,7 @@ struct LoopbackReceiverTests {
     @Test("accepts a form_post POST")
     func formPost() async throws {
         let result = try await runReceiver(receiver) { address in
-            let answer = try await postForm(address.absoluteString, [("state", "xyz"), ("code", "abc"), ("id_token", "a.b.c")])
+            let answer = try await Self.http.postForm(address.absoluteString, [("state", "xyz"), ("code", "abc"), ("id_token", "a.b.c")])
             #expect(answer.status == 200)
         }
         let callback = try #require(result.success)
@@ -75,18 +78,19 @@ struct LoopbackReceiverTests {
     @Test("refuses other paths, methods, hosts, media types and malformed parameters without ending the wait")
     func refusalsKeepWaiting() async throws {
         let result = try await runReceiver(receiver) { address in
-            #expect(try await fetch(address.origin + "/favicon.ico").status == 404)
-            #expect(try await fetch(address.origin + "/callback/extra?state=x").status == 404)
-            #expect(try await fetch(address.absoluteString, method: .PUT, body: "state=x").status == 405)
-            #expect(try await fetch(address.absoluteString, method: .DELETE).status == 405)
-            #expect(try await fetch(address.absoluteString + "?state=x", headers: [("Host", "evil.example:\(address.portNumber)")]).status == 421)
-            let json = try await fetch(address.absoluteString, method: .POST, headers: [("Content-Type", "application/json")], body: "{}")
+            #expect(try await Self.http.get(address.origin + "/favicon.ico").status == 404)
+            #expect(try await Self.http.get(address.origin + "/callback/extra?state=x").status == 404)
+            #expect(try await Self.http.send(.PUT, address.absoluteString, body: Array("state=x".utf8)).status == 405)
+            #expect(try await Self.http.send(.DELETE, address.absoluteString).status == 405)
+            #expect(
+                try await Self.http.get(address.absoluteString + "?state=x", headers: [("Host", "evil.example:\(address.portNumber)")]).status == 421)
+            let json = try await Self.http.post(address.absoluteString, json: "{}", headers: [("Content-Type", "application/json")])
             #expect(json.status == 415)
             for query in ["state=%ZZ", "state=%FF", "state=%"] {
                 let request = "GET /callback?\(query) HTTP/1.1\r\nHost: 127.0.0.1:\(address.portNumber)\r\n\r\n"
                 #expect(await rawExchange(port: address.portNumber, Array(request.utf8))?.hasPrefix("HTTP/1.1 400") == true, "\(query)")
             }
-            #expect(try await fetch(address.absoluteString + "?state=ok").status == 200)
+            #expect(try await Self.http.get(address.absoluteString + "?state=ok").status == 200)
         }
         #expect(try #require(result.success)["state"] == "ok")
     }
@@ -96,16 +100,16 @@ struct LoopbackReceiverTests {
         let small = LoopbackReceiver(timeout: .seconds(120), maximumRequestSize: 1024)
         let result = try await runReceiver(small) { address in
             let big = String(repeating: "a", count: 4096)
-            let body = try await postForm(address.absoluteString, [("state", big)])
+            let body = try await Self.http.postForm(address.absoluteString, [("state", big)])
             #expect(body.status == 413)
-            let target = try await fetch(address.absoluteString + "?state=" + big)
+            let target = try await Self.http.get(address.absoluteString + "?state=" + big)
             #expect(target.status == 414)
             // A chunked body that grows past the limit without announcing its length.
             let chunked =
                 "POST /callback HTTP/1.1\r\nHost: 127.0.0.1:\(address.portNumber)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                 + "Transfer-Encoding: chunked\r\n\r\n800\r\n\(String(repeating: "b", count: 2048))\r\n0\r\n\r\n"
             #expect(await rawExchange(port: address.portNumber, Array(chunked.utf8))?.hasPrefix("HTTP/1.1 413") == true)
-            let fine = try await postForm(address.absoluteString, [("state", "fine")])
+            let fine = try await Self.http.postForm(address.absoluteString, [("state", "fine")])
             #expect(fine.status == 200)
         }
         #expect(try #require(result.success)["state"] == "fine")
@@ -121,7 +125,7 @@ struct LoopbackReceiverTests {
             // A connection that never sends anything does not block the real request.
             let silent = socketOpenedAndLeftIdle(port: address.portNumber)
             defer { silent.close() }
-            let first = try await fetch(address.absoluteString + "?state=first")
+            let first = try await Self.http.get(address.absoluteString + "?state=first")
             #expect(first.status == 200)
         }
         #expect(try #require(result.success)["state"] == "first")
@@ -132,7 +136,7 @@ struct LoopbackReceiverTests {
         let port = Mutex(0)
         let result = try await runReceiver(receiver) { address in
             port.withLock { $0 = address.portNumber }
-            let one = try await fetch(address.absoluteString + "?state=one")
+            let one = try await Self.http.get(address.absoluteString + "?state=one")
             #expect(one.status == 200)
         }
         #expect(try #require(result.success)["state"] == "one")
@@ -145,7 +149,7 @@ struct LoopbackReceiverTests {
         let result = try await runReceiver(receiver) { address in
             await withTaskGroup(of: Int.self) { group in
                 for index in 0..<8 {
-                    group.addTask { (try? await fetch(address.absoluteString + "?state=\(index)").status) ?? 0 }
+                    group.addTask { (try? await Self.http.get(address.absoluteString + "?state=\(index)").status) ?? 0 }
                 }
                 for await status in group { statuses.withLock { $0.append(status) } }
             }

@@ -1,9 +1,9 @@
 import AppleIDEmulator
 import Foundation
+import JuiceEmulatorSupport
 import JuiceStackSupport
 import JuiceTestSupport
 import Logging
-import ServiceLifecycle
 import Testing
 
 @testable import JuiceServer
@@ -31,48 +31,31 @@ struct HTTPTimeoutTests {
         var body = 60
     }
 
-    /// Runs `target` on a free port with `timeouts`, calls `body` with the port, stops it.
+    /// Runs `target` on a free port with `timeouts`, calls `body` with the port once it listens, stops it.
     static func with(_ target: Target, _ timeouts: Timeouts, _ body: @Sendable (Int) async throws -> Void) async throws {
         try await StackEnvironment.with(.sqlite) { environment in
             var logger = Logger(label: "juice-timeout-test")
             logger.logLevel = .critical
-            let (ports, sink) = AsyncStream.makeStream(of: Int.self)
-            let service: any Service
             switch target {
             case .juice:
                 var configuration = environment.serverConfiguration(emulatorURL: "http://127.0.0.1:9", loginLimits: .init())
                 configuration.port = 0
                 configuration.httpTimeouts = HTTPTimeouts(
                     idle: .seconds(timeouts.idle), header: .seconds(timeouts.head), body: .seconds(timeouts.body))
-                service = try await buildApplication(
-                    configuration: configuration, time: TestClock().timeSource, httpClient: Browser.pool, logger: logger, metrics: ServerMetrics(),
-                    onServerRunning: { sink.yield($0) })
+                let ports = AsyncStream.makeStream(of: Int.self)
+                let server = try await buildApplication(
+                    configuration: configuration, time: TestClock().timeSource, httpClient: TestHTTP.pool, logger: logger, metrics: ServerMetrics(),
+                    onServerRunning: { ports.continuation.yield($0) })
+                try await withRunningServices([server], logger: logger, ready: ports, body)
             case .emulator:
                 var options = EmulatorOptions()
                 options.httpIdleTimeout = .seconds(timeouts.idle)
                 options.httpHeaderTimeout = .seconds(timeouts.head)
                 options.httpBodyTimeout = .seconds(timeouts.body)
-                service = try await buildEmulatorApplication(
+                try await EmulatorLauncher.run(
                     configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"),
-                    port: 0, random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM), options: options,
-                    logger: logger, onServerRunning: { sink.yield($0) })
-            }
-            let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [], logger: logger))
-            try await withThrowingTaskGroup(of: Void.self) { tasks in
-                tasks.addTask {
-                    defer { sink.finish() }
-                    try await group.run()
-                }
-                var iterator = ports.makeAsyncIterator()
-                let port = try #require(await iterator.next(), "the server did not start")
-                do {
-                    try await body(port)
-                } catch {
-                    await group.triggerGracefulShutdown()
-                    throw error
-                }
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
+                    options: options, logger: logger
+                ) { try await body($0.port) }
             }
         }
     }

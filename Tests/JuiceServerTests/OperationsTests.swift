@@ -26,7 +26,7 @@ struct OperationsTests {
                 try await SchemaMigrator().migrate(database, now: Date(), logger: logger)
                 let configuration = environment.serverConfiguration(emulatorURL: "http://127.0.0.1:9", loginLimits: .init())
                 let dependencies = try await ServerDependencies.make(
-                    configuration: configuration, database: database, time: .system, random: .system, httpClient: Browser.pool, logger: logger,
+                    configuration: configuration, database: database, time: .system, random: .system, httpClient: TestHTTP.pool, logger: logger,
                     metrics: metrics
                 )
                 let app = Application(router: buildRouter(dependencies: dependencies), logger: logger)

@@ -74,7 +74,7 @@ struct RouteProtectionTests {
                 try await SchemaMigrator().migrate(database, now: Date(), logger: logger)
                 let configuration = environment.serverConfiguration(emulatorURL: "http://127.0.0.1:9", loginLimits: .init())
                 let dependencies = try await ServerDependencies.make(
-                    configuration: configuration, database: database, time: .system, random: .system, httpClient: Browser.pool, logger: logger)
+                    configuration: configuration, database: database, time: .system, random: .system, httpClient: TestHTTP.pool, logger: logger)
                 let catalog = buildRoutes(on: Router(context: AppRequestContext.self), dependencies: dependencies)
                 var rows: [Row] = []
                 for route in catalog.routes {

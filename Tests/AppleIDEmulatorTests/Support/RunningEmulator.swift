@@ -1,16 +1,14 @@
 import AppleSignIn
-import AsyncHTTPClient
 import Foundation
+import JuiceEmulatorSupport
 import JuiceStackSupport
 import JuiceTestSupport
 import Logging
-import NIOCore
-import NIOHTTP1
-import ServiceLifecycle
 
 @testable import AppleIDEmulator
 
-/// A running emulator on 127.0.0.1 with a free port, and an HTTP client that does not follow redirects.
+/// A running emulator on 127.0.0.1 with a free port (started by ``EmulatorLauncher``), its clock, and
+/// HTTP to it that does not follow redirects: ``http`` plain, ``admin`` with the admin token.
 struct RunningEmulator: Sendable {
     let baseURL: String
     let issuer: String
@@ -18,10 +16,10 @@ struct RunningEmulator: Sendable {
     /// The relay's SMTP port, when started with `smtp`.
     var smtpPort: Int?
 
-    static let http = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow)
-    )
+    /// Requests to the emulator (paths) or anywhere (absolute URLs).
+    var http: TestHTTP { TestHTTP(baseURL: baseURL) }
+    /// Requests carrying `Authorization: Bearer` with the fixture's admin token.
+    var admin: TestHTTP { TestHTTP(baseURL: baseURL, headers: [("Authorization", "Bearer \(Fixture.adminToken)")]) }
 
     /// Starts an emulator, runs `body`, and shuts the emulator down (also when `body` throws). Its
     /// data lives in `dataDirectory`, or else in a temporary directory removed afterwards.
@@ -44,81 +42,27 @@ struct RunningEmulator: Sendable {
                     body)
             }
         }
-        var logger = logger ?? Logger(label: "emulator-test")
-        if logger.label == "emulator-test" { logger.logLevel = .warning }
-        let ready = AsyncStream.makeStream(of: Int.self)
-        let smtpReady = AsyncStream.makeStream(of: Int.self)
         var options = options
         options.smtp = smtp
-        let app = try await buildEmulatorApplication(
-            configuration: configuration, dataDirectory: dataDirectory, port: 0, issuer: issuer, time: clock.emulatorTime,
-            random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM), sleep: sleep,
-            options: options, logger: logger, onServerRunning: { ready.continuation.yield($0) },
-            onSMTPRunning: { smtpReady.continuation.yield($0) }
-        )
-        return try await withRunningServices([app], logger: logger, ready: ready) { port in
-            let base = "http://127.0.0.1:\(port)"
-            var emulator = RunningEmulator(baseURL: base, issuer: issuer ?? base, clock: clock)
-            if smtp != nil {
-                var smtpIterator = smtpReady.stream.makeAsyncIterator()
-                emulator.smtpPort = await smtpIterator.next()
-            }
+        return try await EmulatorLauncher.run(
+            configuration: configuration, dataDirectory: dataDirectory, issuer: issuer, time: clock.emulatorTime, sleep: sleep, options: options,
+            logger: logger ?? .quiet("emulator-test")
+        ) { launched in
+            var emulator = RunningEmulator(baseURL: launched.baseURL, issuer: issuer ?? launched.baseURL, clock: clock)
+            emulator.smtpPort = launched.smtpPort
             return try await body(emulator)
         }
-    }
-
-    // MARK: - HTTP
-
-    func get(_ path: String, headers: [(String, String)] = []) async throws -> HTTPResult {
-        try await send(.GET, path, headers: headers, body: nil)
-    }
-
-    func postForm(_ path: String, _ fields: [(String, String)], headers: [(String, String)] = []) async throws -> HTTPResult {
-        try await send(.POST, path, headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers, body: Array(Self.encode(fields).utf8))
-    }
-
-    func postJSON(_ path: String, _ object: [String: Any], admin: Bool = true) async throws -> HTTPResult {
-        let body = try JSONSerialization.data(withJSONObject: object)
-        var headers = [("Content-Type", "application/json")]
-        if admin { headers.append(("Authorization", "Bearer \(Fixture.adminToken)")) }
-        return try await send(.POST, path, headers: headers, body: Array(body))
-    }
-
-    /// POSTs `json` (already JSON text) with `headers`.
-    func post(_ path: String, json: String, headers: [(String, String)]) async throws -> HTTPResult {
-        try await send(.POST, path, headers: headers, body: Array(json.utf8))
-    }
-
-    func send(_ method: HTTPMethod, _ path: String, headers: [(String, String)], body: [UInt8]?) async throws -> HTTPResult {
-        var request = HTTPClientRequest(url: path.hasPrefix("http") ? path : baseURL + path)
-        request.method = method
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        // Generous: a loopback answer takes milliseconds, but a 2-core machine running builds beside
-        // the suite can stall the test process for tens of seconds; a hung emulator still fails.
-        let response = try await Self.http.execute(request, timeout: .seconds(90))
-        let bytes = try await response.body.collect(upTo: 4 * 1024 * 1024)
-        return HTTPResult(status: Int(response.status.code), headers: response.headers, body: String(buffer: bytes))
-    }
-
-    static func encode(_ fields: [(String, String)]) -> String {
-        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-        return fields.map {
-            ($0.0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
-                + ($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
-        }
-        .joined(separator: "&")
     }
 
     // MARK: - Relying party (AppleSignIn)
 
     func client(team: TestTeam = Fixture.teamA, lifetime: TimeInterval = 3600) throws -> AppleIDClient {
-        AppleIDClient(baseURL: URL(string: baseURL)!, signer: try team.signer(clock: clock, lifetime: lifetime), httpClient: Self.http)
+        AppleIDClient(baseURL: URL(string: baseURL)!, signer: try team.signer(clock: clock, lifetime: lifetime), httpClient: TestHTTP.pool)
     }
 
     func keySet() -> AppleKeySet {
         AppleKeySet(
-            source: HTTPAppleKeySource(url: baseURL + "/auth/keys", httpClient: Self.http), minimumRefetchInterval: .zero, time: clock.timeSource)
+            source: HTTPAppleKeySource(url: baseURL + "/auth/keys", httpClient: TestHTTP.pool), minimumRefetchInterval: .zero, time: clock.timeSource)
     }
 
     func verifier(audiences: [String] = [Fixture.bundleID, Fixture.servicesID], keys: AppleKeySet? = nil) -> IdentityTokenVerifier {

@@ -38,7 +38,7 @@ enum WebFlow {
             parameters + [("account_name", account.email), ("password", account.password), ("email_choice", emailChoice), ("action", action)]
         if let firstName { fields.append(("first_name", firstName)) }
         if let lastName { fields.append(("last_name", lastName)) }
-        return try await emulator.postForm("/auth/authorize", fields, headers: headers)
+        return try await emulator.http.postForm("/auth/authorize", fields, headers: headers)
     }
 
     /// The hidden inputs of a page, HTML-unescaped.

@@ -1,8 +1,6 @@
-import AsyncHTTPClient
 import Foundation
 import JuiceStackSupport
 import JuiceTestSupport
-import NIOCore
 import NIOHTTP1
 
 @testable import AppleIDEmulator
@@ -13,7 +11,7 @@ import NIOHTTP1
 /// is submitted to the server's callback, which redirects to the client's loopback address.
 enum AppleAtTheBrowser {
     /// Never follows redirects: each hop is checked.
-    static let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
+    static var http: TestHTTP { TestHTTP(timeout: .seconds(20)) }
 
     /// How the person answers at Apple.
     enum Choice: Sendable {
@@ -26,8 +24,8 @@ enum AppleAtTheBrowser {
     static func complete(
         bridgeURL: String, choice: Choice = .signIn(email: StackEnvironment.johnny.email, password: StackEnvironment.johnny.password),
         tamperState: String? = nil
-    ) async throws -> HTTPAnswer {
-        let bridge = try await send(bridgeURL)
+    ) async throws -> HTTPResult {
+        let bridge = try await http.get(bridgeURL)
         guard (300..<400).contains(bridge.status), let authorize = bridge.headers.first(name: "Location") else {
             throw Unexpected("the bridge answered \(bridge.status): \(bridge.body.prefix(300))")
         }
@@ -38,11 +36,11 @@ enum AppleAtTheBrowser {
         case .cancel:
             fields += [("action", "cancel")]
         }
-        let page = try await send(String(authorize.prefix { $0 != "?" }), form: fields)
+        let page = try await http.postForm(String(authorize.prefix { $0 != "?" }), fields)
         guard page.status == 200, let action = formAction(page.body) else {
             throw Unexpected("Apple answered \(page.status): \(page.body.prefix(300))")
         }
-        let callback = try await send(action, form: hiddenInputs(page.body))
+        let callback = try await http.postForm(action, hiddenInputs(page.body))
         guard callback.status == 303, var loopback = callback.headers.first(name: "Location") else {
             throw Unexpected("the callback answered \(callback.status): \(callback.body.prefix(300))")
         }
@@ -50,25 +48,7 @@ enum AppleAtTheBrowser {
             components.queryItems = components.queryItems?.map { $0.name == "state" ? URLQueryItem(name: "state", value: tamperState) : $0 }
             loopback = components.string ?? loopback
         }
-        return try await send(loopback)
-    }
-
-    private static func send(_ url: String, form: [(String, String)]? = nil) async throws -> HTTPAnswer {
-        var request = HTTPClientRequest(url: url)
-        if let form {
-            let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            request.body = .bytes(
-                ByteBuffer(
-                    string: form.map {
-                        "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)"
-                    }
-                    .joined(separator: "&")))
-        }
-        let response = try await http.execute(request, timeout: .seconds(20))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return HTTPAnswer(status: Int(response.status.code), headers: response.headers, body: String(buffer: body))
+        return try await http.get(loopback)
     }
 
     private static func hiddenInputs(_ html: String) -> [(String, String)] {
@@ -100,7 +80,7 @@ extension ScriptedPerson {
         _ index: Int = 0,
         choice: AppleAtTheBrowser.Choice = .signIn(email: StackEnvironment.johnny.email, password: StackEnvironment.johnny.password),
         tamperState: String? = nil
-    ) async throws -> HTTPAnswer {
+    ) async throws -> HTTPResult {
         // As long as a command may take to open the browser (JuiceCommand's bound, less the time the
         // person needs at Apple): a full parallel test run on two cores has taken over a minute to start one.
         guard let url = try await eventually(timeout: .seconds(90), { openedURLs.count > index ? openedURLs[index] : nil }) else {

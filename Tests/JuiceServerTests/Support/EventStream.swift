@@ -21,7 +21,7 @@ final class EventStream: Sendable {
     init(_ url: String, bearer: String?) async throws {
         var request = HTTPClientRequest(url: url)
         if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
-        let response = try await Browser.pool.execute(request, timeout: .seconds(120))
+        let response = try await TestHTTP.pool.execute(request, timeout: .seconds(120))
         status = Int(response.status.code)
         contentType = response.headers.first(name: "Content-Type")
         let (events, sink) = AsyncStream.makeStream(of: Event.self)

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import JuiceStackSupport
@@ -30,13 +29,8 @@ actor NotificationTap {
             let bytes = try await request.body.collect(upTo: 64 * 1024)
             let text = String(buffer: bytes)
             await tap.record(text)
-            var forward = HTTPClientRequest(url: target)
-            forward.method = .POST
-            forward.headers.add(name: "Content-Type", value: "application/json")
-            forward.body = .bytes(ByteBuffer(string: text))
-            let answer = try await Browser.pool.execute(forward, timeout: .seconds(10))
-            let answerBody = try await answer.body.collect(upTo: 64 * 1024)
-            return Response(status: .init(code: Int(answer.status.code)), body: .init(byteBuffer: answerBody))
+            let answer = try await TestHTTP(timeout: .seconds(10)).post(target, json: text, headers: [("Content-Type", "application/json")])
+            return Response(status: .init(code: answer.status), body: .init(byteBuffer: ByteBuffer(string: answer.body)))
         }
         var logger = Logger(label: "notification-tap")
         logger.logLevel = .warning

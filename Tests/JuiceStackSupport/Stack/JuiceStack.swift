@@ -1,8 +1,8 @@
 import AppleSignIn
-import AsyncHTTPClient
 import Crypto
 import Foundation
 import Hummingbird
+import JuiceEmulatorSupport
 import JuiceTestSupport
 import Logging
 import NIOHTTP1
@@ -222,7 +222,7 @@ package struct JuiceStack: Sendable {
         }
     }
 
-    /// Runs the stack with a connection pool of its own (``Browser/pool``), shut down once its servers
+    /// Runs the stack with a connection pool of its own (``TestHTTP/pool``), shut down once its servers
     /// have stopped: a test that restarts the server on the same port gets a fresh pool, never a
     /// connection the stopped process closed (which failed `AppTransferTests` once with
     /// "Connection reset by peer").
@@ -230,13 +230,8 @@ package struct JuiceStack: Sendable {
         environment: StackEnvironment, clock: TestClock, loginLimits: LoginThrottle.Limits, instances: Int = 1,
         _ body: @Sendable (JuiceStack) async throws -> T
     ) async throws -> T {
-        let pool = Browser.makePool()
-        return try await withCleanup {
-            try await Browser.$pool.withValue(pool) {
-                try await runServers(environment: environment, clock: clock, loginLimits: loginLimits, instances: instances, body)
-            }
-        } cleanup: {
-            try? await pool.shutdown()
+        try await TestHTTP.withFreshPool {
+            try await runServers(environment: environment, clock: clock, loginLimits: loginLimits, instances: instances, body)
         }
     }
 
@@ -244,70 +239,38 @@ package struct JuiceStack: Sendable {
         environment: StackEnvironment, clock: TestClock, loginLimits: LoginThrottle.Limits, instances: Int,
         _ body: @Sendable (JuiceStack) async throws -> T
     ) async throws -> T {
-        var logger = Logger(label: "juice-test")
-        logger.logLevel = .warning
-        let (emulatorPorts, emulatorPortSink) = AsyncStream.makeStream(of: Int.self)
-        let (smtpPorts, smtpPortSink) = AsyncStream.makeStream(of: Int.self)
-        let emulator = try await buildEmulatorApplication(
-            configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"), port: 0,
-            time: clock.emulatorTime, random: EmulatorRandom.system.withSigningKeys(pem: TestSigningKeys.nextPEM),
-            options: EmulatorOptions(smtp: SMTPOptions(port: 0, dailyLimitPerAddress: environment.relayDailyLimit)),
-            logger: logger,
-            onServerRunning: { emulatorPortSink.yield($0) }, onSMTPRunning: { smtpPortSink.yield($0) }
-        )
-        let emulatorGroup = ServiceGroup(configuration: .init(services: [emulator], gracefulShutdownSignals: [], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                defer {
-                    emulatorPortSink.finish()
-                    smtpPortSink.finish()
-                }
-                try await emulatorGroup.run()
-            }
-            var serverGroup: ServiceGroup?
-            do {
-                var emulatorIterator = emulatorPorts.makeAsyncIterator()
-                guard let emulatorPort = await emulatorIterator.next() else { throw ServicesDidNotStart() }
-                let emulatorURL = "http://127.0.0.1:\(emulatorPort)"
-                var smtpIterator = smtpPorts.makeAsyncIterator()
-                guard let smtpPort = await smtpIterator.next() else { throw ServicesDidNotStart() }
-                let (serverPorts, serverPortSink) = AsyncStream.makeStream(of: Int.self)
-                var services: [any Service] = []
-                for instance in 0..<instances {
-                    var configuration = environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: loginLimits, smtpPort: smtpPort)
-                    if instance > 0 { configuration.port = 0 }
-                    services.append(
-                        try await buildApplication(
-                            configuration: configuration, time: clock.timeSource, logger: logger, metrics: ServerMetrics(),
-                            onServerRunning: { serverPortSink.yield($0) }
-                        )
+        let logger = Logger.quiet("juice-test")
+        return try await EmulatorLauncher.run(
+            configuration: environment.emulatorConfiguration, dataDirectory: environment.directory.appendingPathComponent("emulator"),
+            time: clock.emulatorTime, options: EmulatorOptions(smtp: SMTPOptions(port: 0, dailyLimitPerAddress: environment.relayDailyLimit)),
+            logger: logger
+        ) { emulator in
+            guard let smtpPort = emulator.smtpPort else { throw ServicesDidNotStart() }
+            let (serverPorts, serverPortSink) = AsyncStream.makeStream(of: Int.self)
+            var services: [any Service] = []
+            for instance in 0..<instances {
+                var configuration = environment.serverConfiguration(emulatorURL: emulator.baseURL, loginLimits: loginLimits, smtpPort: smtpPort)
+                if instance > 0 { configuration.port = 0 }
+                services.append(
+                    try await buildApplication(
+                        configuration: configuration, time: clock.timeSource, logger: logger, metrics: ServerMetrics(),
+                        onServerRunning: { serverPortSink.yield($0) }
                     )
-                }
-                let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [], logger: logger))
-                serverGroup = group
-                tasks.addTask {
-                    // A server that cannot bind its pre-picked port must fail the test, not hang it.
-                    defer { serverPortSink.finish() }
-                    try await group.run()
-                }
+                )
+            }
+            // Every instance announces its port; the first port is enough to start the group's watch, the
+            // rest are read below (a server that cannot bind its pre-picked port fails the test, not hangs it).
+            return try await withRunningServices(services, logger: logger, ready: (serverPorts, serverPortSink)) { first in
+                var ports = [first]
                 var serverIterator = serverPorts.makeAsyncIterator()
-                var ports: [Int] = []
-                for _ in 0..<instances {
+                while ports.count < instances {
                     guard let port = await serverIterator.next() else { throw ServicesDidNotStart() }
                     ports.append(port)
                 }
                 let urls = [environment.serverURL] + ports.filter { $0 != environment.serverPort }.map { "http://127.0.0.1:\($0)" }
-                let stack = JuiceStack(environment: environment, emulatorURL: emulatorURL, clock: clock, instanceURLs: urls, smtpPort: smtpPort)
-                let result = try await body(stack)
-                await group.triggerGracefulShutdown()
-                await emulatorGroup.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                await serverGroup?.triggerGracefulShutdown()
-                await emulatorGroup.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
+                let stack = JuiceStack(
+                    environment: environment, emulatorURL: emulator.baseURL, clock: clock, instanceURLs: urls, smtpPort: smtpPort)
+                return try await body(stack)
             }
         }
     }
@@ -326,7 +289,7 @@ package struct JuiceStack: Sendable {
             let dependencies = try await ServerDependencies.make(
                 configuration: environment.serverConfiguration(emulatorURL: emulatorURL, loginLimits: .init(), smtpPort: smtpPort),
                 database: database,
-                time: clock.timeSource, random: .system, httpClient: Browser.pool, logger: logger, metrics: ServerMetrics()
+                time: clock.timeSource, random: .system, httpClient: TestHTTP.pool, logger: logger, metrics: ServerMetrics()
             )
             return try await body(dependencies)
         }
