@@ -55,7 +55,7 @@ describe("the conformance kit", () => {
     });
 });
 
-describe("the kit on a port the kernel picks (Kit.start)", () => {
+describe("Kit.start: the port the kit reports, its ready line checked, its process", () => {
     let directory;
     let team;
     let backend; // a backend that never redirects to the kit: the kit listens and waits for it
@@ -111,6 +111,22 @@ describe("the kit on a port the kernel picks (Kit.start)", () => {
         assert.deepEqual([(await discovery(first)).issuer, (await discovery(second)).issuer], [first.url, second.url]);
     });
 
+    it("a fixed port is the one it serves on; a port another kit holds is a ConformanceRunError", async function () {
+        this?.timeout?.(60_000);
+        const first = await started();
+        const port = await freePort();
+        const fixed = await Kit.open({ port });
+        assert.equal(fixed.url, `http://127.0.0.1:${port}`);
+        kits.push(await fixed.start(options()));
+        assert.equal(fixed.port, port);
+        assert.equal((await discovery(fixed)).issuer, fixed.url);
+        await assert.rejects(Kit.start(options({ port: first.port })), (error) => {
+            assert.ok(error instanceof ConformanceRunError, String(error));
+            assert.ok(error.reason.includes(String(first.port)), error.reason);
+            return true;
+        });
+    });
+
     it("close() before wait() leaves no process, and wait() then says the kit is not running", async function () {
         this?.timeout?.(60_000);
         const kit = await started();
@@ -122,6 +138,18 @@ describe("the kit on a port the kernel picks (Kit.start)", () => {
         assert.equal(kit.pid, null);
         await assert.rejects(kit.wait(), /not running/);
         await kit.close(); // idempotent
+    });
+
+    it("a backend never pointed at the kit: wait() rejects with the kit's reason once waitForBackend passes", async function () {
+        this?.timeout?.(60_000);
+        const kit = await started({ waitForBackend: 1 });
+        await assert.rejects(kit.wait(), (error) => {
+            assert.ok(error instanceof ConformanceRunError, String(error));
+            assert.equal(error.exitStatus, 2);
+            assert.ok(error.reason.includes(backendURL), error.reason);
+            return true;
+        });
+        assert.equal(kit.pid, null);
     });
 
     it("a kit that exits before its ready line rejects with a ConformanceRunError naming the reason", async function () {
