@@ -10,7 +10,7 @@
 
 export { CARRIED_PLATFORMS, carriedBinaryPath, currentPlatform, findJuiceBin } from "./binary.js";
 export { Clock } from "./clock.js";
-export { ConformanceReport, Kit, conformance, type ConformanceCase, type ConformanceOptions } from "./conformance.js";
+export { ConformanceReport, Kit, conformance, type ConformanceCase, type ConformanceOptions, type KitOptions, type KitStartOptions } from "./conformance.js";
 export { Emulator, type EmulatorAddress, type EmulatorConfig, type EmulatorOptions, type RequestsFilter, type SeedOptions } from "./emulator.js";
 export { ConformanceFailedError, ConformanceRunError, EmulatorError, EmulatorStartError, JuiceError, JuiceNotFoundError } from "./errors.js";
 export type { CapturedClientSecret, CapturedRequest, Failure, FailureArguments, FailureHandle, FailureKind, FailureOptionsByKind, RelayDomain } from "./failures.js";

@@ -1,11 +1,12 @@
 // The kit's wrapper: a run that cannot start, and reports read generically (new cases, new fields, new verdicts).
 
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConformanceFailedError, ConformanceReport, ConformanceRunError, Kit, freePort, newTeamKey } from "juice-testkit";
-import { describe, it } from "./support.mjs";
+import { after, alive, before, describe, goneWithin, it } from "./support.mjs";
 
 const paths = { json: "/r/conformance.json", junit: "/r/conformance.xml", html: "/r/conformance.html" };
 
@@ -51,5 +52,142 @@ describe("the conformance kit", () => {
         });
         assert.throws(() => ConformanceReport.parse({ cases: [{ verdict: "PASSED" }] }, "", 0, paths), ConformanceRunError);
         assert.throws(() => ConformanceReport.parse({ nothing: true }, "", 0, paths), ConformanceRunError);
+    });
+});
+
+describe("Kit.start: the port the kit reports, its ready line checked, its process", () => {
+    let directory;
+    let team;
+    let backend; // a backend that never redirects to the kit: the kit listens and waits for it
+    let backendURL;
+    const kits = [];
+
+    before(async function () {
+        this?.timeout?.(120_000);
+        directory = mkdtempSync(join(tmpdir(), "juice-testkit-kitstart-"));
+        team = await newTeamKey("TEAMKITJS2", directory);
+        backend = createServer((request, response) => response.writeHead(503).end());
+        await new Promise((resolve) => backend.listen(0, "127.0.0.1", resolve));
+        backendURL = `http://127.0.0.1:${backend.address().port}`;
+    });
+    after(async () => {
+        await Promise.all(kits.map((kit) => kit.close()));
+        await new Promise((resolve) => backend.close(resolve));
+    });
+
+    function options(extra = {}) {
+        return {
+            backend: backendURL, teamId: team.teamId, keyId: team.keyId, teamKey: team.path, clientId: "com.example.web",
+            redirectUri: `${backendURL}/cb`, waitForBackend: 120, reportDir: mkdtempSync(join(directory, "reports-")), ...extra,
+        };
+    }
+
+    async function started(extra) {
+        const kit = await Kit.start(options(extra));
+        kits.push(kit);
+        return kit;
+    }
+
+    /** The kit's discovery document, fetched from the URL it reported. */
+    async function discovery(kit) {
+        const response = await fetch(`${kit.url}/.well-known/openid-configuration`);
+        assert.equal(response.status, 200);
+        return response.json();
+    }
+
+    it("reports the port it bound, and that port answers as Apple", async function () {
+        this?.timeout?.(60_000);
+        const kit = await started();
+        assert.ok(Number.isInteger(kit.port) && kit.port >= 1 && kit.port <= 65535, `port ${kit.port}`);
+        assert.equal(kit.url, `http://127.0.0.1:${kit.port}`);
+        assert.equal((await discovery(kit)).issuer, kit.url);
+        assert.ok(alive(kit.pid));
+    });
+
+    it("two kits started at once get different ports, both listening", async function () {
+        this?.timeout?.(60_000);
+        const [first, second] = await Promise.all([started(), started()]);
+        assert.notEqual(first.port, second.port);
+        assert.deepEqual([(await discovery(first)).issuer, (await discovery(second)).issuer], [first.url, second.url]);
+    });
+
+    it("a fixed port is the one it serves on; a port another kit holds is a ConformanceRunError", async function () {
+        this?.timeout?.(60_000);
+        const first = await started();
+        const port = await freePort();
+        const fixed = await Kit.open({ port });
+        assert.equal(fixed.url, `http://127.0.0.1:${port}`);
+        kits.push(await fixed.start(options()));
+        assert.equal(fixed.port, port);
+        assert.equal((await discovery(fixed)).issuer, fixed.url);
+        await assert.rejects(Kit.start(options({ port: first.port })), (error) => {
+            assert.ok(error instanceof ConformanceRunError, String(error));
+            assert.ok(error.reason.includes(String(first.port)), error.reason);
+            return true;
+        });
+    });
+
+    it("close() before wait() leaves no process, and wait() then says the kit is not running", async function () {
+        this?.timeout?.(60_000);
+        const kit = await started();
+        const pid = kit.pid;
+        assert.ok(alive(pid));
+        await kit.close();
+        assert.ok(await goneWithin(pid, 5_000), `kit ${pid} still runs`);
+        assert.throws(() => process.kill(pid, 0), { code: "ESRCH" });
+        assert.equal(kit.pid, null);
+        await assert.rejects(kit.wait(), /not running/);
+        await kit.close(); // idempotent
+    });
+
+    it("a backend never pointed at the kit: wait() rejects with the kit's reason once waitForBackend passes", async function () {
+        this?.timeout?.(60_000);
+        const kit = await started({ waitForBackend: 1 });
+        await assert.rejects(kit.wait(), (error) => {
+            assert.ok(error instanceof ConformanceRunError, String(error));
+            assert.equal(error.exitStatus, 2);
+            assert.ok(error.reason.includes(backendURL), error.reason);
+            return true;
+        });
+        assert.equal(kit.pid, null);
+    });
+
+    it("a kit that exits before its ready line rejects with a ConformanceRunError naming the reason", async function () {
+        this?.timeout?.(60_000);
+        const missing = join(directory, "no-such-key.p8");
+        await assert.rejects(Kit.start(options({ teamKey: missing })), (error) => {
+            assert.ok(error instanceof ConformanceRunError, String(error));
+            assert.equal(error.exitStatus, 2);
+            assert.match(error.reason, /--team-key/);
+            assert.ok(error.reason.includes(missing), error.reason);
+            return true;
+        });
+    });
+
+    it("a ready line naming another host or port is refused and its process stopped", async function () {
+        this?.timeout?.(60_000);
+        // A hostile kit: it says it listens somewhere a backend must never send its client secret, then stays.
+        const lines = [
+            { url: "http://attacker.example:4000", port: 4000, reason: /not an http URL on the loopback interface/ },
+            { url: "http://127.0.0.1:4001", port: 4002, reason: /not its base URL on the port it reported/ },
+            { url: "https://127.0.0.1:4003", port: 4003, reason: /not an http URL on the loopback interface/ },
+        ];
+        for (const { url, port, reason } of lines) {
+            const fake = join(directory, `fake-juice-${port}`);
+            const ready = JSON.stringify({ ready: true, url, issuer: url, port, smtp_port: null });
+            writeFileSync(fake, `#!/bin/sh\necho $$ > "${fake}.pid"\necho '${ready}'\nexec sleep 60\n`);
+            chmodSync(fake, 0o755);
+            await assert.rejects(Kit.start(options({ juiceBin: fake })), (error) => error instanceof ConformanceRunError && reason.test(error.reason));
+            const pid = Number(readFileSync(`${fake}.pid`, "utf8"));
+            assert.ok(await goneWithin(pid, 5_000), `the fake kit ${pid} still runs`);
+        }
+    });
+
+    it("a port out of range or a waitForBackend outside 0-600 is a RangeError before anything starts", async () => {
+        for (const port of [0, -1, 65536, 1.5, Number.NaN]) await assert.rejects(Kit.start(options({ port })), RangeError);
+        await assert.rejects(Kit.open({ port: 70_000 }), /port must be an integer between 1 and 65535/);
+        for (const waitForBackend of [-1, 601, 2.5]) await assert.rejects(Kit.start(options({ waitForBackend })), /waitForBackend must be a whole number of seconds between 0 and 600/);
+        await assert.rejects(Kit.start(options({ startupTimeoutMs: 0 })), RangeError);
+        await assert.rejects(Kit.open().then((kit) => kit.url), /picks its port when it starts/);
     });
 });

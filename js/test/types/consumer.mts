@@ -1,7 +1,7 @@
 // A TypeScript test file as a user writes it (ES modules): compiled with tsc --strict against the package's
 // .d.ts files by types.test.mjs; it is never run. Every call here must type-check, and each line under an
 // expect-error directive must not (the failure kinds' options are typed by kind).
-import { AppleID, Emulator, EmulatorError, Kit, newTeamKey, type CapturedRequest, type ConformanceReport, type FailureHandle, type WebSignIn } from "juice-testkit";
+import { AppleID, Emulator, EmulatorError, Kit, newTeamKey, type CapturedRequest, type ConformanceReport, type FailureHandle, type KitStartOptions, type WebSignIn } from "juice-testkit";
 import { useEmulator } from "juice-testkit/node-test";
 import { juiceEmulator, rootHooks } from "juice-testkit/mocha";
 import { globalSetup, globalTeardown, useJestEmulator } from "juice-testkit/jest";
@@ -41,6 +41,13 @@ export async function flows(): Promise<void> {
     const kit = await Kit.open();
     const report: ConformanceReport = await kit.run({ backend: "http://127.0.0.1:1", teamId: key.teamId, keyId: key.keyId, teamKey: key.path, clientId: "c", redirectUri: "r" });
     report.assertOk();
+    const options: KitStartOptions = { backend: "http://127.0.0.1:1", teamId: key.teamId, keyId: key.keyId, teamKey: key.path, clientId: "c", redirectUri: "r", waitForBackend: 30 };
+    const started = await Kit.start({ ...options, reportDir: "/tmp/reports" });
+    const port: number = started.port;
+    const pid: number | null = started.pid;
+    const judged: ConformanceReport = await started.wait(600_000);
+    await started.close();
+    console.log(port, pid, judged.ok);
     console.log(code, token, lifetime, report.case("state-replay").verdict, juiceEmulator().url);
 }
 

@@ -118,17 +118,21 @@ describe("the conformance kit", () => {
         teamKey ??= await newTeamKey(TEAM_ID, mkdtempSync(join(tmpdir(), "express-example-keys-")));
     });
 
+    // The kit binds a port the kernel picks and says which; the backend is pointed at it once it listens, and the
+    // kit waits for the backend's start path to redirect to it before the first case.
     async function runKit(options) {
-        const kit = await Kit.open({ reportDir: mkdtempSync(join(tmpdir(), "express-example-kit-")) });
         const backend = await new Server().start(); // a backend of its own, pointed at the kit instead of the emulator
+        const kit = await Kit.start({
+            backend: backend.url, teamId: TEAM_ID, keyId: teamKey.keyId, teamKey: teamKey.path, clientId: CLIENT_ID,
+            redirectUri: `${backend.url}/auth/apple/callback`, bundleId: BUNDLE_ID, start: "/login", probe: "/me",
+            native: "/api/auth/apple", notifications: "/apple/notifications", waitForBackend: 60,
+            reportDir: mkdtempSync(join(tmpdir(), "express-example-kit-")),
+        });
         try {
             backend.app = createApp(settings(kit.url, kit.url), options);
-            return await kit.run({
-                backend: backend.url, teamId: TEAM_ID, keyId: teamKey.keyId, teamKey: teamKey.path, clientId: CLIENT_ID,
-                redirectUri: `${backend.url}/auth/apple/callback`, bundleId: BUNDLE_ID, start: "/login", probe: "/me",
-                native: "/api/auth/apple", notifications: "/apple/notifications",
-            });
+            return await kit.wait();
         } finally {
+            await kit.close();
             await backend.close();
         }
     }
