@@ -124,6 +124,8 @@ interface Running {
  */
 export class Kit {
     private running: Running | null = null;
+    /** Set from the first line of `start` to its end, so that a second `start` cannot begin meanwhile. */
+    private starting = false;
     private address: { url: string; port: number } | null = null;
 
     private constructor(
@@ -168,7 +170,16 @@ export class Kit {
      * a `waitForBackend` outside 0 – 600 or a timeout that is not a positive number.
      */
     async start(options: KitStartOptions): Promise<this> {
-        if (this.running !== null) throw new Error("this Kit is already running: await wait() or close() first");
+        if (this.running !== null || this.starting) throw new Error("this Kit is already running: await wait() or close() first");
+        this.starting = true;
+        try {
+            return await this.launch(options);
+        } finally {
+            this.starting = false;
+        }
+    }
+
+    private async launch(options: KitStartOptions): Promise<this> {
         const { waitForBackend = 60, startupTimeoutMs = 60_000, runTimeoutMs = 900_000 } = options;
         const flags: ConformanceOptions = options;
         if (!(Number.isInteger(waitForBackend) && waitForBackend >= 0 && waitForBackend <= 600)) {

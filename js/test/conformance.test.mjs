@@ -127,6 +127,15 @@ describe("Kit.start: the port the kit reports, its ready line checked, its proce
         });
     });
 
+    it("a second start() on one Kit while the first is starting is refused; the first one runs", async function () {
+        this?.timeout?.(60_000);
+        const kit = await Kit.open();
+        const first = kit.start(options());
+        await assert.rejects(kit.start(options()), /already running/);
+        kits.push(await first);
+        assert.equal((await discovery(kit)).issuer, kit.url);
+    });
+
     it("close() before wait() leaves no process, and wait() then says the kit is not running", async function () {
         this?.timeout?.(60_000);
         const kit = await started();
