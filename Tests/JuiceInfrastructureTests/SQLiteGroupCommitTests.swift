@@ -73,7 +73,10 @@ struct SQLiteGroupCommitTests {
                     try await store.observeCommits { commits.increment() }
                     let gate = Gate()
                     let outcomes = try await withThrowingTaskGroup(of: (Int, Result<Bool, MemberFailure>).self) { group in
-                        group.addTask { try await store.transaction(gate.body(id: 100)); return (100, .success(true)) }
+                        group.addTask {
+                            try await store.transaction(gate.body(id: 100))
+                            return (100, .success(true))
+                        }
                         for await _ in gate.started { break }
                         for id in 1...6 {
                             group.addTask {
@@ -103,7 +106,8 @@ struct SQLiteGroupCommitTests {
                         #expect(outcomes[id] == .success(true), "member \(id) committed and its row was visible when its result arrived")
                     }
                     #expect(try await Self.ids(in: store) == [1, 2, 4, 5, 6, 100], "only the failing member's insert was rolled back")
-                }, cleanup: {
+                },
+                cleanup: {
                     await reader.close()
                     await store.close()
                 })
@@ -126,7 +130,10 @@ struct SQLiteGroupCommitTests {
                     }
                     let gate = Gate()
                     let outcomes = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
-                        group.addTask { try await store.transaction(gate.body(id: 100)); return (100, true) }
+                        group.addTask {
+                            try await store.transaction(gate.body(id: 100))
+                            return (100, true)
+                        }
                         for await _ in gate.started { break }
                         for id in 1...4 {
                             group.addTask {
@@ -173,7 +180,8 @@ struct SQLiteGroupCommitTests {
                         for await _ in gate.started { break }
                         for id in 1...10 {
                             group.addTask {
-                                try await store.transaction { database in try await database.raw("INSERT INTO items (id) VALUES (\(bind: id))").run() }
+                                try await store.transaction { database in try await database.raw("INSERT INTO items (id) VALUES (\(bind: id))").run()
+                                }
                             }
                         }
                         try await Self.waitForQueue(store, count: 10)
