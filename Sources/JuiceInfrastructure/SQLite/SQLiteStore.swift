@@ -145,6 +145,7 @@ package final class SQLiteStore: Sendable {
             group.forEach { $0.finish(error) }
             return false
         }
+        guard group.count > 1 else { return await commitAlone(group[0], on: database) }
         var outcomes: [(any Error)?] = []
         for (index, member) in group.enumerated() {
             do {
@@ -168,6 +169,21 @@ package final class SQLiteStore: Sendable {
             return true
         }
         zip(group, outcomes).forEach { $0.finish($1) }
+        return true
+    }
+
+    /// A group of one, already begun: no savepoint (two statements fewer); its error rolls back the
+    /// whole transaction.
+    private func commitAlone(_ member: GroupCommitMember, on database: any SQLDatabase) async -> Bool {
+        do {
+            try await member.run(database)
+            try await database.raw("COMMIT").run()
+        } catch {
+            try? await database.raw("ROLLBACK").run()
+            member.finish(error)
+            return true
+        }
+        member.finish(nil)
         return true
     }
 
