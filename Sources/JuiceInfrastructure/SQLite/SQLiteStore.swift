@@ -12,7 +12,8 @@ import Synchronization
 /// dedicated one-thread pool rather than NIO's shared blocking pool: a slow disk or bcrypt work
 /// elsewhere in the process cannot queue in front of its queries.
 ///
-/// Each call runs on that thread (``ThreadPoolTaskExecutor``): sqlite-nio runs every statement there
+/// Transactions that arrive together share one commit (group commit, ``transaction(_:)``), each in
+/// its own savepoint. Each call runs on that thread (``ThreadPoolTaskExecutor``): sqlite-nio runs every statement there
 /// anyway, so a transaction's statements no longer cross to the cooperative pool and back one by one.
 /// Calls run one at a time in arrival order (``AsyncLock``), so a transaction's statements never
 /// interleave with another call's; several processes on one file are serialized by SQLite's own
@@ -25,13 +26,15 @@ package final class SQLiteStore: Sendable {
     private let executor: ThreadPoolTaskExecutor
     private let checkpointer: WALCheckpointer
     private let lock = AsyncLock()
+    private let queue: GroupCommitQueue
     /// Set by ``close()``; later calls fail with ``SQLiteStoreClosed`` without touching the connection.
     private let closed = Mutex(false)
     /// The database file.
     package let path: String
 
-    private init(connection: SQLiteConnection, threadPool: NIOThreadPool, checkpointer: WALCheckpointer, path: String) {
+    private init(connection: SQLiteConnection, threadPool: NIOThreadPool, checkpointer: WALCheckpointer, maximumGroup: Int, path: String) {
         self.connection = connection
+        self.queue = GroupCommitQueue(maximumGroup: maximumGroup)
         self.threadPool = threadPool
         self.checkpointer = checkpointer
         self.executor = ThreadPoolTaskExecutor(pool: threadPool)
@@ -43,9 +46,10 @@ package final class SQLiteStore: Sendable {
     ///   - path: The database file; its directory is created 0700 when missing.
     ///   - busyTimeout: How long a statement waits for another process's lock.
     ///   - checkpointInterval: How many calls come between two checkpoints of the write-ahead log.
+    ///   - maximumGroup: The most transactions that share one commit (``transaction(_:)``).
     ///   - logger: Receives connection messages at info and above.
     package static func open(
-        path: String, busyTimeout: Duration = .seconds(5), checkpointInterval: Int = 200, logger: Logger
+        path: String, busyTimeout: Duration = .seconds(5), checkpointInterval: Int = 200, maximumGroup: Int = 32, logger: Logger
     ) async throws -> SQLiteStore {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -77,7 +81,7 @@ package final class SQLiteStore: Sendable {
             try? await threadPool.shutdownGracefully()
             throw error
         }
-        let store = SQLiteStore(connection: connection, threadPool: threadPool, checkpointer: checkpointer, path: path)
+        let store = SQLiteStore(connection: connection, threadPool: threadPool, checkpointer: checkpointer, maximumGroup: maximumGroup, path: path)
         store.restrictPermissions()
         return store
     }
@@ -94,20 +98,108 @@ package final class SQLiteStore: Sendable {
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    package func transaction<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await exclusively {
-            let database = self.database
-            try await database.raw("BEGIN IMMEDIATE").run()
-            let result: Result
-            do {
-                result = try await body(database)
-            } catch {
-                try? await database.raw("ROLLBACK").run()
-                throw error
+    ///
+    /// Transactions that arrive while another group is committing share one `BEGIN IMMEDIATE … COMMIT`
+    /// (one write to the log, one `fsync` at most), up to ``maximumGroup`` of them, in arrival order.
+    /// Each runs inside its own savepoint: one that throws rolls back only its own statements and gets
+    /// its error. A caller gets its result only after the shared `COMMIT` succeeded; when the commit
+    /// fails (a deferred constraint, a full disk), every member of the group gets that error. Once
+    /// queued, a transaction runs even if its caller is cancelled (it runs on the store's committer
+    /// task, not the caller's).
+    package func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        guard !closed.withLock({ $0 }) else { throw SQLiteStoreClosed(path: path) }
+        return try await withCheckedThrowingContinuation { continuation in
+            if queue.enqueue(.answering(continuation, body: body)) {
+                Task(executorPreference: executor) { await self.commitQueuedGroups() }
             }
-            try await database.raw("COMMIT").run()
-            return result
         }
+    }
+
+    /// The most transactions that share one commit.
+    package var maximumGroup: Int { queue.maximumGroup }
+
+    /// How many transactions wait for the next group (for tests that need a group to form).
+    package var waitingTransactions: Int { queue.waiting }
+
+    /// The committer: commits groups until none waits.
+    private func commitQueuedGroups() async {
+        while let group = queue.nextGroup() {
+            await lock.lock()
+            let committed = await commit(group)
+            await lock.unlock()
+            if committed, checkpointer.countCall() { await checkpointer.checkpoint() }
+        }
+    }
+
+    /// Runs `group` in one transaction, each member in a savepoint, then answers every member; false
+    /// when nothing was committed because the store is closed or the transaction could not start.
+    private func commit(_ group: [GroupCommitMember]) async -> Bool {
+        guard !closed.withLock({ $0 }) else {
+            group.forEach { $0.finish(SQLiteStoreClosed(path: path)) }
+            return false
+        }
+        let database = self.database
+        do {
+            try await database.raw("BEGIN IMMEDIATE").run()
+        } catch {
+            group.forEach { $0.finish(error) }
+            return false
+        }
+        guard group.count > 1 else { return await commitAlone(group[0], on: database) }
+        var outcomes: [(any Error)?] = []
+        for (index, member) in group.enumerated() {
+            do {
+                outcomes.append(try await runInSavepoint(member, on: database))
+            } catch {
+                // The savepoint machinery failed, so SQLite may have rolled the whole transaction
+                // back: the members that ran lose their work and get this error; the rest never ran
+                // and wait for the next group.
+                try? await database.raw("ROLLBACK").run()
+                group[..<index].forEach { $0.finish(error) }
+                member.finish(error)
+                queue.requeue(group[(index + 1)...])
+                return true
+            }
+        }
+        do {
+            try await database.raw("COMMIT").run()
+        } catch {
+            try? await database.raw("ROLLBACK").run()  // a failed COMMIT can leave the transaction open
+            group.forEach { $0.finish(error) }
+            return true
+        }
+        zip(group, outcomes).forEach { $0.finish($1) }
+        return true
+    }
+
+    /// A group of one, already begun: no savepoint (two statements fewer); its error rolls back the
+    /// whole transaction.
+    private func commitAlone(_ member: GroupCommitMember, on database: any SQLDatabase) async -> Bool {
+        do {
+            try await member.run(database)
+            try await database.raw("COMMIT").run()
+        } catch {
+            try? await database.raw("ROLLBACK").run()
+            member.finish(error)
+            return true
+        }
+        member.finish(nil)
+        return true
+    }
+
+    /// Runs `member` in a savepoint: released when it returns (nil), rolled back to when it throws
+    /// (its error). Throws only when the savepoint statements themselves fail.
+    private func runInSavepoint(_ member: GroupCommitMember, on database: any SQLDatabase) async throws -> (any Error)? {
+        try await database.raw("SAVEPOINT juice_member").run()
+        do {
+            try await member.run(database)
+        } catch {
+            try await database.raw("ROLLBACK TO juice_member").run()
+            try await database.raw("RELEASE juice_member").run()
+            return error
+        }
+        try await database.raw("RELEASE juice_member").run()
+        return nil
     }
 
     /// Runs `body` outside a transaction (reads), still one call at a time.
@@ -126,6 +218,12 @@ package final class SQLiteStore: Sendable {
         }
         if checkpointer.countCall() { await checkpointer.checkpoint() }
         return result
+    }
+
+    /// Calls `observer` on the store's thread each time a transaction is about to commit (SQLite's
+    /// commit hook), until the store closes: how tests count commits.
+    package func observeCommits(_ observer: @escaping @Sendable () -> Void) async throws {
+        _ = try await connection.addCommitObserver(lifetime: .pinned) { _ in observer() }
     }
 
     /// Closes the connection; the store is unusable afterwards.
