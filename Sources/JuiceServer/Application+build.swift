@@ -147,7 +147,7 @@ func buildRoutes(on router: Router<AppRequestContext>, dependencies: ServerDepen
             passwords: dependencies.passwords, accounts: dependencies.accounts,
             transaction: PasswordChangeTransaction(database: dependencies.database),
             time: dependencies.time),
-        sessions: dependencies.sessions, time: dependencies.time
+        accounts: dependencies.accounts, sessions: dependencies.sessions, time: dependencies.time
     ).addRoutes(to: routes)
     routes.openReads.addRoutes(WellKnownController(configuration: dependencies.configuration).endpoints)
     AppleAuthController(signIn: dependencies.appleSignIn, cookies: dependencies.cookies, csrf: dependencies.csrf).addRoutes(to: routes)

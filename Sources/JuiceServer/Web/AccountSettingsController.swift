@@ -19,6 +19,8 @@ import JuiceInfrastructure
 struct AccountSettingsController: Sendable {
     let web: WebController
     let change: PasswordChange
+    /// Whether the account has a password (the page asks for the current one then).
+    let accounts: AccountStore
     let sessions: SessionStore
     let time: TimeSource
 
@@ -132,7 +134,7 @@ struct AccountSettingsController: Sendable {
     private func passwordPage(_ request: Request, _ signedIn: SignedIn, username: String?, error: ServerError?) async throws -> Response {
         let language = request.language
         let (token, cookie) = web.csrf.token(for: request, signedIn: signedIn)
-        let credential = try await change.accounts.passwordCredential(accountID: signedIn.account.id)
+        let credential = try await accounts.passwordCredential(accountID: signedIn.account.id)
         // A passkey-first account keeps the username it chose: shown, not asked for.
         let kept = credential?.username ?? signedIn.account.username
         var values: [String: Any] = ["csrf": token, "has_password": credential != nil, "has_username": kept != nil]

@@ -154,7 +154,7 @@ struct WebController: Sendable {
         let account = signedIn.account
         let language = request.language
         let current = signedIn.session.id
-        let sessions = try await sessions.activeSessions(accountID: account.id, now: time.now)
+        let active = try await sessions.activeSessions(accountID: account.id, now: time.now)
         let keys = try await passkeys.credentials(accountID: account.id)
         let (token, cookie) = csrf.token(for: request, signedIn: signedIn)
         let button = (try? AppleIDButton(type: .continue, style: .black, width: 280, height: 44, cornerRadius: 10, language: language))?
@@ -167,7 +167,7 @@ struct WebController: Sendable {
             "private_email": account.isPrivateEmail,
             "apple_linked": account.apple != nil,
             "button": button ?? "",
-            "sessions": sessions.map { session -> [String: Any] in
+            "sessions": active.map { session -> [String: Any] in
                 var row: [String: Any] = [
                     "id": session.id, "method": PageStrings.string("method_" + session.method.rawValue, language),
                     "created": session.createdAt.formatted(.iso8601), "created_text": Self.displayTime(session.createdAt),
@@ -179,7 +179,7 @@ struct WebController: Sendable {
                 }
                 return row
             },
-            "has_other_sessions": sessions.contains { $0.id != current },
+            "has_other_sessions": active.contains { $0.id != current },
         ]
         values.merge(passkeyValues(request, signedIn, keys)) { _, passkey in passkey }
         if let removed = try await removedPasskey(request) { values["removed_passkey"] = Base64URL.encode(removed) }
