@@ -1,7 +1,8 @@
 import Foundation
 import JuiceEncodings
 
-/// What request capture keeps of a client secret: its JOSE header and its claims, decoded. Never its
+/// What request capture keeps of a client secret: its JOSE header and its claims, decoded when the capture
+/// is read. Never its
 /// signature, which is dropped unread, so a captured secret cannot be replayed (a secret is a bearer
 /// credential for six months).
 package struct CapturedClientSecret: Sendable, Hashable, Encodable {
@@ -9,21 +10,27 @@ package struct CapturedClientSecret: Sendable, Hashable, Encodable {
     static let maximumLength = 4096
 
     /// The JOSE header (`alg`, `kid`, …); `nil` when it could not be read.
-    package let header: CapturedJSON?
+    package var header: CapturedJSON? { encodedHeader.flatMap(Self.object) }
     /// The claims (`iss`, `sub`, `aud`, `iat`, `exp`, …); `nil` when they could not be read.
-    package let claims: CapturedJSON?
+    package var claims: CapturedJSON? { encodedClaims.flatMap(Self.object) }
 
-    /// Reads a compact JWS's first two parts; a value that is not three dot-separated parts, is longer
+    /// The first two parts as sent (Base64URL), decoded only when the capture is read: every request to
+    /// `/auth/token` is captured, and few captures are ever listed.
+    private let encodedHeader: String?
+    private let encodedClaims: String?
+
+    /// Keeps a compact JWS's first two parts; a value that is not three dot-separated parts, is longer
     /// than ``maximumLength`` or whose parts are not Base64URL JSON objects keeps `nil` for what is unreadable.
     init(secret: String) {
-        let parts = secret.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        let parts = secret.utf8.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false)
         guard secret.utf8.count <= Self.maximumLength, parts.count == 3 else {
-            header = nil
-            claims = nil
+            encodedHeader = nil
+            encodedClaims = nil
             return
         }
-        header = Self.object(parts[0])
-        claims = Self.object(parts[1])
+        // Copied out of the secret: the signature's bytes are not kept alive with them.
+        encodedHeader = String(Substring(parts[0]))
+        encodedClaims = String(Substring(parts[1]))
     }
 
     enum CodingKeys: String, CodingKey {
@@ -37,8 +44,8 @@ package struct CapturedClientSecret: Sendable, Hashable, Encodable {
         try container.encode(claims, forKey: .claims)
     }
 
-    private static func object(_ part: Substring.UTF8View.SubSequence) -> CapturedJSON? {
-        guard let bytes = Base64URL.decode(ArraySlice(part)), let value = try? JSONDecoder().decode(CapturedJSON.self, from: Data(bytes)),
+    private static func object(_ part: String) -> CapturedJSON? {
+        guard let bytes = Base64URL.decode(ArraySlice(part.utf8)), let value = try? JSONDecoder().decode(CapturedJSON.self, from: Data(bytes)),
             case .object = value
         else { return nil }
         return value
