@@ -1,6 +1,8 @@
 import AppleSignIn
 import AsyncHTTPClient
+import Foundation
 import JuiceEncodings
+import NIOCore
 
 /// The measurement behind `juice bench signin --method password`: one account made with
 /// `POST /api/accounts` before the clock starts, then `POST /api/auth/password` per sign-in. A
@@ -20,19 +22,19 @@ struct BenchPasswordSignIn: Sendable {
     /// Makes the account (`POST /api/accounts`); returns its session token.
     func signUp(httpClient: HTTPClient) async throws(BenchSignInError) -> String {
         let answer = try await BenchHTTP(httpClient: httpClient).post(
-            server + "/api/accounts", json: ["username": username, "password": password], step: "signup")
-        guard let token = answer["token"] as? String else { throw BenchSignInError(kind: "signup", "the server's answer has no token") }
-        return token
+            server + "/api/accounts", json: ["username": username, "password": password], step: "signup", answer: BenchSessionAnswer.self)
+        return answer.token
     }
 
     /// Makes the account, then `count` sign-ins by `concurrency` workers.
     func run(count: Int, concurrency: Int, httpClient: HTTPClient) async throws -> JSONValue {
         let http = BenchHTTP(httpClient: httpClient)
         _ = try await signUp(httpClient: httpClient)
+        let endpoint = BenchEndpoint(json: server + "/api/auth/password")
+        let body = ByteBuffer(bytes: try JSONEncoder().encode(["username": username, "password": password]))
         let timed = try await BenchSignIn.drive(count: count, concurrency: concurrency, label: "sign-ins") {
             (_: Int) async throws(BenchSignInError) in
-            let answer = try await http.post(server + "/api/auth/password", json: ["username": username, "password": password], step: "password")
-            guard answer["token"] is String else { throw BenchSignInError(kind: "password", "the server's answer has no token") }
+            _ = try await http.post(endpoint, body: body, step: "password", answer: BenchSessionAnswer.self)
         }
         return BenchSignIn.report(
             timed,

@@ -59,7 +59,7 @@ struct BenchSignInCommand: AsyncParsableCommand {
             appleIDs: (1...appleIDCount).map { EmulatorConfiguration.numberedEmail(appleID, $0) }, password: password
         )
         let (count, concurrency, serverOnly, method, passkeyOrigin) = (load.count, load.concurrency, load.serverOnly, method, load.passkeyOrigin)
-        let result = try await BenchSignIn.withHTTPClient { httpClient in
+        let result = try await BenchSignIn.withHTTPClient(concurrency: concurrency) { httpClient in
             switch method {
             case .apple:
                 serverOnly
@@ -84,6 +84,29 @@ struct BenchSignIn: Sendable {
     /// The Apple IDs signed in as, in turn (sign-in `i` is `appleIDs[i % count]`).
     let appleIDs: [String]
     let password: String
+    /// The three endpoints of a sign-in, with their headers.
+    private let nonceEndpoint: BenchEndpoint
+    private let deviceEndpoint: BenchEndpoint
+    private let appleEndpoint: BenchEndpoint
+    /// The device sheet's form for each Apple ID, all but the nonce's hash, which ends it.
+    private let deviceForms: [String]
+
+    init(server: String, emulator: String, clientID: String, appleIDs: [String], password: String) {
+        self.server = server
+        self.emulator = emulator
+        self.clientID = clientID
+        self.appleIDs = appleIDs
+        self.password = password
+        nonceEndpoint = BenchEndpoint(json: server + "/api/auth/nonce")
+        deviceEndpoint = BenchEndpoint(form: emulator + "/emulator/device/authorize")
+        appleEndpoint = BenchEndpoint(json: server + "/api/auth/apple")
+        deviceForms = appleIDs.map { appleID in
+            FormURLComponent.encode(fields: [
+                ("client_id", clientID), ("account_name", appleID), ("password", password), ("scope", "name email"),
+                ("email_choice", "share"), ("action", "continue"),
+            ]) + "&nonce="
+        }
+    }
 
     /// The most sign-ins in flight that `--concurrency` accepts.
     static let maximumConcurrency = 1024
@@ -91,9 +114,14 @@ struct BenchSignIn: Sendable {
     /// valid — five minutes — when its turn comes).
     static let maximumCount = 1_000_000
 
-    /// Runs `body` with an HTTP client for the benchmark, shut down afterwards whatever `body` did.
-    static func withHTTPClient<Value: Sendable>(_ body: (HTTPClient) async throws -> Value) async throws -> Value {
-        let httpClient = OutgoingHTTP.makeClient { $0.timeout = .init(connect: .seconds(5), read: .seconds(30)) }
+    /// Runs `body` with an HTTP client for the benchmark, shut down afterwards whatever `body` did. Its
+    /// pool keeps up to `concurrency` connections to each host alive between sign-ins, so that every
+    /// worker reuses one (AsyncHTTPClient's default is 8 a host).
+    static func withHTTPClient<Value: Sendable>(concurrency: Int, _ body: (HTTPClient) async throws -> Value) async throws -> Value {
+        let httpClient = OutgoingHTTP.makeClient { configuration in
+            configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, concurrency)
+        }
         let result: Result<Value, any Error>
         do {
             result = .success(try await body(httpClient))
@@ -240,45 +268,36 @@ struct BenchSignIn: Sendable {
     /// The first two steps: a nonce from the server, then the device sheet at the emulator, as the
     /// `index`th Apple ID (modulo their count).
     func credential(_ httpClient: HTTPClient, as index: Int = 0) async throws(BenchSignInError) -> DeviceCredential {
-        let nonceAnswer = try await BenchHTTP(httpClient: httpClient).post(server + "/api/auth/nonce", json: [:], step: "nonce")
-        guard let nonce = nonceAnswer["nonce"] as? String, !nonce.isEmpty else {
-            throw BenchSignInError(kind: "nonce", "the server's POST /api/auth/nonce answer has no nonce")
-        }
-        let hashed = sha256Hex(nonce)
-        let credential = try await BenchHTTP(httpClient: httpClient).post(
-            emulator + "/emulator/device/authorize",
-            form: [
-                ("client_id", clientID), ("account_name", appleIDs[index % appleIDs.count]), ("password", password), ("scope", "name email"),
-                ("nonce", hashed),
-                ("email_choice", "share"), ("action", "continue"),
-            ], step: "device"
-        )
-        guard let identityToken = credential["identityToken"] as? String, let code = credential["authorizationCode"] as? String else {
+        let http = BenchHTTP(httpClient: httpClient)
+        let nonce = try await http.post(nonceEndpoint, body: Self.emptyObject, step: "nonce", answer: BenchNonceAnswer.self).nonce
+        guard !nonce.isEmpty else { throw BenchSignInError(kind: "nonce", "the server's POST /api/auth/nonce answer has no nonce") }
+        // The nonce's hash is hexadecimal: nothing in it to escape.
+        let form = deviceForms[index % deviceForms.count] + sha256Hex(nonce)
+        let device = try await http.post(deviceEndpoint, body: ByteBuffer(string: form), step: "device", answer: BenchDeviceAnswer.self)
+        guard !device.identityToken.isEmpty, !device.authorizationCode.isEmpty else {
             throw BenchSignInError(kind: "device", "the emulator's device answer has no identityToken or authorizationCode")
         }
-        let fullName = credential["fullName"] as? [String: Any]
         return DeviceCredential(
-            identityToken: identityToken, authorizationCode: code, nonce: nonce, givenName: fullName?["givenName"] as? String,
-            familyName: fullName?["familyName"] as? String, email: credential["email"] as? String
+            identityToken: device.identityToken, authorizationCode: device.authorizationCode, nonce: nonce,
+            givenName: device.fullName?.givenName, familyName: device.fullName?.familyName, email: device.email
         )
     }
 
     /// The last step: `POST /api/auth/apple` with the credential; returns the session token.
     func exchange(_ credential: DeviceCredential, _ httpClient: HTTPClient) async throws(BenchSignInError) -> String {
-        var body: [String: Any] = [
-            "identityToken": credential.identityToken, "authorizationCode": credential.authorizationCode, "nonce": credential.nonce,
-        ]
-        var fullName: [String: Any] = [:]
-        if let givenName = credential.givenName { fullName["givenName"] = givenName }
-        if let familyName = credential.familyName { fullName["familyName"] = familyName }
-        if !fullName.isEmpty { body["fullName"] = fullName }
-        if let email = credential.email { body["email"] = email }
-        let session = try await BenchHTTP(httpClient: httpClient).post(server + "/api/auth/apple", json: body, step: "apple")
-        guard let token = session["token"] as? String, !token.isEmpty else {
-            throw BenchSignInError(kind: "apple", "the server's POST /api/auth/apple answer has no token")
+        let body: ByteBuffer
+        do {
+            body = ByteBuffer(bytes: try JSONEncoder().encode(BenchAppleSignInBody(credential)))
+        } catch {
+            throw BenchSignInError(kind: "apple", "cannot encode the request")
         }
-        return token
+        let session = try await BenchHTTP(httpClient: httpClient).post(appleEndpoint, body: body, step: "apple", answer: BenchSessionAnswer.self)
+        guard !session.token.isEmpty else { throw BenchSignInError(kind: "apple", "the server's POST /api/auth/apple answer has no token") }
+        return session.token
     }
+
+    /// The body of `POST /api/auth/nonce`.
+    private static let emptyObject = ByteBuffer(string: "{}")
 }
 
 /// A failed step of a benchmark sign-in; `kind` is the step (`nonce`, `device`, `apple`).

@@ -17,6 +17,13 @@ struct TeamUser: Sendable, Hashable, Decodable {
         email: String, teamID: String, random: EmulatorRandom, relayDomain: RelayDomain, in database: any SQLDatabase
     ) async throws -> TeamUser {
         if let existing = try await find(email: email, teamID: teamID, in: database) { return existing }
+        return try await create(email: email, teamID: teamID, random: random, relayDomain: relayDomain, in: database)
+    }
+
+    /// A new team user (there is none yet for `email` and `teamID`), with a new `sub` and relay address on `relayDomain`.
+    static func create(
+        email: String, teamID: String, random: EmulatorRandom, relayDomain: RelayDomain, in database: any SQLDatabase
+    ) async throws -> TeamUser {
         let user = TeamUser(
             email: email, teamID: teamID, subject: newSubject(random), relayEmail: newRelayEmail(random, domain: relayDomain), forwarding: true)
         try await database.raw(

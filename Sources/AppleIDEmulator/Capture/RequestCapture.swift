@@ -8,7 +8,13 @@ final class RequestCapture: Sendable {
 
     private struct State {
         var nextID = 1
+        /// A ring: once full, the oldest request is at `oldest` and each new one replaces it, so a
+        /// request costs the same however many are kept.
         var requests: [CapturedRequest] = []
+        var oldest = 0
+
+        /// The requests kept, oldest first.
+        var inOrder: [CapturedRequest] { Array(requests[oldest...] + requests[..<oldest]) }
     }
 
     private let state = Mutex(State())
@@ -20,17 +26,22 @@ final class RequestCapture: Sendable {
     /// Keeps one request (built by `make` with its id), dropping the oldest beyond ``capacity``.
     func record(_ make: (Int) -> CapturedRequest) {
         state.withLock { state in
-            state.requests.append(make(state.nextID))
+            let request = make(state.nextID)
             state.nextID += 1
-            if state.requests.count > capacity { state.requests.removeFirst(state.requests.count - capacity) }
+            if state.requests.count < capacity {
+                state.requests.append(request)
+            } else {
+                state.requests[state.oldest] = request
+                state.oldest = (state.oldest + 1) % capacity
+            }
         }
     }
 
     /// The requests kept, oldest first: those of `clientID`, or all when it is `nil`.
     func list(clientID: String? = nil) -> [CapturedRequest] {
         state.withLock { state in
-            guard let clientID else { return state.requests }
-            return state.requests.filter { $0.clientID == clientID }
+            guard let clientID else { return state.inOrder }
+            return state.inOrder.filter { $0.clientID == clientID }
         }
     }
 

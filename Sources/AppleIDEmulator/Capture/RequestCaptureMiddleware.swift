@@ -8,9 +8,7 @@ import JuiceEncodings
 /// state, nonce) are never read into the record.
 struct RequestCaptureMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Apple's endpoints: what a relying party calls.
-    static var paths: Set<String> {
-        ["/auth/token", "/auth/revoke", "/auth/usermigrationinfo", "/auth/keys", "/.well-known/openid-configuration", "/auth/authorize"]
-    }
+    static var paths: Set<String> { capturedPaths }
 
     let capture: RequestCapture
     let time: EmulatorTime
@@ -56,3 +54,8 @@ struct RequestCaptureMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
+
+/// ``RequestCaptureMiddleware/paths``, built once (a generic type cannot hold a stored static).
+private let capturedPaths: Set<String> = [
+    "/auth/token", "/auth/revoke", "/auth/usermigrationinfo", "/auth/keys", "/.well-known/openid-configuration", "/auth/authorize",
+]

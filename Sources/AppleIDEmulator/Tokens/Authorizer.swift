@@ -35,9 +35,10 @@ struct Authorizer: Sendable {
         let random = self.random
         let domain = newAddressDomain(for: client)
         let (subject, first) = try await store.transaction { database in
-            let teamUser = try await TeamUser.ensure(
-                email: account.storageKey, teamID: client.teamID, random: random, relayDomain: domain, in: database)
-            var grant = try await Grant.find(email: account.storageKey, bundleID: client.bundleID, in: database)
+            let records = try await SignInRecords.read(email: account.storageKey, bundleID: client.bundleID, teamID: client.teamID, in: database)
+            let teamUser = try await records.teamUser(
+                orNewFor: account.storageKey, teamID: client.teamID, random: random, relayDomain: domain, in: database)
+            var grant = records.grant
             let first = grant == nil
             if grant == nil {
                 let created = Grant(
@@ -75,7 +76,7 @@ struct Authorizer: Sendable {
                 authTime: now,
                 device: device,
                 transferSubject: transferSubject,
-                managed: try await ManagedAccountRecord.find(email: account.storageKey, in: database)
+                managed: records.managed
             )
             return (subject, first)
         }

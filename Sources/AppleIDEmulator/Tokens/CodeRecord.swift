@@ -31,7 +31,29 @@ struct CodeRecord: Sendable {
 
     static func find(_ code: String, in database: any SQLDatabase) async throws -> CodeRecord? {
         guard let row = try await database.raw("SELECT * FROM codes WHERE code_hash = \(bind: sha256Hex(code))").first() else { return nil }
-        return CodeRecord(
+        return try CodeRecord(row: row)
+    }
+
+    /// Marks the code used and returns it, in one statement, when it exists and was not used before;
+    /// `nil` otherwise. Its ``usedAt`` is `now`. A caller that then refuses the code throws, and the
+    /// transaction's rollback leaves it unused.
+    static func claim(_ code: String, at now: Date, in database: any SQLDatabase) async throws -> CodeRecord? {
+        guard
+            let row = try await database.raw(
+                """
+                UPDATE codes SET used_at = \(bind: now.timeIntervalSince1970)
+                WHERE code_hash = \(bind: sha256Hex(code)) AND used_at IS NULL RETURNING *
+                """
+            ).first()
+        else { return nil }
+        return try CodeRecord(row: row)
+    }
+}
+
+extension CodeRecord {
+    /// A `codes` row.
+    fileprivate init(row: any SQLRow) throws {
+        self.init(
             clientID: try row.decode(column: "client_id", as: String.self),
             redirectURI: try row.decode(column: "redirect_uri", as: String?.self),
             email: try row.decode(column: "email", as: String.self),
@@ -43,10 +65,5 @@ struct CodeRecord: Sendable {
             expiresAt: Date(timeIntervalSince1970: try row.decode(column: "expires_at", as: Double.self)),
             usedAt: try row.decode(column: "used_at", as: Double?.self).map(Date.init(timeIntervalSince1970:))
         )
-    }
-
-    static func markUsed(_ code: String, at now: Date, in database: any SQLDatabase) async throws {
-        try await database.raw("UPDATE codes SET used_at = \(bind: now.timeIntervalSince1970) WHERE code_hash = \(bind: sha256Hex(code))")
-            .run()
     }
 }

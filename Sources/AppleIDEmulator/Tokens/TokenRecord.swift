@@ -22,14 +22,22 @@ struct TokenRecord: Sendable {
     let revokedAt: Date?
 
     static func insert(_ token: String, _ record: TokenRecord, now: Date, in database: any SQLDatabase) async throws {
+        try await insert([(token, record)], now: now, in: database)
+    }
+
+    /// Stores several tokens in one statement.
+    static func insert(_ tokens: [(token: String, record: TokenRecord)], now: Date, in database: any SQLDatabase) async throws {
+        let rows = tokens.map { token, record -> SQLQueryString in
+            """
+            (\(bind: sha256Hex(token)), \(bind: record.kind.rawValue), \(bind: record.clientID), \(bind: record.email),
+             \(bind: record.bundleID), \(bind: record.teamID), \(bind: record.scopes.joined(separator: " ")),
+             \(bind: record.authTime?.timeIntervalSince1970), \(bind: record.device ? 1 : 0), \(bind: now.timeIntervalSince1970),
+             \(bind: record.expiresAt?.timeIntervalSince1970))
+            """
+        }
         try await database.raw(
-            """
-            INSERT INTO tokens (token_hash, kind, client_id, email, bundle_id, team_id, scopes, auth_time, device, created_at, expires_at)
-            VALUES (\(bind: sha256Hex(token)), \(bind: record.kind.rawValue), \(bind: record.clientID), \(bind: record.email),
-                    \(bind: record.bundleID), \(bind: record.teamID), \(bind: record.scopes.joined(separator: " ")),
-                    \(bind: record.authTime?.timeIntervalSince1970), \(bind: record.device ? 1 : 0), \(bind: now.timeIntervalSince1970),
-                    \(bind: record.expiresAt?.timeIntervalSince1970))
-            """
+            "INSERT INTO tokens (token_hash, kind, client_id, email, bundle_id, team_id, scopes, auth_time, device, created_at, expires_at) VALUES "
+                + rows.joined(separator: ", ")
         ).run()
     }
 

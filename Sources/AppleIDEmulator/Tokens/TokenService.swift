@@ -21,31 +21,32 @@ struct TokenService: Sendable {
         let refreshToken = OpaqueToken.make(prefix: "r", random: random)
         let accessToken = OpaqueToken.make(prefix: "a", random: random)
         let subject = try await store.transaction { database in
-            guard let record = try await CodeRecord.find(code, in: database) else { throw OAuthError.invalidGrant("the code is not valid") }
-            guard record.usedAt == nil else { throw OAuthError.invalidGrant("the code has already been used") }
+            // Marked used as it is read; a refusal below throws, and the rollback leaves it as it was.
+            guard let record = try await CodeRecord.claim(code, at: now, in: database) else {
+                let used = try await CodeRecord.find(code, in: database) != nil
+                throw OAuthError.invalidGrant(used ? "the code has already been used" : "the code is not valid")
+            }
             guard record.expiresAt > now else { throw OAuthError.invalidGrant("the code has expired") }
             guard record.clientID == client.clientID else { throw OAuthError.invalidGrant("the code was issued to another client") }
             if let problem = CodeRedirectRule.problem(issuedWith: record.redirectURI, presented: redirectURI) {
                 throw OAuthError.invalidGrant(problem)
             }
-            try await CodeRecord.markUsed(code, at: now, in: database)
             let subject = try await Self.subject(
                 email: record.email, client: client, scopes: record.scopes, nonce: record.nonce, authTime: record.authTime,
                 device: record.device, now: now, random: random, relayDomain: relayDomain, in: database
             )
-            for (token, kind, expiry) in [
+            let issued = [
                 (refreshToken, TokenRecord.Kind.refresh, nil), (accessToken, .access, now.addingTimeInterval(Self.accessTokenLifetime)),
-            ] {
-                try await TokenRecord.insert(
-                    token,
-                    TokenRecord(
+            ].map { token, kind, expiry in
+                (
+                    token: token,
+                    record: TokenRecord(
                         kind: kind, clientID: client.clientID, email: record.email, bundleID: client.bundleID, teamID: client.teamID,
                         scopes: record.scopes, authTime: record.authTime, device: record.device, expiresAt: expiry, revokedAt: nil
-                    ),
-                    now: now,
-                    in: database
+                    )
                 )
             }
+            try await TokenRecord.insert(issued, now: now, in: database)
             return subject
         }
         let idToken = try await tokens.token(for: subject, accessToken: accessToken)
@@ -109,16 +110,16 @@ struct TokenService: Sendable {
         email: String, client: RegisteredClient, scopes: [String], nonce: String?, authTime: Date, device: Bool,
         now: Date, random: EmulatorRandom, relayDomain: RelayDomain, in database: any SQLDatabase
     ) async throws -> IdentitySubject {
-        guard try await AppleIDDirectory.isActive(email: email, in: database),
-            let grant = try await Grant.find(email: email, bundleID: client.bundleID, in: database)
-        else {
+        let records = try await SignInRecords.read(email: email, bundleID: client.bundleID, teamID: client.teamID, in: database)
+        guard records.active, let grant = records.grant else {
             throw OAuthError.invalidGrant("the user has revoked the authorization or deleted the Apple ID")
         }
-        let teamUser = try await TeamUser.ensure(email: email, teamID: client.teamID, random: random, relayDomain: relayDomain, in: database)
+        let teamUser = try await records.teamUser(
+            orNewFor: email, teamID: client.teamID, random: random, relayDomain: relayDomain, in: database)
         let transferSubject = try await IdentitySubject.transferSubject(for: client, email: email, now: now, random: random, in: database)
         return IdentitySubject(
             client: client, teamUser: teamUser, grant: grant, scopes: scopes, nonce: nonce, authTime: authTime, device: device,
-            transferSubject: transferSubject, managed: try await ManagedAccountRecord.find(email: email, in: database)
+            transferSubject: transferSubject, managed: records.managed
         )
     }
 }
