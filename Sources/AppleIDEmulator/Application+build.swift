@@ -1,9 +1,14 @@
-import Foundation
 import Hummingbird
 import JuiceInfrastructure
 import Logging
 import NIOCore
 import ServiceLifecycle
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Builds the emulator: a Hummingbird application serving Apple's endpoints and pages, with the
 /// notification outbox delivery and the store's lifecycle as services of the application (running

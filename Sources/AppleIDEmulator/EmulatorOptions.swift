@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Tunables of a running emulator. The defaults suit everyday use; tests shorten the delays.
 public struct EmulatorOptions: Sendable {
@@ -53,7 +57,8 @@ public struct EmulatorOptions: Sendable {
 
     /// The delay after `attempts` failed attempts: doubling from the initial backoff, capped.
     func backoff(afterAttempts attempts: Int) -> TimeInterval {
-        min(outboxMaximumBackoff, outboxInitialBackoff * pow(2, Double(max(0, attempts - 1))))
+        // 2^(attempts-1) exactly; an exponent past Double's range is infinity, and the cap applies.
+        min(outboxMaximumBackoff, outboxInitialBackoff * Double(sign: .plus, exponent: max(0, attempts - 1), significand: 1))
     }
 }
 

@@ -1,7 +1,12 @@
 import AppleIDEmulator
-import Foundation
 import Logging
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The Apple a run plays: the emulator's engine (its token endpoint, keys, discovery, signer,
 /// client-secret check and clock), configured with the backend's team, key and client ids and the run's

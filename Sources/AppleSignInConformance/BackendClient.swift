@@ -1,8 +1,13 @@
 import AsyncHTTPClient
-import Foundation
 import JuiceHTTP
 import NIOCore
 import NIOHTTP1
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// HTTP to the backend under test, as a browser or app would send it; redirects are not followed.
 struct BackendClient: Sendable {

@@ -1,6 +1,11 @@
 import AppleIDEmulator
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The cases about a signed-in account: notifications, deletion, client secrets.
 extension CasePlayer {

@@ -1,5 +1,10 @@
 import AppleIDEmulator
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension CasePlayer {
     /// `several-audiences`: one backend, two audiences. The web sign-in (the Services ID) and the native

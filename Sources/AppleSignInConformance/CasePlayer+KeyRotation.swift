@@ -1,5 +1,10 @@
 import AppleIDEmulator
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `key-rotation`, judged fairly: refetching Apple's keys late (after a cooldown) is a weakness, not the
 /// flaw of never refetching them.

@@ -1,6 +1,11 @@
 import AppleIDEmulator
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension CasePlayer {
     func playNative(_ plan: SignInPlan, earlier: [String: ConformanceReport.CaseResult] = [:]) async throws -> Observation {

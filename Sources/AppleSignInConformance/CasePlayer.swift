@@ -1,6 +1,11 @@
 import AppleIDEmulator
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Plays the cases of one run against the backend, in order, each web case in a browser of its own
 /// (its own cookie jar), keeping who has signed in so far.

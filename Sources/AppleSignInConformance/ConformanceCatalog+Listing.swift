@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ConformanceCatalog {
     /// The catalogue's version, in every report: it changes whenever a case is added, removed or judged differently.

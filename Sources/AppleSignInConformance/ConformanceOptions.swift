@@ -1,5 +1,10 @@
 import Crypto
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What `juice conformance` is pointed at: the backend under test, the port the kit serves Apple on,
 /// and the backend's Apple settings (team, key, client ids, redirect URI) and endpoints.

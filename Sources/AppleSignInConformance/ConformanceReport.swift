@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A run's verdicts: `{"catalog", "backend", "channel", "cases": [{"id", "title", "expect", "level", "observed",
 /// "verdict", "detail", "fix", "reference"}], "passed", "failed", "warnings", "inconclusive", "skipped"}`.

@@ -1,9 +1,14 @@
 import AppleIDEmulator
 import AsyncHTTPClient
-import Foundation
 import Hummingbird
 import JuiceHTTP
 import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One conformance run: serves Apple on the kit's port, plays every case against the backend, and
 /// reports a verdict per case.

@@ -1,4 +1,6 @@
+// Foundation, not FoundationEssentials: `DateFormatter`, which reads a cookie's `Expires` date (RFC 6265).
 import Foundation
+import JuiceEncodings
 
 /// A browser's cookies for the backend during one case, sent as a current browser sends them:
 ///
@@ -84,14 +86,14 @@ struct CookieJar: Sendable {
     mutating func take(_ setCookies: [String], requestPath: String = "/", requestHost: String? = nil) {
         let setter = requestHost.map(Self.canonicalHost) ?? host
         for header in setCookies {
-            let parts = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = header.split(separator: ";").map { $0.trimmingHorizontalSpace() }
             guard let pair = parts.first, let equals = pair.firstIndex(of: "="), equals != pair.startIndex else { continue }
             let name = String(pair[..<equals])
-            let value = String(pair[pair.index(after: equals)...]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            let value = String(pair[pair.index(after: equals)...]).trimming { $0 == "\"" }
             var attributes: [String: String] = [:]
             for attribute in parts.dropFirst() {
                 let split = attribute.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                    .map { $0.trimmingHorizontalSpace() }
                 guard let key = split.first, !key.isEmpty else { continue }
                 attributes[key.lowercased()] = split.count > 1 ? split[1] : ""
             }

@@ -1,5 +1,10 @@
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `application/x-www-form-urlencoded` both ways.
 enum FormBody {

@@ -1,3 +1,4 @@
+// Foundation, not FoundationEssentials: `range(of:options: .regularExpression)`, which finds the error code in an answer.
 import Foundation
 
 /// What the backend did with one case's input.

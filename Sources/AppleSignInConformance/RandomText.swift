@@ -1,10 +1,14 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Random identifiers in the shapes Apple uses (from the system's secure generator, via `UUID`).
 enum RandomText {
     /// 32 lowercase hex characters.
     static func hex32() -> String {
-        UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        UUID().uuidString.lowercased().replacing("-", with: "")
     }
 
     /// A code, state-like value or nonce that nobody issued.

@@ -1,4 +1,6 @@
+// Foundation, not FoundationEssentials: case-insensitive and regular-expression `range(of:options:)` on the start page's HTML.
 import Foundation
+import JuiceEncodings
 
 /// The first POST form of a start page, as a browser submits it: its action and its hidden fields
 /// (a CSRF token among them) plus the name/value of its first submit button.
@@ -50,7 +52,7 @@ struct StartForm: Sendable {
         guard let range = tag.range(of: pattern, options: [.regularExpression, .caseInsensitive]) else { return nil }
         let match = tag[range]
         guard let equals = match.firstIndex(of: "=") else { return nil }
-        var value = match[match.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        var value = match[match.index(after: equals)...].trimmingHorizontalSpace()
         if let first = value.first, first == "\"" || first == "'", value.count >= 2 { value = String(value.dropFirst().dropLast()) }
         return decodeEntities(value)
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A JSON value as it was sent: the raw claims of a verified token (the toolkit), the header and claims
 /// of a captured client secret and the claims of a forged token (the emulator and the kit).

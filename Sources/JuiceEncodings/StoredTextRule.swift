@@ -44,12 +44,7 @@ package struct StoredTextRule: Sendable, Hashable {
     /// `text` without the white space at its ends, control characters excepted: a tab, a line break or
     /// U+0085 at an end stays, so ``check(_:)`` refuses it instead of a trim hiding it.
     package static func trimmingSpaces(_ text: String) -> String {
-        let scalars = text.unicodeScalars
-        let isSpace = { (scalar: Unicode.Scalar) in scalar.properties.isWhitespace && !isControl(scalar) }
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(scalars[first...last])
+        text.trimming { $0.properties.isWhitespace && !isControl($0) }
     }
 
     /// Refuses text with a control character (whatever its length).

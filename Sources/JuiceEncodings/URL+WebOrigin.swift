@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension URL {
     /// The origin a browser sends in `Origin` for this URL: `scheme://host[:port]`, lowercase; `nil`

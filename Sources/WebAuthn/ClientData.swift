@@ -1,5 +1,10 @@
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The fields of `clientDataJSON` (WebAuthn §5.8.1) the relying party checks. The raw bytes are kept:
 /// the signature covers their SHA-256, never a re-encoding.

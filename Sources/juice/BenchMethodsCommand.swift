@@ -35,7 +35,7 @@ struct BenchMethodsCommand: AsyncParsableCommand {
             server: serverBase, emulator: emulatorBase, clientID: "com.example.apple-samplecode.juice",
             appleIDs: [EmulatorConfiguration.numberedEmail("appleseed@juice.test", 1)], password: "juice")
         let (count, concurrency, serverOnly, passkeyOrigin) = (load.count, load.concurrency, load.serverOnly, load.passkeyOrigin)
-        let methods = try await BenchSignIn.withHTTPClient(concurrency: concurrency) { httpClient -> [String: JSONValue] in
+        let methods = try await BenchSignIn.withBenchClient(concurrency: concurrency) { httpClient -> [String: JSONValue] in
             [
                 BenchMethod.apple.rawValue: serverOnly
                     ? try await apple.runServerOnly(count: count, concurrency: concurrency, httpClient: httpClient)

@@ -59,7 +59,7 @@ struct BenchSignInCommand: AsyncParsableCommand {
             appleIDs: (1...appleIDCount).map { EmulatorConfiguration.numberedEmail(appleID, $0) }, password: password
         )
         let (count, concurrency, serverOnly, method, passkeyOrigin) = (load.count, load.concurrency, load.serverOnly, method, load.passkeyOrigin)
-        let result = try await BenchSignIn.withHTTPClient(concurrency: concurrency) { httpClient in
+        let result = try await BenchSignIn.withBenchClient(concurrency: concurrency) { httpClient in
             switch method {
             case .apple:
                 serverOnly
@@ -117,7 +117,7 @@ struct BenchSignIn: Sendable {
     /// Runs `body` with an HTTP client for the benchmark, shut down afterwards whatever `body` did. Its
     /// pool keeps up to `concurrency` connections to each host alive between sign-ins, so that every
     /// worker reuses one (AsyncHTTPClient's default is 8 a host).
-    static func withHTTPClient<Value: Sendable>(concurrency: Int, _ body: (HTTPClient) async throws -> Value) async throws -> Value {
+    static func withBenchClient<Value: Sendable>(concurrency: Int, _ body: (HTTPClient) async throws -> Value) async throws -> Value {
         let httpClient = OutgoingHTTP.makeClient { configuration in
             configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, concurrency)

@@ -23,7 +23,7 @@ struct BenchAnswerCheckTests {
         ])
     func wrongNonceAnswer(body: String, step: String) async throws {
         try await ScriptedHTTPServer.with(.json(status: 200, body: body)) { server in
-            try await BenchSignIn.withHTTPClient(concurrency: 1) { httpClient in
+            try await BenchSignIn.withBenchClient(concurrency: 1) { httpClient in
                 let error = await #expect(throws: BenchSignInError.self) {
                     _ = try await Self.signIn(at: server.url("")).credential(httpClient)
                 }
@@ -36,7 +36,7 @@ struct BenchAnswerCheckTests {
     func deviceAnswerWithoutCode() async throws {
         // Every request gets this answer: the nonce step reads its nonce, the device step finds no code.
         try await ScriptedHTTPServer.with(.json(status: 200, body: #"{"nonce": "n", "identityToken": "t"}"#)) { server in
-            try await BenchSignIn.withHTTPClient(concurrency: 1) { httpClient in
+            try await BenchSignIn.withBenchClient(concurrency: 1) { httpClient in
                 let error = await #expect(throws: BenchSignInError.self) {
                     _ = try await Self.signIn(at: server.url("")).credential(httpClient)
                 }
@@ -48,7 +48,7 @@ struct BenchAnswerCheckTests {
     @Test("a session answer with an empty or missing token fails the apple step", arguments: [#"{"token": ""}"#, #"{"session": "s"}"#])
     func sessionWithoutToken(body: String) async throws {
         try await ScriptedHTTPServer.with(.json(status: 200, body: body)) { server in
-            try await BenchSignIn.withHTTPClient(concurrency: 1) { httpClient in
+            try await BenchSignIn.withBenchClient(concurrency: 1) { httpClient in
                 let error = await #expect(throws: BenchSignInError.self) {
                     _ = try await Self.signIn(at: server.url("")).exchange(Self.credential, httpClient)
                 }
@@ -61,7 +61,7 @@ struct BenchAnswerCheckTests {
     func refusal() async throws {
         let body = #"{"error": "nonce_invalid", "reason": "the nonce was spent"}"#
         try await ScriptedHTTPServer.with(.json(status: 401, body: body)) { server in
-            try await BenchSignIn.withHTTPClient(concurrency: 1) { httpClient in
+            try await BenchSignIn.withBenchClient(concurrency: 1) { httpClient in
                 let error = await #expect(throws: BenchSignInError.self) {
                     _ = try await Self.signIn(at: server.url("")).exchange(Self.credential, httpClient)
                 }

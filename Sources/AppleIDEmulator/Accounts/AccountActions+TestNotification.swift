@@ -1,5 +1,10 @@
-import Foundation
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension AccountActions {
     /// Queues a `test` notification to the app's `notification_url` about the Apple ID (its `sub` at the

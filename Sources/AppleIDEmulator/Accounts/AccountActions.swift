@@ -1,5 +1,10 @@
-import Foundation
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What an Apple ID's owner (portal) or a script (admin endpoints) can do, each change and its
 /// notifications committed in one transaction.

@@ -1,6 +1,11 @@
-import Foundation
 import JuiceEncodings
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The Apple IDs of the configuration in force (``LiveConfiguration``), minus those deleted (deletion is persisted).
 struct AppleIDDirectory: Sendable {
@@ -30,7 +35,7 @@ struct AppleIDDirectory: Sendable {
 
     /// The Apple ID when `accountName` and `password` match and it was not deleted.
     func authenticate(accountName: String, password: String) async throws -> EmulatorConfiguration.AppleID? {
-        let key = accountName.trimmingCharacters(in: .whitespaces).lowercased()
+        let key = accountName.trimmingHorizontalSpace().lowercased()
         // Compare against a dummy when the account is unknown, so timing does not tell which exist.
         let candidate = accounts[key]
         let matches = constantTimeEquals(password, candidate?.password ?? "\u{0}unknown-account\u{0}")

@@ -1,6 +1,11 @@
-import Foundation
 import JuiceEncodings
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Short-lived browser sessions: between the sign-in and consent pages (`authorize`), and in the
 /// account portal (`portal`). Only digests of session ids are stored.

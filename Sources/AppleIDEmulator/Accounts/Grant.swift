@@ -1,5 +1,10 @@
-import Foundation
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Whether the person shares their address or a relay address with a team.
 enum EmailChoice: String, Sendable, Decodable {

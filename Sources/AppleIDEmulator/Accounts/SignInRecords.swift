@@ -1,5 +1,10 @@
-import Foundation
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a sign-in reads about one Apple ID and one app, in one statement where it took three or four:
 /// whether the Apple ID is active (stored and not deleted), how the app's team knows it (``TeamUser``),

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What request capture keeps of a client secret: its JOSE header and its claims, decoded when the capture
 /// is read. Never its signature, which is dropped unread, so a captured secret cannot be replayed (a secret

@@ -1,6 +1,11 @@
-import Foundation
 import JuiceEncodings
 import JuiceInfrastructure
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension CapturedRequest {
     /// The values of one row of the requests page (`EmulatorPageTemplates.requests`).

@@ -1,6 +1,11 @@
-import Foundation
 import Hummingbird
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Records every request to Apple's endpoints in ``RequestCapture``: when, method, path, client id,
 /// grant type, redirect URI, the client secret's header and claims (never its signature), and the

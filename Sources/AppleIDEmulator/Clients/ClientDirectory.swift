@@ -1,6 +1,11 @@
 import Crypto
-import Foundation
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Looks up client ids and team keys. Apps and keys come from the configuration in force
 /// (``LiveConfiguration``: the configured one plus seeds); which team owns an app comes from the store,

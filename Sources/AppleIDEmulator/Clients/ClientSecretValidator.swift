@@ -1,6 +1,11 @@
 import Crypto
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Checks a `client_secret` the way Apple does, with the emulator's own code: an ES256 JWT with a raw
 /// R‖S signature by a registered key of the client's team, naming that key in `kid`, with `iss` = the

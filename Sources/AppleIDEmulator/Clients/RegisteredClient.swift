@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A client id the emulator knows: an app's bundle id (device sign-ins) or one of its Services IDs (web).
 struct RegisteredClient: Sendable {

@@ -1,5 +1,10 @@
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension EmulatorConfiguration {
     /// Reads a seed: teams, apps and Apple IDs in the configuration's JSON shape, to be merged with

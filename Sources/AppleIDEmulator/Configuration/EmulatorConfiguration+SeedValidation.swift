@@ -1,5 +1,10 @@
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension EmulatorConfiguration {
     /// ``validate()`` for the result of ``merging(_:)`` with `seed`, naming each problem where its author

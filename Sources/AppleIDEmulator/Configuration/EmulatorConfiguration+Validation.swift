@@ -1,4 +1,6 @@
 import Crypto
+// Foundation, not FoundationEssentials: `JSONSerialization`, which reads the untyped document whose unknown
+// fields are reported.
 import Foundation
 import JuiceEncodings
 

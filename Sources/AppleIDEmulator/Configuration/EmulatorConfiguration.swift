@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What the emulator knows of the world: developer teams and their keys, apps, and Apple IDs.
 ///

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Apple's rules for redirect URIs (and, here, notification URLs): absolute https, a domain name
 /// (no IP address, no `localhost`), no fragment, no user info. With `allow_local_redirects`, `http`,

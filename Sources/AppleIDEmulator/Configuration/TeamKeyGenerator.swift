@@ -1,7 +1,12 @@
 import Crypto
-import Foundation
 import JuiceEncodings
 import JuiceInfrastructure
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A team key created by ``TeamKeyGenerator``: what goes into the emulator configuration.
 public struct GeneratedTeamKey: Sendable, Hashable {

@@ -1,8 +1,13 @@
-import Foundation
 import Hummingbird
 import JuiceEncodings
 import JuiceInfrastructure
 import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The Apple ID portal at `/account`: sign in as an Apple ID, see the apps using Sign in with Apple,
 /// Stop Using Apple ID, turn relay forwarding on or off, see the notifications sent, delete the Apple ID.

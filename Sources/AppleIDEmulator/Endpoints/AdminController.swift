@@ -1,5 +1,10 @@
-import Foundation
 import Hummingbird
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The admin JSON endpoints under `/emulator/admin/`, for tests and scripts. ``AdminRequestGuard`` checks
 /// every request first: the `admin_token` when there is one; otherwise a loopback `Host` and, for a

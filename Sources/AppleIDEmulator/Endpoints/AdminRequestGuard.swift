@@ -1,7 +1,12 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What every request under `/emulator/admin/` must pass before its handler runs.
 ///
@@ -58,7 +63,7 @@ struct AdminRequestGuard<Context: RequestContext>: RouterMiddleware {
 
     /// The host of a base URL such as `http://[::1]:8081`.
     static func hostName(ofURL url: String) -> String? {
-        guard let scheme = url.range(of: "://") else { return nil }
+        guard let scheme = url.firstRange(of: "://") else { return nil }
         let authority = url[scheme.upperBound...].prefix { $0 != "/" }
         return hostName(ofAuthority: String(authority))
     }

@@ -1,8 +1,13 @@
-import Foundation
 import Hummingbird
 import JuiceEncodings
 import JuiceInfrastructure
 import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `GET /auth/authorize` (the sign-in page) and `POST /auth/authorize` (sign in, consent, continue or
 /// cancel, then the answer per `response_mode`).

@@ -1,5 +1,10 @@
-import Foundation
 import Hummingbird
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Failure injection under `/emulator/admin/failures` (admin token, JSON): `POST` adds a failure
 /// (``FailureRequest``), `GET` lists those in force, `DELETE` clears them (`?id=` one of them).

@@ -1,5 +1,10 @@
-import Foundation
 import Hummingbird
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The fixture API under `/emulator/admin/` (admin token, JSON): reset to the configured state, seed
 /// Apple IDs, teams and apps, read, set or advance the emulator's clock, and list what was issued per app.

@@ -1,9 +1,14 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
 import JuiceEncodings
 import JuiceInfrastructure
 import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Request reading and response building shared by every endpoint.
 enum HTTPExchange {

@@ -1,6 +1,12 @@
-import Foundation
 import Hummingbird
+import JuiceEncodings
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `POST /auth/usermigrationinfo`: `sub` + `target` → `transfer_sub` (sending team), `transfer_sub` → `sub`
 /// and email (receiving team). Requires `Authorization: Bearer` with a `user.migration` access token.
@@ -36,7 +42,7 @@ struct MigrationController: Sendable {
                 let (client, teamID) = try await validator.validate(
                     secret: form["client_secret"], clientID: form["client_id"], allowPreviousTeam: true)
                 guard let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer "),
-                    case let bearer = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces), !bearer.isEmpty
+                    case let bearer = authorization.dropFirst(7).trimmingHorizontalSpace(), !bearer.isEmpty
                 else {
                     throw OAuthError.invalidRequest("Authorization: Bearer <user.migration access token> is required")
                 }

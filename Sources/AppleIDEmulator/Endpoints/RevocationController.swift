@@ -1,7 +1,12 @@
-import Foundation
 import Hummingbird
 import JuiceEncodings
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `POST /auth/revoke`: revoking a user's token ends the grant and every token under it, as at Apple.
 struct RevocationController: Sendable {

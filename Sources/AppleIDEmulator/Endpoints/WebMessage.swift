@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What `response_mode=web_message` hands to the page that opened the popup: the popup's final page
 /// posts this object to `window.opener` with `postMessage`, targeted at the origin of the redirect URI,

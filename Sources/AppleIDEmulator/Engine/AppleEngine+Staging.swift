@@ -1,5 +1,10 @@
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What the fixture API does over HTTP, in process: Apple IDs, completed sign-ins, injected failures,
 /// key rotation, forged tokens, and what Apple's endpoints saw. The conformance kit stages its cases with it.

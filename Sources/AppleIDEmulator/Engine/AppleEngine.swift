@@ -1,5 +1,10 @@
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The emulator's Apple in one value: the store, signing keys, clients, Apple IDs, token endpoint,
 /// client-secret check, clock, injected failures and captured requests, wired once.

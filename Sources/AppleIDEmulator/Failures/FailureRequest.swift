@@ -1,4 +1,10 @@
-import Foundation
+import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The body of `POST /emulator/admin/failures`, checked field by field:
 /// `{"kind", "client_id"?, "count"?, "delay_seconds"?, "status"?, "relay_domain"?}`.
@@ -63,7 +69,7 @@ struct FailureRequest: Sendable, Equatable {
     /// Reads and checks `body`; `isClient` says whether a client id is registered (a bundle id or Services
     /// ID; for `drop_notifications`, a bundle id).
     static func parse(_ body: Data, isClient: (FailureKind, String) async throws -> Bool) async throws -> FailureRequest {
-        guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
+        guard case .object(let object) = try? JSONDecoder().decode(JSONValue.self, from: body) else {
             throw OAuthError.invalidRequest("the body must be a JSON object")
         }
         if let unknown = object.keys.filter({ !fields.contains($0) }).sorted().first {

@@ -1,7 +1,12 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What `/auth/token` answers under an injected failure: a 5xx, `invalid_grant`, `invalid_client`, a
 /// body that is not JSON, or (after a delay) the usual answer. Consulted before the request is checked,

@@ -1,6 +1,11 @@
-import Foundation
 import JuiceInfrastructure
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What the fixture API does between test cases: reset to the configured state, seed Apple IDs, teams
 /// and apps, move the clock, and list what was issued. Resets and seeds run one at a time.

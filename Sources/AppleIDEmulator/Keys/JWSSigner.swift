@@ -1,6 +1,11 @@
 import CryptoExtras
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Builds RS256 compact JWS tokens (identity tokens, notifications) with the active signing key.
 struct JWSSigner: Sendable {

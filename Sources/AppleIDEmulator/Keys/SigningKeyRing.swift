@@ -1,6 +1,11 @@
 import CryptoExtras
-import Foundation
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The emulator's RSA-2048 signing keys, persisted in the store.
 ///

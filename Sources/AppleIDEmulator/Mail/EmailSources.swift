@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A team's registered email sources (`apps[].email_sources`): domains and individual addresses.
 ///

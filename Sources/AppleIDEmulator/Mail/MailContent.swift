@@ -1,5 +1,10 @@
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What the inbox shows of a message: its headers, the `From` addresses, the decoded subject, and a
 /// text body (the `text/plain` part, else the `text/html` part shown as text).
@@ -58,12 +63,12 @@ struct MailContent: Sendable {
         for line in lines {
             let text = String(decoding: line, as: UTF8.self)
             if let first = text.first, first == " " || first == "\t", !headers.isEmpty {
-                headers[headers.count - 1].value += " " + text.trimmingCharacters(in: .whitespaces)
+                headers[headers.count - 1].value += " " + text.trimmingHorizontalSpace()
             } else if let colon = text.firstIndex(of: ":") {
                 headers.append(
                     (
-                        String(text[..<colon]).trimmingCharacters(in: .whitespaces),
-                        String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                        String(text[..<colon]).trimmingHorizontalSpace(),
+                        String(text[text.index(after: colon)...]).trimmingHorizontalSpace()
                     ))
             }
         }
@@ -88,21 +93,21 @@ struct MailContent: Sendable {
     }
 
     static func contentType(_ value: String) -> (String, [String: String]) {
-        let pieces = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        let pieces = value.split(separator: ";").map { $0.trimmingHorizontalSpace() }
         var parameters: [String: String] = [:]
         for piece in pieces.dropFirst() {
             guard let equals = piece.firstIndex(of: "=") else { continue }
-            var parameterValue = String(piece[piece.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+            var parameterValue = String(piece[piece.index(after: equals)...]).trimmingHorizontalSpace()
             if parameterValue.count >= 2, parameterValue.hasPrefix("\""), parameterValue.hasSuffix("\"") {
                 parameterValue = String(parameterValue.dropFirst().dropLast())
             }
-            parameters[piece[..<equals].trimmingCharacters(in: .whitespaces).lowercased()] = parameterValue
+            parameters[piece[..<equals].trimmingHorizontalSpace().lowercased()] = parameterValue
         }
         return ((pieces.first ?? "text/plain").lowercased(), parameters)
     }
 
     static func multipartParts(_ body: [UInt8], boundary: String) -> [[UInt8]] {
-        let text = String(decoding: body, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        let text = String(decoding: body, as: UTF8.self).replacing("\r\n", with: "\n")
         var parts: [[UInt8]] = []
         var current: [String]?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -172,7 +177,7 @@ struct MailContent: Sendable {
         var result = ""
         var rest = Substring(value)
         var lastWasEncoded = false
-        while let start = rest.range(of: "=?") {
+        while let start = rest.firstRange(of: "=?") {
             let before = rest[..<start.lowerBound]
             guard let decoded = encodedWord(rest[start.lowerBound...]) else {
                 result += before + "=?"

@@ -1,5 +1,10 @@
-import Foundation
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads what the relay delivered (each Apple ID's inbox) and what it refused.
 struct MailInbox: Sendable {

@@ -1,5 +1,10 @@
-import Foundation
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The relay's rules and its storage: which recipients exist and forward, which senders a team
 /// registered, delivery into the Apple ID's inbox, and the log of refusals.

@@ -1,4 +1,10 @@
-import Foundation
+import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One SMTP conversation (RFC 5321): EHLO/HELO, MAIL (with SIZE and BODY), RCPT, DATA, RSET, NOOP,
 /// QUIT. Each line in gives the replies to send; the relay decides who may send to whom.
@@ -50,7 +56,7 @@ struct SMTPSession: Sendable {
         }
         let text = String(decoding: bytes, as: UTF8.self)
         let verb = text.prefix { $0 != " " }.uppercased()
-        let argument = text.dropFirst(verb.count).trimmingCharacters(in: .whitespaces)
+        let argument = text.dropFirst(verb.count).trimmingHorizontalSpace()
         do {
             return try await command(verb, argument)
         } catch {
@@ -210,7 +216,7 @@ struct SMTPSession: Sendable {
     /// Parses `FROM:<path> params` / `TO:<path> params` (a space after the colon is tolerated).
     static func path(_ argument: String, keyword: String) -> (String, [String])? {
         guard argument.uppercased().hasPrefix(keyword + ":") else { return nil }
-        let rest = argument.dropFirst(keyword.count + 1).trimmingCharacters(in: .whitespaces)
+        let rest = argument.dropFirst(keyword.count + 1).trimmingHorizontalSpace()
         guard rest.hasPrefix("<"), let close = rest.firstIndex(of: ">") else { return nil }
         var path = String(rest[rest.index(after: rest.startIndex)..<close])
         // A source route (`@a,@b:user@c`) is accepted and ignored, as RFC 5321 asks.

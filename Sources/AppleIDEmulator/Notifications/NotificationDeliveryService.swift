@@ -1,11 +1,16 @@
 import AsyncHTTPClient
-import Foundation
 import JuiceHTTP
 import Logging
 import NIOCore
 import NIOHTTP1
 import SQLKit
 import ServiceLifecycle
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Delivers queued notifications: signs each with the current key, POSTs `{"payload": "<JWT>"}` to
 /// the app's notification URL, and on failure retries with doubling, capped backoff up to a bounded

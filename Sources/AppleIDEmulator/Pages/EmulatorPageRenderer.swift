@@ -1,7 +1,12 @@
 import Crypto
-import Foundation
 import Hummingbird
 import JuiceInfrastructure
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Renders the Apple pages from ``EmulatorPageTemplates`` with the strings of the chosen language.
 struct EmulatorPageRenderer: Sendable {
@@ -34,7 +39,7 @@ struct EmulatorPageRenderer: Sendable {
 
     /// A localized string with `%@` replaced by `argument`.
     static func string(_ key: String, _ language: PageLanguage, _ argument: String = "") -> String {
-        (EmulatorPageStrings.table(language)[key] ?? key).replacingOccurrences(of: "%@", with: argument)
+        (EmulatorPageStrings.table(language)[key] ?? key).replacing("%@", with: argument)
     }
 
     /// Hidden inputs for `pairs`.

@@ -1,7 +1,12 @@
-import Foundation
 import JuiceInfrastructure
 import Logging
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The emulator's persistent state: `emulator.sqlite` (WAL mode) under the data directory.
 ///

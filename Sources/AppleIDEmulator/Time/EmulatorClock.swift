@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The emulator's own clock: the injected ``EmulatorTime`` plus an offset that only the fixture API
 /// (admin, `POST /emulator/admin/clock`) sets or advances, and a reset clears. Every component reads

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The result of an authorization: a code, maybe an identity token, and on the first authorization
 /// the once-only user information.

@@ -1,5 +1,11 @@
-import Foundation
+import JuiceEncodings
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Issues authorization codes (and identity tokens) for web and device sign-ins, recording consent
 /// on the first authorization of an app.
@@ -86,7 +92,7 @@ struct Authorizer: Sendable {
 
     /// A trimmed name, or `nil` when empty (the Apple ID's own name is used then).
     static func cleanName(_ name: String?) -> String? {
-        guard let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        guard let trimmed = name?.trimmingWhitespace(), !trimmed.isEmpty else { return nil }
         return trimmed
     }
 }

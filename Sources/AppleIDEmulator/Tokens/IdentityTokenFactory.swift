@@ -1,5 +1,10 @@
-import Foundation
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What an identity token is about.
 struct IdentitySubject: Sendable {

@@ -1,8 +1,13 @@
 import Crypto
 import CryptoExtras
-import Foundation
 import JuiceEncodings
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The one hook for tokens Apple would never mint: the conformance kit's hostile cases (a forged
 /// signature, `alg: none`, HS256 keyed with Apple's public key, a key Apple never published, another

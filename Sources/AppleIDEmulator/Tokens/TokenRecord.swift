@@ -1,6 +1,11 @@
-import Foundation
 import JuiceEncodings
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A stored (hashed) refresh, access or migration token.
 struct TokenRecord: Sendable {

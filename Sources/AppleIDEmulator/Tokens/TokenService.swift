@@ -1,5 +1,10 @@
-import Foundation
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The grants of `/auth/token`: authorization code, refresh token, and client credentials for user migration.
 struct TokenService: Sendable {

@@ -1,5 +1,10 @@
-import Foundation
 import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Transfer identifiers: one per Apple ID per (sending team, receiving team), in Apple's `sub` shape.
 enum TransferSubject {

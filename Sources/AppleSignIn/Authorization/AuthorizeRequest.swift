@@ -1,5 +1,10 @@
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A request to Apple's `/auth/authorize`: builds the URL the browser is sent to.
 ///

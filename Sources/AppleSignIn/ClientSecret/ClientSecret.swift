@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A signed client secret (ES256 JWT). Its description is redacted so it cannot leak into logs.
 public struct ClientSecret: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {

@@ -1,6 +1,11 @@
 import Crypto
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Signs the ES256 client secrets Apple's REST endpoints require, caching each until shortly before expiry.
 ///

@@ -1,4 +1,5 @@
 import Crypto
+// Foundation, not FoundationEssentials: `NSError.localizedDescription`, the reason a file could not be read.
 import Foundation
 
 /// What a relying party needs to talk to Apple: ids, the team's private key, and where Apple is.

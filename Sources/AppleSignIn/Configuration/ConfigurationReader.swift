@@ -1,6 +1,11 @@
 import Crypto
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads fields of a configuration document, collecting every problem instead of stopping at the first.
 ///
@@ -40,7 +45,7 @@ package struct ConfigurationReader {
             case .integer(let integer): Int(exactly: integer)
             // Exactly, or not at all: 1e22 or 8080.5 is no port.
             case .number(let double): Int(exactly: double)
-            case .string(let text): Int(text.trimmingCharacters(in: .whitespaces))
+            case .string(let text): Int(text.trimmingHorizontalSpace())
             default: nil
             }
         guard let number, range.contains(number) else {
@@ -70,7 +75,7 @@ package struct ConfigurationReader {
             problem(field, message)
             return nil
         }
-        return items.compactMap { $0.stringValue?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return items.compactMap { $0.stringValue?.trimmingHorizontalSpace() }.filter { !$0.isEmpty }
     }
 
     package mutating func optionalString(_ field: ConfigurationField) -> String? {
@@ -87,7 +92,7 @@ package struct ConfigurationReader {
             if document[field.name] == nil || document[field.name] == .null { problem(field, "is required") }
             return nil
         }
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !text.trimmingHorizontalSpace().isEmpty else {
             problem(field, "must not be empty")
             return nil
         }

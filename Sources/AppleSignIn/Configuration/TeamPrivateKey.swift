@@ -1,6 +1,11 @@
 import Crypto
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads the team's Sign in with Apple key: a P-256 key in a PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`),
 /// as in the `AuthKey_XXXXXXXXXX.p8` file Apple lets you download once.
@@ -24,7 +29,7 @@ public enum TeamPrivateKey {
 
     /// Parses a .p8 PEM.
     public static func parse(pem: String) throws(Failure) -> P256.Signing.PrivateKey {
-        let trimmed = pem.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = pem.trimmingWhitespace()
         guard trimmed.hasPrefix("-----BEGIN PRIVATE KEY-----"), trimmed.hasSuffix("-----END PRIVATE KEY-----") else {
             if trimmed.hasPrefix("-----BEGIN EC PRIVATE KEY-----") {
                 throw Failure(.sec1Key, "the key is a SEC1 EC key; Apple's .p8 keys are PKCS#8 (BEGIN PRIVATE KEY)")

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Synchronous ways into the token rules for the libFuzzer targets in `Fuzz/` (not API: reachable only
 /// through `@_spi(Fuzzing) import AppleSignIn`).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What every JWT Apple signs is checked against, whatever it carries (an identity token, a server
 /// notification): the RS256 signature by a key in Apple's key set, then claim rules against one

@@ -1,5 +1,10 @@
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The verified claims of an Apple identity token.
 ///

@@ -1,5 +1,10 @@
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Every time claim (`exp`, `iat`, `nbf`, `auth_time`) that is present must be a JSON number of
 /// seconds between 1970 and 9999, and `real_user_status` an integer 0, 1 or 2. A signed but absurd

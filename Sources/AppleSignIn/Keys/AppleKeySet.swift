@@ -1,7 +1,12 @@
 import CryptoExtras
-import Foundation
 import Logging
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Apple's current identity-token signing keys, cached and refreshed.
 ///

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where an ``AppleKeySet`` gets Apple's public keys from.
 public protocol AppleKeySource: Sendable {

@@ -1,9 +1,15 @@
 import AsyncHTTPClient
-import Foundation
+import JuiceEncodings
 import JuiceHTTP
 import Logging
 import NIOCore
 import NIOHTTP1
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Fetches `{apple_base_url}/auth/keys` over HTTP(S).
 public struct HTTPAppleKeySource: AppleKeySource {
@@ -61,9 +67,9 @@ public struct HTTPAppleKeySource: AppleKeySource {
     /// Reads `max-age=N` from a `Cache-Control` header value; `no-store`/`no-cache` mean zero.
     static func maxAge(fromCacheControl value: String) -> Duration? {
         for directive in value.split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingHorizontalSpace().lowercased() }
             if parts[0] == "no-store" || parts[0] == "no-cache" { return .zero }
-            if parts[0] == "max-age", parts.count == 2, let seconds = Int64(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))),
+            if parts[0] == "max-age", parts.count == 2, let seconds = Int64(parts[1].trimming { $0 == "\"" }),
                 seconds >= 0
             {
                 return .seconds(seconds)

@@ -1,6 +1,11 @@
 import CryptoExtras
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The RS256 signing keys of a JWKS document, by key id.
 ///

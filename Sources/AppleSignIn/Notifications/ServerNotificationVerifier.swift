@@ -1,5 +1,10 @@
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Verifies the server-to-server notifications Apple POSTs as `{"payload": "<JWT>"}`.
 ///

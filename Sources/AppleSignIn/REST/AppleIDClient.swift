@@ -1,10 +1,15 @@
 import AsyncHTTPClient
-import Foundation
 import JuiceEncodings
 import JuiceHTTP
 import Logging
 import NIOCore
 import NIOHTTP1
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Calls Apple's REST endpoints: code exchange, refresh-token validation, revocation and app-transfer migration.
 ///

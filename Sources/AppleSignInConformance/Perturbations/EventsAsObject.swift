@@ -1,6 +1,11 @@
 import AppleIDEmulator
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A notification whose `events` claim is a JSON object, not the JSON string Apple sends.
 struct EventsAsObject: Perturbation {

@@ -1,5 +1,10 @@
-import Foundation
 import JuiceEncodings
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `exp` must be in the future and `iat`/`nbf` not in the future, each within the clock skew.
 struct LifetimeRule: TokenRule {
