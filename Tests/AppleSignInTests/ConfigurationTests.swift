@@ -75,6 +75,19 @@ final class ConfigurationTests {
         #expect(found["extra"] == "is not a known setting")
     }
 
+    @Test("a configuration file that cannot be read says why in the system's words")
+    func unreadableFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("juice-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = directory.appendingPathComponent("config.json")
+        let error = #expect(throws: ConfigurationError.self) { try AppleSignInConfiguration(contentsOf: missing) }
+        #expect(error?.problems.map(\.message) == ["cannot read \(missing.path): No such file or directory"])
+        // A directory where the file should be.
+        let folder = #expect(throws: ConfigurationError.self) { try AppleSignInConfiguration(contentsOf: directory) }
+        #expect(folder?.problems.first?.message == "cannot read \(directory.path): Is a directory")
+    }
+
     @Test("a key that is not a P-256 PKCS#8 key is refused, and the key never appears in the message")
     func wrongKeys() throws {
         let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048).pkcs8PEMRepresentation

@@ -1,6 +1,17 @@
 import Crypto
-// Foundation, not FoundationEssentials: `NSError.localizedDescription`, the reason a file could not be read.
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What a relying party needs to talk to Apple: ids, the team's private key, and where Apple is.
 ///
@@ -121,8 +132,11 @@ public struct AppleSignInConfiguration: Sendable {
         )
     }
 
+    /// Why a file could not be read, in the system's words ("No such file or directory", "Permission
+    /// denied"): the POSIX error under FoundationEssentials' `CocoaError`, which has no localized text.
     static func describe(_ error: any Error) -> String {
-        (error as NSError).localizedDescription
+        guard let posix = (error as? CocoaError)?.underlying as? POSIXError else { return String(describing: error) }
+        return String(cString: strerror(posix.code.rawValue))
     }
 }
 
