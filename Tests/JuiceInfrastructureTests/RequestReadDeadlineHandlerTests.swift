@@ -69,5 +69,13 @@ struct RequestReadDeadlineHandlerTests {
         #expect(RequestReadDeadlineHandler.bodyFraming(Array("POST / HTTP/1.1\r\ncontent-LENGTH:  42 \r\n\r\n".utf8)) == (42, false))
         #expect(RequestReadDeadlineHandler.bodyFraming(Array("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, Chunked\r\n\r\n".utf8)) == (0, true))
         #expect(RequestReadDeadlineHandler.bodyFraming(Array("POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n".utf8)) == (0, false))
+        // A name is matched whole and in any case, never by a prefix, and a byte that only looks alike
+        // under the 0x20 bit (`\r` against `-`) is no match.
+        #expect(
+            RequestReadDeadlineHandler.bodyFraming(Array("POST / HTTP/1.1\r\nX-Content-Length: 5\r\nContent-Lengths: 6\r\n\r\n".utf8)) == (0, false))
+        #expect(RequestReadDeadlineHandler.bodyFraming(Array("POST / HTTP/1.1\r\nCONTENT\rLENGTH: 7\r\n\r\n".utf8)) == (0, false))
+        #expect(RequestReadDeadlineHandler.bodyFraming(Array("POST / HTTP/1.1\r\nContent-Length:\t9\r\nHost: a\r\n\r\n".utf8)) == (9, false))
+        #expect(RequestReadDeadlineHandler.bodyFraming(Array("POST / HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n".utf8)) == (0, false))
+        #expect(RequestReadDeadlineHandler.bodyFraming(Array("POST / HTTP/1.1\r\nContent-Length: \r\n\r\n".utf8)) == (0, false))
     }
 }

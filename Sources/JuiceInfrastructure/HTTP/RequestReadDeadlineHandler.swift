@@ -124,24 +124,44 @@ package final class RequestReadDeadlineHandler: ChannelDuplexHandler, RemovableC
     }
 
     /// The body's `Content-Length` (0 when absent or unreadable: the decoder judges it) and whether
-    /// it is chunked, read from a head's header lines.
+    /// it is chunked, read from a head's header lines. Every request's head passes here, so header names
+    /// are compared as bytes; only the two values that matter become strings.
     static func bodyFraming(_ head: [UInt8]) -> (length: Int, chunked: Bool) {
         var length = 0
         var chunked = false
         for line in head.split(separator: 0x0A) {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self).lowercased()
-            let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingASCIISpaces()
-            if name == "content-length", let number = Int(value), number >= 0 { length = number }
-            if name == "transfer-encoding", value.lowercased().contains("chunked") { chunked = true }
+            let name = line[line.startIndex..<colon]
+            if name.isASCIICaseInsensitive(Self.contentLength) {
+                if let number = Int(String(decoding: line[(colon + 1)...].trimmingASCIISpaces(), as: UTF8.self)), number >= 0 {
+                    length = number
+                }
+            } else if name.isASCIICaseInsensitive(Self.transferEncoding) {
+                let value = String(decoding: line[(colon + 1)...], as: UTF8.self)
+                if value.lowercased().contains("chunked") { chunked = true }
+            }
         }
         return (length, chunked)
     }
+
+    private static let contentLength = Array("content-length".utf8)
+    private static let transferEncoding = Array("transfer-encoding".utf8)
 }
 
-extension String {
-    fileprivate func trimmingASCIISpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-        return String(self.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+extension ArraySlice<UInt8> {
+    /// Whether these bytes are `lowercase` (ASCII lowercase letters and punctuation) in any ASCII case.
+    fileprivate func isASCIICaseInsensitive(_ lowercase: [UInt8]) -> Bool {
+        guard count == lowercase.count else { return false }
+        // Setting bit 0x20 lowercases an ASCII letter; any other byte must be equal as it is (`\r` | 0x20 is `-`).
+        return zip(self, lowercase).allSatisfy { byte, expected in
+            (0x61...0x7A).contains(expected) ? byte | 0x20 == expected : byte == expected
+        }
+    }
+
+    /// Without spaces, tabs and carriage returns at either end.
+    fileprivate func trimmingASCIISpaces() -> ArraySlice<UInt8> {
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return [] }
+        return self[first...last]
     }
 }
