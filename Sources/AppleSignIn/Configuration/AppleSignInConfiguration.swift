@@ -5,13 +5,6 @@ import Crypto
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// What a relying party needs to talk to Apple: ids, the team's private key, and where Apple is.
 ///
@@ -136,7 +129,7 @@ public struct AppleSignInConfiguration: Sendable {
     /// denied"): the POSIX error under FoundationEssentials' `CocoaError`, which has no localized text.
     static func describe(_ error: any Error) -> String {
         guard let posix = (error as? CocoaError)?.underlying as? POSIXError else { return String(describing: error) }
-        return String(cString: strerror(posix.code.rawValue))
+        return CLibrary.message(for: posix)
     }
 }
 

@@ -7,14 +7,6 @@ import JuiceEncodings
     import Foundation
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A JWS in compact serialization, split and decoded but not yet verified.
 ///
 /// Parsing works on the token's UTF-8 bytes throughout (no `Character` processing): verification runs
@@ -56,9 +48,9 @@ struct CompactJWS: Sendable {
         guard bytes.count <= Self.maximumLength else {
             throw .malformed("the token is longer than \(Self.maximumLength) bytes")
         }
-        let firstDot = Self.index(of: UInt8(ascii: "."), in: bytes, from: 0)
-        let secondDot = firstDot.flatMap { Self.index(of: UInt8(ascii: "."), in: bytes, from: $0 + 1) }
-        let thirdDot = secondDot.flatMap { Self.index(of: UInt8(ascii: "."), in: bytes, from: $0 + 1) }
+        let firstDot = CLibrary.firstIndex(of: UInt8(ascii: "."), in: bytes, from: 0)
+        let secondDot = firstDot.flatMap { CLibrary.firstIndex(of: UInt8(ascii: "."), in: bytes, from: $0 + 1) }
+        let thirdDot = secondDot.flatMap { CLibrary.firstIndex(of: UInt8(ascii: "."), in: bytes, from: $0 + 1) }
         guard let firstDot, let secondDot, thirdDot == nil else {
             let dotCount = [firstDot, secondDot, thirdDot].compactMap { $0 }.count
             throw .malformed("a JWS has three dot-separated parts; this has \(dotCount + 1)\(dotCount > 2 ? " or more" : "")")
@@ -89,13 +81,5 @@ struct CompactJWS: Sendable {
             return .success(object)
         }
         return try parsed.get()
-    }
-
-    /// The index of the first `byte` in `bytes` at or after `start` (`memchr`: the token is scanned for
-    /// its dots on every verification).
-    private static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard start < bytes.count, let base = bytes.baseAddress else { return nil }
-        guard let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
-        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 }
