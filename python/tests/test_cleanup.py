@@ -56,8 +56,16 @@ def gone_within(pid: int, seconds: float = 20.0) -> bool:
     return not alive(pid)
 
 
+def default_sigint() -> None:
+    """Runs in a child before it starts: Ctrl-C at its default, as in a terminal. A shell without job control
+    starts background commands with SIGINT ignored, and a Python started that way never raises
+    KeyboardInterrupt, so a test run launched with `&` would otherwise see Ctrl-C ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def started_holder(env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], int]:
-    holder = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, text=True, env=env)
+    holder = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, text=True, env=env,
+                              preexec_fn=default_sigint)
     assert holder.stdout is not None
     readable, _, _ = select.select([holder.stdout], [], [], 60)
     assert readable, "the holder printed nothing within 60 s"
@@ -135,6 +143,7 @@ def test_an_interrupted_pytest_run_leaves_no_emulator(pytester: pytest.Pytester,
     pid_file = tmp_path / "pid"
     env = dict(os.environ, PID_FILE=str(pid_file), HANG="1")
     run = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)], env=env,
+                           preexec_fn=default_sigint,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=pytester.path)
     deadline = time.monotonic() + 60
     while not pid_file.exists() or not pid_file.read_text():
