@@ -29,6 +29,13 @@ struct BenchLoadOptions: ParsableArguments {
     )
     var serverOnly = false
 
+    @Option(
+        name: .customLong("server-pid"),
+        help:
+            "The server's process id on this machine: its CPU time while the clock runs is reported per sign-in (server_cpu_ms_per_sign_in; Linux)."
+    )
+    var serverPID: Int32?
+
     /// ``server`` without a trailing slash (valid once ``validate()`` passed).
     var serverBase: String { BenchSignIn.baseURL(server) ?? server }
     /// ``emulator`` without a trailing slash.
@@ -46,6 +53,9 @@ struct BenchLoadOptions: ParsableArguments {
         }
         guard BenchSignIn.baseURL(emulator) != nil else {
             throw ValidationError("--emulator must be an http(s) URL such as http://127.0.0.1:8081")
+        }
+        if let serverPID, BenchCPUTime.processCPUTime(serverPID) == nil {
+            throw ValidationError("--server-pid \(serverPID): no process whose CPU time can be read from /proc/\(serverPID)/stat")
         }
         if let passkeyOrigin, BenchSignIn.baseURL(passkeyOrigin) == nil {
             throw ValidationError("--passkey-origin must be an origin such as http://localhost:8080")

@@ -35,16 +35,18 @@ struct BenchMethodsCommand: AsyncParsableCommand {
             server: serverBase, emulator: emulatorBase, clientID: "com.example.apple-samplecode.juice",
             appleIDs: [EmulatorConfiguration.numberedEmail("appleseed@juice.test", 1)], password: "juice")
         let (count, concurrency, serverOnly, passkeyOrigin) = (load.count, load.concurrency, load.serverOnly, load.passkeyOrigin)
-        let methods = try await BenchSignIn.withBenchClient(concurrency: concurrency) { httpClient -> [String: JSONValue] in
-            [
-                BenchMethod.apple.rawValue: serverOnly
-                    ? try await apple.runServerOnly(count: count, concurrency: concurrency, httpClient: httpClient)
-                    : try await apple.run(count: count, concurrency: concurrency, httpClient: httpClient),
-                BenchMethod.password.rawValue: try await BenchPasswordSignIn(server: serverBase).run(
-                    count: count, concurrency: concurrency, httpClient: httpClient),
-                BenchMethod.passkey.rawValue: try await BenchPasskeySignIn(server: serverBase, origin: passkeyOrigin).run(
-                    count: count, concurrency: concurrency, serverOnly: serverOnly, httpClient: httpClient),
-            ]
+        let methods = try await BenchCPUTime.$serverProcessID.withValue(load.serverPID) {
+            try await BenchSignIn.withBenchClient(concurrency: concurrency) { httpClient -> [String: JSONValue] in
+                [
+                    BenchMethod.apple.rawValue: serverOnly
+                        ? try await apple.runServerOnly(count: count, concurrency: concurrency, httpClient: httpClient)
+                        : try await apple.run(count: count, concurrency: concurrency, httpClient: httpClient),
+                    BenchMethod.password.rawValue: try await BenchPasswordSignIn(server: serverBase).run(
+                        count: count, concurrency: concurrency, httpClient: httpClient),
+                    BenchMethod.passkey.rawValue: try await BenchPasskeySignIn(server: serverBase, origin: passkeyOrigin).run(
+                        count: count, concurrency: concurrency, serverOnly: serverOnly, httpClient: httpClient),
+                ]
+            }
         }
         print(Self.summary(methods: methods, reference: reference).jsonString())
     }

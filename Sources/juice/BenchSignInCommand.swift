@@ -59,17 +59,19 @@ struct BenchSignInCommand: AsyncParsableCommand {
             appleIDs: (1...appleIDCount).map { EmulatorConfiguration.numberedEmail(appleID, $0) }, password: password
         )
         let (count, concurrency, serverOnly, method, passkeyOrigin) = (load.count, load.concurrency, load.serverOnly, method, load.passkeyOrigin)
-        let result = try await BenchSignIn.withBenchClient(concurrency: concurrency) { httpClient in
-            switch method {
-            case .apple:
-                serverOnly
-                    ? try await apple.runServerOnly(count: count, concurrency: concurrency, httpClient: httpClient)
-                    : try await apple.run(count: count, concurrency: concurrency, httpClient: httpClient)
-            case .password:
-                try await BenchPasswordSignIn(server: serverBase).run(count: count, concurrency: concurrency, httpClient: httpClient)
-            case .passkey:
-                try await BenchPasskeySignIn(server: serverBase, origin: passkeyOrigin).run(
-                    count: count, concurrency: concurrency, serverOnly: serverOnly, httpClient: httpClient)
+        let result = try await BenchCPUTime.$serverProcessID.withValue(load.serverPID) {
+            try await BenchSignIn.withBenchClient(concurrency: concurrency) { httpClient in
+                switch method {
+                case .apple:
+                    serverOnly
+                        ? try await apple.runServerOnly(count: count, concurrency: concurrency, httpClient: httpClient)
+                        : try await apple.run(count: count, concurrency: concurrency, httpClient: httpClient)
+                case .password:
+                    try await BenchPasswordSignIn(server: serverBase).run(count: count, concurrency: concurrency, httpClient: httpClient)
+                case .passkey:
+                    try await BenchPasskeySignIn(server: serverBase, origin: passkeyOrigin).run(
+                        count: count, concurrency: concurrency, serverOnly: serverOnly, httpClient: httpClient)
+                }
             }
         }
         print(result.jsonString())
@@ -176,6 +178,8 @@ struct BenchSignIn: Sendable {
         var latencies: [Duration] = []
         var failures: [String: Int] = [:]
         var elapsed: Duration = .zero
+        /// CPU time spent while the steps ran (``BenchCPUTime``).
+        var cpu = BenchCPUTime(driver: .zero, server: nil)
     }
 
     /// Runs `step` for the indices `0..<count` on `concurrency` workers (each one after the other,
@@ -187,6 +191,7 @@ struct BenchSignIn: Sendable {
         let progress = BenchProgress(label: label, total: count)
         defer { progress.finish() }
         let start = ContinuousClock.now
+        let cpuAtStart = BenchCPUTime.now()
         var timed = try await withThrowingTaskGroup(of: Timed.self) { group in
             for worker in 0..<workers {
                 group.addTask {
@@ -213,6 +218,7 @@ struct BenchSignIn: Sendable {
             return all
         }
         timed.elapsed = ContinuousClock.now - start
+        timed.cpu = BenchCPUTime.now().since(cpuAtStart)
         return timed
     }
 
@@ -239,6 +245,12 @@ struct BenchSignIn: Sendable {
             json["p50_ms"] = .number(summary.p50.roundedMilliseconds)
             json["p99_ms"] = .number(summary.p99.roundedMilliseconds)
             json["max_ms"] = .number(summary.max.roundedMilliseconds)
+        }
+        // CPU per completed sign-in while the clock ran: the driver's own, and the server's with --server-pid.
+        let succeeded = Double(max(timed.latencies.count, 1))
+        json["driver_cpu_ms_per_sign_in"] = .number((timed.cpu.driver.inSeconds * 1000 / succeeded * 1000).rounded() / 1000)
+        if let server = timed.cpu.server {
+            json["server_cpu_ms_per_sign_in"] = .number((server.inSeconds * 1000 / succeeded * 1000).rounded() / 1000)
         }
         if !timed.failures.isEmpty { json["failures"] = .object(timed.failures.mapValues { JSONValue.integer(Int64($0)) }) }
         return .object(json)

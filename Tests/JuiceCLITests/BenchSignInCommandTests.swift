@@ -1,5 +1,6 @@
 import AppleIDEmulator
 import Foundation
+import JuiceEncodings
 import JuiceTestSupport
 import Testing
 
@@ -35,6 +36,10 @@ struct BenchSignInCommandTests {
             (["--server", "http://127.0.0.1:8080", "--apple-id-count", "0"], "--apple-id-count"),
             (["--server", "http://127.0.0.1:8080", "--apple-id-count", "10001"], "--apple-id-count"),
             ([], "--server"),
+            (["--server", "http://127.0.0.1:8080", "--server-pid", "0"], "--server-pid"),
+            (["--server", "http://127.0.0.1:8080", "--server-pid", "-7"], "--server-pid"),
+            (["--server", "http://127.0.0.1:8080", "--server-pid", "2147483647"], "--server-pid"),
+            (["--server", "http://127.0.0.1:8080", "--server-pid", "99999999999"], "--server-pid"),
         ]
     )
     func validation(arguments: [String], option: String) async throws {
@@ -141,5 +146,29 @@ struct BenchSignInCommandTests {
         #expect(ids.map(\.email) == ["appleseed@juice.test", "appleseed+2@juice.test", "appleseed+3@juice.test"])
         #expect(Set(ids.map(\.password)) == ["juice"])
         #expect(EmulatorConfiguration.demoAppleIDs(count: 0).count == 1)
+    }
+
+    @Test("CPU time is read around the timed steps: the driver's own, and a watched process's from /proc; a stat line is read past its command name")
+    func cpuTime() async throws {
+        let me = getpid()
+        #expect(BenchCPUTime.processCPUTime(me) != nil)
+        #expect(BenchCPUTime.processCPUTime(-1) == nil && BenchCPUTime.processCPUTime(0) == nil)
+        let timed = try await BenchCPUTime.$serverProcessID.withValue(me) {
+            try await BenchSignIn.drive(count: 4, concurrency: 2, label: "sign-ins") { (_: Int) async throws(BenchSignInError) in
+                _ = (0..<20_000).reduce(0) { $0 &+ $1 }
+            }
+        }
+        #expect(timed.cpu.server != nil && timed.cpu.driver >= .zero)
+        let report = BenchSignIn.report(timed, fields: [:])
+        guard case .object(let fields) = report else { throw BenchSignInError(kind: "test", "not an object") }
+        #expect(fields["driver_cpu_ms_per_sign_in"] != nil && fields["server_cpu_ms_per_sign_in"] != nil)
+        let unwatched = try await BenchSignIn.drive(count: 1, concurrency: 1, label: "sign-ins") { (_: Int) async throws(BenchSignInError) in }
+        #expect(unwatched.cpu.server == nil)
+
+        let stat = "4242 (a (b) c) S 1 4242 4242 0 -1 4194560 300 0 0 0 17 5 0 0 20 0 1 0 100 1000 10"
+        #expect(BenchCPUTime.ticks(fromStat: stat) == 22)
+        #expect(BenchCPUTime.ticks(fromStat: "4242 (x) S 1 2 3") == nil)
+        #expect(BenchCPUTime.ticks(fromStat: "4242 (x) S 1 4242 4242 0 -1 4194560 300 0 0 0 -17 5 0") == nil)
+        #expect(BenchCPUTime.ticks(fromStat: "4242 (x) S 1 4242 4242 0 -1 4194560 300 0 0 0 9223372036854775807 5 0") == nil)
     }
 }
