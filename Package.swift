@@ -434,6 +434,7 @@ let package = Package(
                 "JuiceProcesses",
                 "juice",
                 "JuiceInfrastructure",
+                "JuiceEncodings",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
