@@ -6,15 +6,10 @@ struct BenchNonceAnswer: Decodable {
 /// What the emulator's device sheet (`POST /emulator/device/authorize`) answers, as much of it as the
 /// app hands on: the identity token, the code, and the once-only name and email.
 struct BenchDeviceAnswer: Decodable {
-    struct FullName: Decodable {
-        let givenName: String?
-        let familyName: String?
-    }
-
     let identityToken: String
     let authorizationCode: String
     let email: String?
-    let fullName: FullName?
+    let fullName: BenchFullName?
 }
 
 /// A signed-in answer (`POST /api/auth/apple`, `POST /api/auth/password`, `POST /api/accounts`): the session token.
@@ -24,16 +19,11 @@ struct BenchSessionAnswer: Decodable {
 
 /// The body of `POST /api/auth/apple`: what the app sends from the device credential.
 struct BenchAppleSignInBody: Encodable {
-    struct FullName: Encodable {
-        let givenName: String?
-        let familyName: String?
-    }
-
     let identityToken: String
     let authorizationCode: String
     let nonce: String
     /// Left out when the device gave no name.
-    let fullName: FullName?
+    let fullName: BenchFullName?
     let email: String?
 
     init(_ credential: BenchSignIn.DeviceCredential) {
@@ -42,7 +32,13 @@ struct BenchAppleSignInBody: Encodable {
         nonce = credential.nonce
         fullName =
             credential.givenName == nil && credential.familyName == nil
-            ? nil : FullName(givenName: credential.givenName, familyName: credential.familyName)
+            ? nil : BenchFullName(givenName: credential.givenName, familyName: credential.familyName)
         email = credential.email
     }
+}
+
+/// A person's name as the device sheet gives it and `POST /api/auth/apple` takes it.
+struct BenchFullName: Codable {
+    let givenName: String?
+    let familyName: String?
 }

@@ -64,8 +64,9 @@ struct BenchHTTP: Sendable {
                 "\(endpoint.url) answered HTTP \(status): it does not offer POST \(path) (the benchmark needs the native sign-in API)")
         }
         let refusal = try? JSONDecoder().decode(BenchRefusal.self, from: Data(body.readableBytesView))
-        let detail = [refusal?.error, refusal?.reason].compactMap { $0 }.joined(separator: ": ")
-        return BenchSignInError(kind: step, "POST \(path) answered HTTP \(status)" + (detail.isEmpty ? "" : " (\(detail.prefix(200)))"))
+        // The server's words reach the terminal: cut, then escaped by scalar (terminalEscaped).
+        let detail = String([refusal?.error, refusal?.reason].compactMap { $0 }.joined(separator: ": ").prefix(200)).terminalEscaped
+        return BenchSignInError(kind: step, "POST \(path) answered HTTP \(status)" + (detail.isEmpty ? "" : " (\(detail))"))
     }
 }
 

@@ -71,6 +71,20 @@ struct BenchAnswerCheckTests {
         }
     }
 
+    @Test("a refusal's words reach the terminal escaped: no control character of the server's gets through")
+    func hostileRefusal() async throws {
+        let body = #"{"error": "x\u001b]52;c;aGk=\u0007", "reason": "\u009b2J\u202e"}"#
+        try await ScriptedHTTPServer.with(.json(status: 400, body: body)) { server in
+            try await BenchSignIn.withBenchClient(concurrency: 1) { httpClient in
+                let error = await #expect(throws: BenchSignInError.self) {
+                    _ = try await Self.signIn(at: server.url("")).exchange(Self.credential, httpClient)
+                }
+                let text = try #require(error?.description)
+                #expect(!text.unicodeScalars.contains { [0x1B, 0x07, 0x9B, 0x202E].contains($0.value) }, "\(text)")
+            }
+        }
+    }
+
     @Test("a failed step is counted by its kind and not timed as a sign-in")
     func failuresCounted() async throws {
         let timed = try await BenchSignIn.drive(count: 10, concurrency: 3, label: "sign-ins") { (index: Int) async throws(BenchSignInError) in
