@@ -65,11 +65,27 @@ let package = Package(
             name: "JuiceProcesses",
             swiftSettings: swiftSettings
         ),
+        // The system's SQLite C library (Debian: libsqlite3-dev), which the SQLite store runs on with
+        // its prepared statements kept (sqlite-nio prepares every statement anew and keeps its own copy
+        // of SQLite internal). scripts/package links it statically.
+        .systemLibrary(
+            name: "CSQLite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // A connection to a SQLite file through CSQLite3 that keeps the statements it compiles: no
+        // SQLKit, no NIO. A module of its own because sqlite-nio's copy of SQLite declares the same C
+        // structs, and clang refuses both headers in one module (JuiceInfrastructure imports sqlite-kit).
+        .target(
+            name: "JuiceSQLite",
+            dependencies: ["CSQLite3"],
+            swiftSettings: swiftSettings
+        ),
         // What the emulator and the server both run on and that is not the protocol: the SQLite
         // store, the async lock, page templates and language negotiation.
         .target(
             name: "JuiceInfrastructure",
             dependencies: [
+                "JuiceSQLite",
                 "JuiceEncodings",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -324,6 +340,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "JuiceSQLiteTests",
+            dependencies: ["JuiceSQLite"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "JuiceInfrastructureTests",
             dependencies: [
                 "JuiceTestSupport",
@@ -331,7 +352,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
             ],
             swiftSettings: swiftSettings
         ),

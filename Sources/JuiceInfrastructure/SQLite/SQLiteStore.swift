@@ -1,8 +1,9 @@
 import Foundation
+import JuiceSQLite
 import Logging
+import NIOCore
 import NIOPosix
 import SQLKit
-import SQLiteKit
 import Synchronization
 
 /// A SQLite file in WAL mode with a busy timeout and foreign keys on, on one connection with its own
@@ -13,15 +14,17 @@ import Synchronization
 /// elsewhere in the process cannot queue in front of its queries.
 ///
 /// Transactions that arrive together share one commit (group commit, ``transaction(_:)``), each in
-/// its own savepoint. Each call runs on that thread (``ThreadPoolTaskExecutor``): sqlite-nio runs every statement there
-/// anyway, so a transaction's statements no longer cross to the cooperative pool and back one by one.
+/// its own savepoint. Each call runs on that thread (``ThreadPoolTaskExecutor``), and its statements
+/// run there as they are called (``SQLiteHandleDatabase``), each compiled once and kept
+/// (``SQLiteHandle``).
 /// Calls run one at a time in arrival order (``AsyncLock``), so a transaction's statements never
 /// interleave with another call's; several processes on one file are serialized by SQLite's own
 /// locking (`BEGIN IMMEDIATE` plus the busy timeout). Queries are never logged: binds hold personal
 /// data and secrets. The file (and its `-wal`/`-shm`) is owner-only, its directory 0700. Checkpoints
 /// run beside the connection, not in its commits (``WALCheckpointer``).
 package final class SQLiteStore: Sendable {
-    private let connection: SQLiteConnection
+    private let connection: SQLiteHandle
+    private let database: SQLiteHandleDatabase
     private let threadPool: NIOThreadPool
     private let executor: ThreadPoolTaskExecutor
     private let checkpointer: WALCheckpointer
@@ -32,8 +35,10 @@ package final class SQLiteStore: Sendable {
     /// The database file.
     package let path: String
 
-    private init(connection: SQLiteConnection, threadPool: NIOThreadPool, checkpointer: WALCheckpointer, maximumGroup: Int, path: String) {
+    private init(connection: SQLiteHandle, logger: Logger, threadPool: NIOThreadPool, checkpointer: WALCheckpointer, maximumGroup: Int, path: String)
+    {
         self.connection = connection
+        self.database = SQLiteHandleDatabase(handle: connection, logger: logger, eventLoop: MultiThreadedEventLoopGroup.singleton.any())
         self.queue = GroupCommitQueue(maximumGroup: maximumGroup)
         self.threadPool = threadPool
         self.checkpointer = checkpointer
@@ -57,31 +62,40 @@ package final class SQLiteStore: Sendable {
         quietLogger.logLevel = max(logger.logLevel, .info)
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
-        let connection: SQLiteConnection
+        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        let connection: SQLiteHandle
         do {
-            connection = try await SQLiteConnection.open(
-                storage: .file(path: path), threadPool: threadPool, logger: quietLogger, on: MultiThreadedEventLoopGroup.singleton.any()
-            )
+            connection = try await threadPool.runIfActive {
+                let connection = try SQLiteHandle.open(path: path)
+                do {
+                    for pragma in [
+                        "PRAGMA busy_timeout = \(milliseconds)", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
+                        "PRAGMA foreign_keys = ON", "PRAGMA wal_autocheckpoint = 0",
+                        // Deleted rows' bytes are overwritten, as sqlite-nio's build of SQLite did by default.
+                        "PRAGMA secure_delete = ON",
+                    ] {
+                        try connection.run(pragma, []) { _ in }
+                    }
+                } catch {
+                    connection.close()
+                    throw error
+                }
+                return connection
+            }
         } catch {
             try? await threadPool.shutdownGracefully()
             throw error
         }
-        let sql = connection.sql(queryLogLevel: nil)
-        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         let checkpointer: WALCheckpointer
         do {
-            try await sql.raw("PRAGMA busy_timeout = \(unsafeRaw: String(milliseconds))").run()
-            try await sql.raw("PRAGMA journal_mode = WAL").run()
-            try await sql.raw("PRAGMA synchronous = NORMAL").run()
-            try await sql.raw("PRAGMA foreign_keys = ON").run()
-            try await sql.raw("PRAGMA wal_autocheckpoint = 0").run()
-            checkpointer = try await WALCheckpointer.open(path: path, interval: checkpointInterval, logger: quietLogger)
+            checkpointer = try await WALCheckpointer.open(path: path, interval: checkpointInterval)
         } catch {
-            try? await connection.close().get()
+            try? await threadPool.runIfActive { connection.close() }
             try? await threadPool.shutdownGracefully()
             throw error
         }
-        let store = SQLiteStore(connection: connection, threadPool: threadPool, checkpointer: checkpointer, maximumGroup: maximumGroup, path: path)
+        let store = SQLiteStore(
+            connection: connection, logger: quietLogger, threadPool: threadPool, checkpointer: checkpointer, maximumGroup: maximumGroup, path: path)
         store.restrictPermissions()
         return store
     }
@@ -91,10 +105,6 @@ package final class SQLiteStore: Sendable {
         for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
             try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
         }
-    }
-
-    private var database: any SQLDatabase {
-        connection.sql(queryLogLevel: nil)
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
@@ -223,14 +233,16 @@ package final class SQLiteStore: Sendable {
     /// Calls `observer` on the store's thread each time a transaction is about to commit (SQLite's
     /// commit hook), until the store closes: how tests count commits.
     package func observeCommits(_ observer: @escaping @Sendable () -> Void) async throws {
-        _ = try await connection.addCommitObserver(lifetime: .pinned) { _ in observer() }
+        try connection.observeCommits(observer)
     }
 
     /// Closes the connection; the store is unusable afterwards.
     package func close() async {
         await lock.lock()
         closed.withLock { $0 = true }
-        try? await connection.close().get()  // the future form: runs even when this task is cancelled
+        let connection = self.connection
+        // The future form: runs even when this task is cancelled.
+        try? await threadPool.runIfActive(eventLoop: MultiThreadedEventLoopGroup.singleton.any()) { connection.close() }.get()
         try? await threadPool.shutdownGracefully()
         await checkpointer.close()  // the last connection: SQLite checkpoints what is left
         await lock.unlock()

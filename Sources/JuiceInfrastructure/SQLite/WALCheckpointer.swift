@@ -1,7 +1,6 @@
-import Logging
+import JuiceSQLite
+import NIOCore
 import NIOPosix
-import SQLKit
-import SQLiteKit
 import Synchronization
 
 /// Copies a ``SQLiteStore``'s write-ahead log into its database file on a connection and a thread of
@@ -22,25 +21,24 @@ final class WALCheckpointer: Sendable {
         var running = false
     }
 
-    private let connection: SQLiteConnection
+    private let connection: SQLiteHandle
     private let threadPool: NIOThreadPool
     private let state = Mutex(State())
     /// How many store calls come between two checkpoints.
     let interval: Int
 
-    private init(connection: SQLiteConnection, threadPool: NIOThreadPool, interval: Int) {
+    private init(connection: SQLiteHandle, threadPool: NIOThreadPool, interval: Int) {
         self.connection = connection
         self.threadPool = threadPool
         self.interval = interval
     }
 
     /// Opens a second connection to the database at `path`, on a thread of its own.
-    static func open(path: String, interval: Int, logger: Logger) async throws -> WALCheckpointer {
+    static func open(path: String, interval: Int) async throws -> WALCheckpointer {
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
         do {
-            let connection = try await SQLiteConnection.open(
-                storage: .file(path: path), threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+            let connection = try await threadPool.runIfActive { try SQLiteHandle.open(path: path, capacity: 1) }
             return WALCheckpointer(connection: connection, threadPool: threadPool, interval: max(1, interval))
         } catch {
             try? await threadPool.shutdownGracefully()
@@ -63,13 +61,15 @@ final class WALCheckpointer: Sendable {
     /// Runs a `PASSIVE` checkpoint. A failure (the store closing, a disk error) is left to the next one
     /// and to the checkpoint at close: the log only grows meanwhile, nothing is lost.
     func checkpoint() async {
-        try? await connection.sql(queryLogLevel: nil).raw("PRAGMA wal_checkpoint(PASSIVE)").run()
+        let connection = self.connection
+        try? await threadPool.runIfActive { try connection.run("PRAGMA wal_checkpoint(PASSIVE)", []) { _ in } }
         state.withLock { $0.running = false }
     }
 
     /// Closes the connection and stops its thread.
     func close() async {
-        try? await connection.close().get()
+        let connection = self.connection
+        try? await threadPool.runIfActive(eventLoop: MultiThreadedEventLoopGroup.singleton.any()) { connection.close() }.get()
         try? await threadPool.shutdownGracefully()
     }
 }
