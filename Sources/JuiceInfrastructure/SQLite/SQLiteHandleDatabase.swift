@@ -35,7 +35,9 @@ struct SQLiteHandleDatabase: SQLDatabase {
 
     private func run(_ query: any SQLExpression, _ onRow: @Sendable (any SQLRow) -> Void) throws {
         let (sql, binds) = serialize(query)
-        let encoder = SQLiteDataEncoder()
-        try handle.run(sql, try binds.map { SQLiteValue(try encoder.encode($0)) }) { onRow(SQLiteResultRow(row: $0)) }
+        try handle.run(sql, try binds.map { SQLiteValue(try Self.encoder.encode($0)) }) { onRow(SQLiteResultRow(row: $0)) }
     }
+
+    /// One encoder for every statement (each holds a `JSONEncoder`).
+    private static let encoder = SQLiteDataEncoder()
 }

@@ -21,8 +21,11 @@ struct SQLiteResultRow: SQLRow {
 
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
         guard let value = row[column] else { throw SQLiteMissingColumn(column: column) }
-        return try SQLiteDataDecoder().decode(D.self, from: value.sqliteData)
+        return try Self.decoder.decode(D.self, from: value.sqliteData)
     }
+
+    /// One decoder for every row (each holds a `JSONDecoder`).
+    private static let decoder = SQLiteDataDecoder()
 }
 
 extension SQLiteValue {
