@@ -8,8 +8,8 @@ import Synchronization
 /// store calls it only on its own thread. The connection is opened in SQLite's serialized mode, and a
 /// kept statement is taken out of the cache while it runs, so two callers never share one.
 ///
-/// At most ``capacity`` statement texts are kept (the first ones seen; the stores' statements are a
-/// fixed set); a statement beyond them is compiled and freed at each use, as before.
+/// At most ``capacity`` statement texts are kept; when a new one comes, the one used longest ago is
+/// freed (the stores' statements are a fixed set, but a migration's run once and are never used again).
 package final class SQLiteHandle: Sendable {
     /// The `sqlite3` connection. Not `Sendable` by its type; SQLite's serialized mode makes it safe to
     /// call from any thread.
@@ -17,10 +17,18 @@ package final class SQLiteHandle: Sendable {
         let pointer: OpaquePointer
     }
 
+    /// A kept statement and when it was last put back.
+    private struct Kept {
+        let statement: SQLitePreparedStatement
+        let lastUse: UInt64
+    }
+
     private struct State: ~Copyable {
         /// The connection; nil once closed.
         var connection: Connection?
-        var statements: [String: SQLitePreparedStatement] = [:]
+        var statements: [String: Kept] = [:]
+        /// Counts uses: a kept statement's ``Kept/lastUse`` orders them for eviction.
+        var uses: UInt64 = 0
         /// How many statements were compiled (for tests and the benchmark's account).
         var compiled = 0
     }
@@ -42,7 +50,7 @@ package final class SQLiteHandle: Sendable {
     /// Opens (creating if needed) the database file at `path`. Blocks while SQLite opens the file.
     /// - Throws: ``SQLiteFailure`` when the file cannot be opened or the library is older than
     ///   ``minimumVersion``.
-    package static func open(path: String, capacity: Int = 128) throws -> SQLiteHandle {
+    package static func open(path: String, capacity: Int = 256) throws -> SQLiteHandle {
         let version = sqlite3_libversion_number()
         guard version >= minimumVersion else {
             throw SQLiteFailure(
@@ -65,7 +73,7 @@ package final class SQLiteHandle: Sendable {
     package func run(_ sql: String, _ binds: [SQLiteValue], _ onRow: (SQLiteFetchedRow) throws -> Void) throws {
         let (connection, kept) = try state.withLock { state -> (Connection, SQLitePreparedStatement?) in
             guard let connection = state.connection else { throw SQLiteFailure(code: Int32(SQLITE_MISUSE), message: "the connection is closed") }
-            return (connection, state.statements.removeValue(forKey: sql))
+            return (connection, state.statements.removeValue(forKey: sql)?.statement)
         }
         let statement: SQLitePreparedStatement
         if let kept {
@@ -78,15 +86,21 @@ package final class SQLiteHandle: Sendable {
         try statement.run(binds, on: connection.pointer, onRow)
     }
 
-    /// Returns `statement` to the cache, or frees it when the cache is full, holds that text already
-    /// or the connection was closed meanwhile.
+    /// Returns `statement` to the cache, freeing the statement used longest ago when the cache is full;
+    /// frees `statement` instead when the cache holds that text already (two callers compiled it at
+    /// once), has no room at all, or the connection was closed meanwhile.
     private func putBack(_ statement: SQLitePreparedStatement, for sql: String) {
-        let kept = state.withLock { state in
-            guard state.connection != nil, state.statements[sql] == nil, state.statements.count < capacity else { return false }
-            state.statements[sql] = statement
-            return true
+        let freed: SQLitePreparedStatement? = state.withLock { state in
+            guard state.connection != nil, state.statements[sql] == nil, capacity > 0 else { return statement }
+            var evicted: SQLitePreparedStatement?
+            if state.statements.count >= capacity, let oldest = state.statements.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                evicted = state.statements.removeValue(forKey: oldest.key)?.statement
+            }
+            state.uses += 1
+            state.statements[sql] = Kept(statement: statement, lastUse: state.uses)
+            return evicted
         }
-        if !kept { statement.finalize() }
+        freed?.finalize()
     }
 
     /// How many statement texts are kept now.
@@ -112,7 +126,7 @@ package final class SQLiteHandle: Sendable {
                 state.connection = nil
                 state.statements = [:]
             }
-            return (state.connection, Array(state.statements.values))
+            return (state.connection, state.statements.values.map(\.statement))
         }
         statements.forEach { $0.finalize() }
         if let connection { sqlite3_close_v2(connection.pointer) }

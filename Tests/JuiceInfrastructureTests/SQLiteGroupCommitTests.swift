@@ -193,4 +193,41 @@ struct SQLiteGroupCommitTests {
                 }, cleanup: { await store.close() })
         }
     }
+
+    @Test("a statement is compiled once: a second round of a group (savepoints) and of lone transactions compiles nothing")
+    func statementsAreCompiledOnce() async throws {
+        try await TemporaryDirectory.with("sqlite-group") { temporary in
+            let store = try await SQLiteStore.open(path: temporary.file("store.sqlite").path, logger: Self.logger)
+            try await withCleanup(
+                {
+                    try await store.transaction { database in try await database.raw("CREATE TABLE items (id INTEGER PRIMARY KEY)").run() }
+                    @Sendable func insert(_ id: Int) async throws {
+                        try await store.transaction { database in
+                            try await database.raw("INSERT INTO items (id) VALUES (\(bind: id))").run()
+                            _ = try await database.raw("SELECT id FROM items WHERE id = \(bind: id)").first()
+                        }
+                    }
+                    /// A group of five behind a gate (each in a savepoint), then five alone.
+                    @Sendable func round(from first: Int) async throws {
+                        let gate = Gate()
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask { try await store.transaction(gate.body(id: first)) }
+                            for await _ in gate.started { break }
+                            for id in first + 1...first + 5 { group.addTask { try await insert(id) } }
+                            try await Self.waitForQueue(store, count: 5)
+                            gate.open()
+                            try await group.waitForAll()
+                        }
+                        for id in first + 6...first + 10 { try await insert(id) }
+                    }
+                    try await round(from: 0)
+                    let warm = store.compiledStatements
+                    try await round(from: 100)
+                    try await round(from: 200)
+                    #expect(
+                        store.compiledStatements == warm, "\(warm) statements compiled in the first round, \(store.compiledStatements) after three")
+                    #expect(try await Self.ids(in: store).count == 33)
+                }, cleanup: { await store.close() })
+        }
+    }
 }

@@ -130,18 +130,37 @@ struct SQLiteHandleTests {
         }
     }
 
-    @Test("no more statement texts are kept than the capacity; the rest are compiled per use and still run")
+    @Test("no more statement texts are kept than the capacity: a new one frees the one used longest ago, the others stay compiled")
     func capacityBound() throws {
         try Self.withHandle(capacity: 2) { handle, _ in
-            for number in 1...5 {
-                #expect(try Self.rows(handle, "SELECT \(number) AS n").first?["n"] == .integer(Int64(number)))
+            func select(_ number: Int) throws {
+                let value = try Self.rows(handle, "SELECT \(number) AS n").first?["n"]
+                #expect(value == .integer(Int64(number)))
             }
+            try select(1)
+            try select(2)
+            try select(1)  // 2 is now the one used longest ago
+            try select(3)  // frees 2
             #expect(handle.keptStatements == 2)
             let compiled = handle.compiledStatements
-            _ = try Self.rows(handle, "SELECT 5 AS n")
-            #expect(handle.compiledStatements == compiled + 1, "a text beyond the capacity is compiled again")
-            _ = try Self.rows(handle, "SELECT 1 AS n")
-            #expect(handle.compiledStatements == compiled + 1, "a kept text is not")
+            try select(1)
+            try select(3)
+            #expect(handle.compiledStatements == compiled, "1 and 3 stayed compiled")
+            try select(2)
+            #expect(handle.compiledStatements == compiled + 1, "2 was freed and is compiled again")
+            #expect(handle.keptStatements == 2)
+        }
+    }
+
+    @Test("with no room at all nothing is kept and every statement still runs")
+    func noCapacity() throws {
+        try Self.withHandle(capacity: 0) { handle, _ in
+            for _ in 1...3 {
+                let value = try Self.rows(handle, "SELECT 7 AS n").first?["n"]
+                #expect(value == .integer(7))
+            }
+            #expect(handle.keptStatements == 0)
+            #expect(handle.compiledStatements == 3)
         }
     }
 

@@ -128,6 +128,10 @@ package final class SQLiteStore: Sendable {
     /// The most transactions that share one commit.
     package var maximumGroup: Int { queue.maximumGroup }
 
+    /// How many statements the connection compiled since it opened (each text once while it stays in
+    /// the cache): how tests see that a repeated statement is not compiled again.
+    package var compiledStatements: Int { connection.compiledStatements }
+
     /// How many transactions wait for the next group (for tests that need a group to form).
     package var waitingTransactions: Int { queue.waiting }
 
