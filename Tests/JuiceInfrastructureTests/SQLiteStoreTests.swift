@@ -119,4 +119,31 @@ struct SQLiteStoreTests {
             #expect(count == 2000)
         }
     }
+
+    @Test("the connection's settings: write-ahead log, foreign keys enforced, deleted bytes overwritten, the busy timeout, no automatic checkpoint")
+    func connectionSettings() async throws {
+        try await TemporaryDirectory.with("sqlite-store") { temporary in
+            let store = try await SQLiteStore.open(path: temporary.file("store.sqlite").path, busyTimeout: .milliseconds(2500), logger: Self.logger)
+            let settings = try await withCleanup(
+                {
+                    try await store.read { database in
+                        var settings: [String: String] = [:]
+                        for pragma in ["journal_mode", "foreign_keys", "secure_delete", "busy_timeout", "wal_autocheckpoint", "synchronous"] {
+                            let row = try await database.raw("PRAGMA \(unsafeRaw: pragma)").first()
+                            settings[pragma] = try row.map { row in
+                                let column = row.allColumns.first ?? ""
+                                if let number = try? row.decode(column: column, as: Int.self) { return String(number) }
+                                return try row.decode(column: column, as: String.self)
+                            }
+                        }
+                        return settings
+                    }
+                }, cleanup: { await store.close() })
+            #expect(
+                settings == [
+                    "journal_mode": "wal", "foreign_keys": "1", "secure_delete": "1", "busy_timeout": "2500", "wal_autocheckpoint": "0",
+                    "synchronous": "1",
+                ])
+        }
+    }
 }
