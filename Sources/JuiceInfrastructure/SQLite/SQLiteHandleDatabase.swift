@@ -10,7 +10,10 @@ import SQLiteKit
 /// pool hop and no event-loop hop per statement or per row (sqlite-nio made three). ``SQLiteStore``
 /// calls it only on its own thread, one call at a time. The SQL is written by sqlite-kit's
 /// `SQLiteDialect` and the values are converted by its `SQLiteDataEncoder` and `SQLiteDataDecoder`, so
-/// what is stored is unchanged. Queries are never logged: binds hold personal data and secrets.
+/// what is stored is unchanged. The dialect reads the version of sqlite-nio's own copy of SQLite (linked
+/// but unused), not the system's; the features it switches on by version, `UPSERT` (3.24) and
+/// `RETURNING` (3.35), are ones ``SQLiteHandle`` requires before it opens a file (its `minimumVersion`).
+/// Queries are never logged: binds hold personal data and secrets.
 struct SQLiteHandleDatabase: SQLDatabase {
     let handle: SQLiteHandle
     let logger: Logger
