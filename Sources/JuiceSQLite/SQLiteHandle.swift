@@ -59,13 +59,20 @@ package final class SQLiteHandle: Sendable {
         }
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_EXRESCODE
-        let status = sqlite3_open_v2(path, &connection, flags, nil)
+        let status = sqlite3_open_v2(fileName(for: path), &connection, flags, nil)
         guard status == SQLITE_OK, let connection else {
             let failure = SQLiteFailure(code: status, on: connection)
             sqlite3_close_v2(connection)
             throw failure
         }
         return SQLiteHandle(connection: connection, capacity: max(0, capacity))
+    }
+
+    /// The name SQLite is given for `path`. Debian builds SQLite with `SQLITE_USE_URI`, so a name that
+    /// begins with `file:` would be read as a URI with options of its own (`mode=memory`, `vfs=…`); a
+    /// relative path gets `./` in front, so that a path always names a file.
+    static func fileName(for path: String) -> String {
+        path.hasPrefix("/") ? path : "./" + path
     }
 
     /// Runs `sql` with `binds` for its parameters (in order), calling `onRow` for each row it returns.

@@ -120,7 +120,9 @@ struct SQLiteStoreTests {
         }
     }
 
-    @Test("the connection's settings: write-ahead log, foreign keys enforced, deleted bytes overwritten, the busy timeout, no automatic checkpoint")
+    @Test(
+        "the connection's settings: write-ahead log, foreign keys enforced, deleted bytes overwritten, the busy timeout, no automatic checkpoint, no recursive triggers"
+    )
     func connectionSettings() async throws {
         try await TemporaryDirectory.with("sqlite-store") { temporary in
             let store = try await SQLiteStore.open(path: temporary.file("store.sqlite").path, busyTimeout: .milliseconds(2500), logger: Self.logger)
@@ -128,7 +130,10 @@ struct SQLiteStoreTests {
                 {
                     try await store.read { database in
                         var settings: [String: String] = [:]
-                        for pragma in ["journal_mode", "foreign_keys", "secure_delete", "busy_timeout", "wal_autocheckpoint", "synchronous"] {
+                        for pragma in [
+                            "journal_mode", "foreign_keys", "secure_delete", "busy_timeout", "wal_autocheckpoint", "synchronous",
+                            "recursive_triggers",
+                        ] {
                             let row = try await database.raw("PRAGMA \(unsafeRaw: pragma)").first()
                             settings[pragma] = try row.map { row in
                                 let column = row.allColumns.first ?? ""
@@ -142,7 +147,7 @@ struct SQLiteStoreTests {
             #expect(
                 settings == [
                     "journal_mode": "wal", "foreign_keys": "1", "secure_delete": "1", "busy_timeout": "2500", "wal_autocheckpoint": "0",
-                    "synchronous": "1",
+                    "synchronous": "1", "recursive_triggers": "0",
                 ])
         }
     }

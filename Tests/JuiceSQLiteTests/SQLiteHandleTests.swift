@@ -1,7 +1,8 @@
 import Foundation
-import JuiceSQLite
 import Synchronization
 import Testing
+
+@testable import JuiceSQLite
 
 /// ``SQLiteHandle`` keeps what it compiles, returns values as SQLite stored them, and refuses what it
 /// cannot run as written.
@@ -182,6 +183,13 @@ struct SQLiteHandleTests {
         #expect(throws: SQLiteFailure.self) { try handle.run("SELECT 1", []) { _ in } }
         #expect(throws: SQLiteFailure.self) { try handle.observeCommits {} }
         handle.close()  // twice: nothing happens
+    }
+
+    @Test("a path is always a file: a relative one that begins with file: is not read as a URI with options")
+    func pathsAreFiles() {
+        #expect(SQLiteHandle.fileName(for: "file:test.sqlite?mode=memory") == "./file:test.sqlite?mode=memory")
+        #expect(SQLiteHandle.fileName(for: "data/juice.sqlite") == "./data/juice.sqlite")
+        #expect(SQLiteHandle.fileName(for: "/var/lib/juice/juice.sqlite") == "/var/lib/juice/juice.sqlite")
     }
 
     @Test("a file that is not a database is refused with SQLite's reason")

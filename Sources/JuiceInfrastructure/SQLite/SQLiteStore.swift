@@ -71,8 +71,9 @@ package final class SQLiteStore: Sendable {
                     for pragma in [
                         "PRAGMA busy_timeout = \(milliseconds)", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
                         "PRAGMA foreign_keys = ON", "PRAGMA wal_autocheckpoint = 0",
-                        // Deleted rows' bytes are overwritten, as sqlite-nio's build of SQLite did by default.
-                        "PRAGMA secure_delete = ON",
+                        // As sqlite-nio's build of SQLite had them (Debian's differs in the second): deleted
+                        // rows' bytes overwritten; REPLACE's deletions fire no delete trigger.
+                        "PRAGMA secure_delete = ON", "PRAGMA recursive_triggers = OFF",
                     ] {
                         try connection.run(pragma, []) { _ in }
                     }
