@@ -25,26 +25,24 @@ final class SQLitePreparedStatement: @unchecked Sendable {
     /// - Throws: ``SQLiteFailure`` for SQL that does not compile, holds no statement or more than one.
     static func prepare(_ sql: String, on handle: OpaquePointer, persistent: Bool) throws -> SQLitePreparedStatement {
         var pointer: OpaquePointer?
-        var rest: UnsafePointer<CChar>?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-        let status = sql.withCString { text in
+        // What follows the first statement may only be blanks and semicolons: a second statement would
+        // otherwise be dropped without a word.
+        let (status, restIsBlank) = sql.withCString { text in
+            var rest: UnsafePointer<CChar>?
             let status = sqlite3_prepare_v3(handle, text, -1, flags, &pointer, &rest)
-            // What follows the first statement may only be blanks and semicolons: a second statement
-            // would otherwise be dropped without a word.
-            if status == SQLITE_OK, let rest, !Self.isBlank(rest) {
-                return Int32(SQLITE_MISUSE)
-            }
-            return status
+            return (status, rest.map(Self.isBlank) ?? true)
         }
-        guard status == SQLITE_OK, let pointer else {
-            let failure =
-                status == SQLITE_MISUSE && pointer != nil
-                ? SQLiteFailure(code: status, message: "more than one statement in one call")
-                : status == SQLITE_OK
-                    ? SQLiteFailure(code: Int32(SQLITE_MISUSE), message: "no statement in the SQL text")
-                    : SQLiteFailure(code: status, on: handle)
+        guard status == SQLITE_OK else {
             sqlite3_finalize(pointer)
-            throw failure
+            throw SQLiteFailure(code: status, on: handle)
+        }
+        guard let pointer else {
+            throw SQLiteFailure(code: Int32(SQLITE_MISUSE), message: "no statement in the SQL text")
+        }
+        guard restIsBlank else {
+            sqlite3_finalize(pointer)
+            throw SQLiteFailure(code: Int32(SQLITE_MISUSE), message: "more than one statement in one call")
         }
         return SQLitePreparedStatement(pointer: pointer)
     }

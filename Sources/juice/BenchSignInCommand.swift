@@ -248,10 +248,9 @@ struct BenchSignIn: Sendable {
         }
         // CPU per completed sign-in while the clock ran: the driver's own, and the server's with --server-pid.
         let succeeded = Double(max(timed.latencies.count, 1))
-        json["driver_cpu_ms_per_sign_in"] = .number((timed.cpu.driver.inSeconds * 1000 / succeeded * 1000).rounded() / 1000)
-        if let server = timed.cpu.server {
-            json["server_cpu_ms_per_sign_in"] = .number((server.inSeconds * 1000 / succeeded * 1000).rounded() / 1000)
-        }
+        func perSignIn(_ cpu: Duration) -> JSONValue { .number((cpu.inSeconds * 1000 / succeeded * 1000).rounded() / 1000) }
+        json["driver_cpu_ms_per_sign_in"] = perSignIn(timed.cpu.driver)
+        json["server_cpu_ms_per_sign_in"] = timed.cpu.server.map(perSignIn)
         if !timed.failures.isEmpty { json["failures"] = .object(timed.failures.mapValues { JSONValue.integer(Int64($0)) }) }
         return .object(json)
     }

@@ -2,11 +2,10 @@ import NIOPosix
 
 /// Runs Swift tasks on a ``NIOThreadPool``'s threads: the executor a ``SQLiteStore`` call runs on.
 ///
-/// sqlite-nio runs every statement on the connection's thread pool. A call that awaits its
-/// statements from the cooperative pool crosses threads twice per statement (there and back);
-/// a call that prefers this executor (`withTaskExecutorPreference`) resumes on the pool's own thread,
-/// so a whole transaction — `BEGIN`, its statements, `COMMIT` — runs on one thread and crosses only on
-/// the way in and out.
+/// SQLite blocks the thread it runs on, and the store's statements run at once on the caller's thread
+/// (``SQLiteHandleDatabase``). A call that prefers this executor (`withTaskExecutorPreference`) runs
+/// on the pool's own thread, so a whole transaction — `BEGIN`, its statements, `COMMIT` — runs on the
+/// store's thread, off Swift's cooperative pool, and crosses threads only on the way in and out.
 ///
 /// Once the pool has stopped, jobs go to the global concurrent executor rather than being dropped
 /// (the store, closed by then, refuses the call with ``SQLiteStoreClosed``).
